@@ -1,0 +1,15 @@
+//! Code generation, one file per macro. Everything generated reaches the runtime through
+//! `::guardrails::__private`, so users need no dependency besides `guardrails`.
+
+pub(crate) mod tool_args;
+pub(crate) mod tool_enum;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub(crate) fn opt_str(text: Option<&String>) -> TokenStream {
+    match text {
+        Some(t) => quote!(::core::option::Option::Some(#t)),
+        None => quote!(::core::option::Option::None),
+    }
+}

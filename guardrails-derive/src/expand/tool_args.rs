@@ -1,0 +1,381 @@
+//! `#[derive(ToolArgs)]`: the static description of the fields, the one-pass validator, the
+//! cached schema and example, and the impls that let the struct nest in other arguments.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::ast::{Field, FieldDefault, Guards, NumLit, Struct, ValueLit};
+use crate::expand::opt_str;
+
+fn num(n: NumLit) -> TokenStream {
+    match n {
+        NumLit::Int(i) => {
+            let lit = Literal::i128_suffixed(i);
+            quote!(__gr::Num::Int(#lit))
+        }
+        NumLit::Float(f) => {
+            let lit = Literal::f64_suffixed(if f.is_finite() { f } else { 0.0 });
+            quote!(__gr::Num::Float(#lit))
+        }
+    }
+}
+
+fn opt_u64(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn bound(b: Option<NumLit>, exclusive: bool) -> TokenStream {
+    match b {
+        Some(n) => {
+            let n = num(n);
+            quote!(::core::option::Option::Some(__gr::Bound { value: #n, exclusive: #exclusive }))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn format_variant(name: &str) -> TokenStream {
+    let variant = match name {
+        "email" => "Email",
+        "url" | "uri" => "Url",
+        "uuid" => "Uuid",
+        "date" => "Date",
+        "date-time" => "DateTime",
+        "time" => "Time",
+        "ipv4" => "Ipv4",
+        "ipv6" => "Ipv6",
+        _ => "Hostname",
+    };
+    let variant = format_ident!("{}", variant);
+    quote!(__gr::Format::#variant)
+}
+
+fn literal(v: &ValueLit) -> TokenStream {
+    match v {
+        ValueLit::Str(s) => quote!(__gr::Literal::Str(#s)),
+        ValueLit::Bool(b) => quote!(__gr::Literal::Bool(#b)),
+        ValueLit::Num(NumLit::Int(i)) => {
+            let lit = Literal::i128_suffixed(*i);
+            quote!(__gr::Literal::Int(#lit))
+        }
+        ValueLit::Num(NumLit::Float(f)) => {
+            let lit = Literal::f64_suffixed(if f.is_finite() { *f } else { 0.0 });
+            quote!(__gr::Literal::Float(#lit))
+        }
+        // Rejected by the checks; never reached in compiled code.
+        ValueLit::Array(_) => quote!(__gr::Literal::Bool(false)),
+    }
+}
+
+fn constraints(g: &Guards) -> TokenStream {
+    let min_len = g
+        .length
+        .as_ref()
+        .and_then(|l| l.value.min.as_ref())
+        .map(|m| m.value);
+    let min_len = if g.non_empty.is_some() {
+        Some(min_len.unwrap_or(0).max(1))
+    } else {
+        min_len
+    };
+    let max_len = g
+        .length
+        .as_ref()
+        .and_then(|l| l.value.max.as_ref())
+        .map(|m| m.value);
+    let (min_len, max_len) = (opt_u64(min_len), opt_u64(max_len));
+    let range = g.range.as_ref().map(|r| &r.value);
+    let minimum = bound(
+        range.and_then(|r| r.min.as_ref()).map(|m| m.value),
+        range.is_some_and(|r| r.exclusive_min),
+    );
+    let maximum = bound(
+        range.and_then(|r| r.max.as_ref()).map(|m| m.value),
+        range.is_some_and(|r| r.exclusive_max),
+    );
+    let pattern = match &g.pattern {
+        Some(p) => {
+            let source = &p.value;
+            quote!(::core::option::Option::Some(__gr::Pattern::new(#source)))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let format = match &g.format {
+        Some(f) => {
+            let variant = format_variant(&f.value);
+            quote!(::core::option::Option::Some(#variant))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let one_of: Vec<TokenStream> = g
+        .one_of
+        .iter()
+        .flat_map(|o| o.value.iter().map(literal))
+        .collect();
+    let unique = g.unique.is_some();
+    let multiple_of = match &g.multiple_of {
+        Some(step) => {
+            let n = num(step.value);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let custom = g.custom.is_some();
+    quote! {
+        __gr::Constraints {
+            min_length: #min_len,
+            max_length: #max_len,
+            minimum: #minimum,
+            maximum: #maximum,
+            pattern: #pattern,
+            format: #format,
+            one_of: &[#(#one_of),*],
+            unique: #unique,
+            multiple_of: #multiple_of,
+            custom: #custom,
+        }
+    }
+}
+
+fn field_info(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    let name = &field.wire_name;
+    let description = opt_str(field.description.as_ref());
+    let has_default = !matches!(field.default, FieldDefault::None);
+    let skipped = field.skip;
+    let constraints = constraints(&field.guards);
+    let example = match &field.guards.example {
+        Some(e) => {
+            let text = e.value.to_json();
+            quote!(::core::option::Option::Some(#text))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        __gr::FieldInfo {
+            name: #name,
+            description: #description,
+            required: !#skipped && !#has_default && !<#ty as __gr::ArgValue>::OPTIONAL,
+            nullable: <#ty as __gr::ArgValue>::OPTIONAL,
+            skipped: #skipped,
+            constraints: #constraints,
+            example: #example,
+            kind: <#ty as __gr::ArgValue>::kind,
+            schema: <#ty as __gr::ArgValue>::schema,
+            generate_example: <#ty as __gr::ArgValue>::example,
+        }
+    }
+}
+
+/// Compile-time assertions that each guard fits its field's type, pointing at the guard.
+fn guard_asserts(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    let g = &field.guards;
+    let mut out = TokenStream::new();
+    let mut assert = |span: proc_macro2::Span, check: &str| {
+        let check = format_ident!("{}", check);
+        out.extend(quote_spanned!(span=> const _: () = __gr::guards::#check::<#ty>();));
+    };
+    if let Some(l) = &g.length {
+        assert(l.span, "assert_length");
+    }
+    if let Some(span) = g.non_empty {
+        assert(span, "assert_length");
+    }
+    if let Some(r) = &g.range {
+        assert(r.span, "assert_numeric");
+    }
+    if let Some(m) = &g.multiple_of {
+        assert(m.span, "assert_numeric");
+    }
+    if let Some(p) = &g.pattern {
+        assert(p.span, "assert_text");
+    }
+    if let Some(f) = &g.format {
+        assert(f.span, "assert_text");
+    }
+    if let Some(span) = g.unique {
+        assert(span, "assert_items");
+    }
+    out
+}
+
+pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
+    let ident = input.ident;
+    let type_name = ident.to_string();
+    let description = opt_str(input.description.as_ref());
+    let count = input.fields.len();
+    let infos = input.fields.iter().map(field_info);
+    let asserts = input.fields.iter().map(guard_asserts);
+
+    let wire: Vec<(usize, &Field<'_>)> = input
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.skip)
+        .collect();
+    let slots: Vec<_> = wire
+        .iter()
+        .map(|(i, _)| format_ident!("__slot_{}", i))
+        .collect();
+    let wire_names: Vec<&String> = wire.iter().map(|(_, f)| &f.wire_name).collect();
+
+    let container_defaults = input.container_default.then(|| {
+        let idents = input.fields.iter().map(|f| f.ident);
+        let locals = (0..count).map(|i| format_ident!("__default_{}", i));
+        quote! {
+            let Self { #(#idents: #locals),* } = <Self as ::core::default::Default>::default();
+        }
+    });
+
+    let mut reads = Vec::new();
+    let mut values = Vec::new();
+    let mut bindings = Vec::new();
+    let mut patterns = Vec::new();
+    let mut inits = Vec::new();
+    for (i, field) in input.fields.iter().enumerate() {
+        let ty = field.ty;
+        let fid = field.ident;
+        let value = format_ident!("__field_{}", i);
+        let bound = format_ident!("__value_{}", i);
+        let default_local = format_ident!("__default_{}", i);
+        let default = match (&field.default, input.container_default) {
+            (FieldDefault::Path(path), _) => Some(quote!(#path())),
+            (FieldDefault::Trait, _) => Some(quote!(<#ty as ::core::default::Default>::default())),
+            (FieldDefault::None, true) => Some(quote!(#default_local)),
+            (FieldDefault::None, false) => None,
+        };
+        if field.skip {
+            let default =
+                default.unwrap_or_else(|| quote!(<#ty as ::core::default::Default>::default()));
+            inits.push(quote!(#fid: #default));
+            continue;
+        }
+        let slot = format_ident!("__slot_{}", i);
+        reads.push(match default {
+            Some(default) => quote! {
+                let #value = __gr::take_field_or::<#ty>(cx, #slot, &__FIELDS[#i], || #default);
+            },
+            None => quote! {
+                let #value = __gr::take_field::<#ty>(cx, #slot, &__FIELDS[#i]);
+            },
+        });
+        if let Some(path) = &field.guards.custom {
+            reads.push(quote! {
+                if let ::core::option::Option::Some(checked) = &#value {
+                    __gr::run_custom::<#ty>(cx, &__FIELDS[#i], checked, #path);
+                }
+            });
+        }
+        values.push(value);
+        bindings.push(quote!(::core::option::Option::Some(#bound)));
+        patterns.push(bound.clone());
+        inits.push(quote!(#fid: #bound));
+    }
+    let _ = patterns;
+
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            use ::guardrails::__private as __gr;
+
+            #(#asserts)*
+
+            static __FIELDS: [__gr::FieldInfo; #count] = [#(#infos),*];
+
+            static __INFO: __gr::ArgsInfo = __gr::ArgsInfo {
+                type_name: #type_name,
+                description: #description,
+                fields: &__FIELDS,
+            };
+
+            #[automatically_derived]
+            impl __gr::ToolArgs for #ident {
+                fn info() -> &'static __gr::ArgsInfo {
+                    &__INFO
+                }
+
+                fn validate_fields(
+                    object: __gr::Map<::std::string::String, __gr::Value>,
+                    cx: &mut __gr::Cx,
+                ) -> ::core::option::Option<Self> {
+                    #(let mut #slots: ::core::option::Option<__gr::Value> = ::core::option::Option::None;)*
+                    let mut unknown = ::std::vec::Vec::new();
+                    for (key, value) in object {
+                        match key.as_str() {
+                            #(#wire_names => #slots = ::core::option::Option::Some(value),)*
+                            _ => unknown.push((key, value)),
+                        }
+                    }
+                    #container_defaults
+                    #(#reads)*
+                    if !unknown.is_empty() {
+                        cx.unknown_fields(unknown, &__FIELDS);
+                    }
+                    match (#(#values,)*) {
+                        (#(#bindings,)*) => ::core::option::Option::Some(Self { #(#inits),* }),
+                        #[allow(unreachable_patterns)]
+                        _ => ::core::option::Option::None,
+                    }
+                }
+
+                fn schema() -> &'static __gr::schemars::Schema {
+                    static SCHEMA: __gr::OnceLock<__gr::schemars::Schema> = __gr::OnceLock::new();
+                    SCHEMA.get_or_init(__gr::root_schema::<Self>)
+                }
+
+                fn example() -> &'static __gr::Value {
+                    static EXAMPLE: __gr::OnceLock<__gr::Value> = __gr::OnceLock::new();
+                    EXAMPLE.get_or_init(|| __gr::build_example(&__INFO))
+                }
+            }
+
+            #[automatically_derived]
+            impl __gr::ArgValue for #ident {
+                fn kind() -> __gr::Kind {
+                    __gr::Kind::Object(&__INFO)
+                }
+
+                fn schema() -> __gr::Map<::std::string::String, __gr::Value> {
+                    __gr::nested_schema::<Self>()
+                }
+
+                fn shape_matches(value: &__gr::Value) -> bool {
+                    value.is_object()
+                }
+
+                fn from_arg(value: __gr::Value, cx: &mut __gr::Cx) -> ::core::option::Option<Self> {
+                    match value {
+                        __gr::Value::Object(object) => <Self as __gr::ToolArgs>::validate_fields(object, cx),
+                        other => {
+                            cx.type_mismatch(&<Self as __gr::ArgValue>::kind(), &other);
+                            ::core::option::Option::None
+                        }
+                    }
+                }
+
+                fn example(_: &__gr::Constraints, _: usize) -> __gr::Value {
+                    ::core::clone::Clone::clone(<Self as __gr::ToolArgs>::example())
+                }
+            }
+
+            #[automatically_derived]
+            impl __gr::schemars::JsonSchema for #ident {
+                fn inline_schema() -> bool {
+                    true
+                }
+
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Borrowed(#type_name)
+                }
+
+                fn json_schema(_: &mut __gr::schemars::SchemaGenerator) -> __gr::schemars::Schema {
+                    ::core::clone::Clone::clone(<Self as __gr::ToolArgs>::schema())
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,747 @@
+//! Field constraints: declared once by `#[guard(...)]`, checked on the JSON value, described in
+//! fix texts and emitted as JSON Schema keywords, so the three can never disagree.
+
+use std::cmp::Ordering;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::{Map, Number, Value};
+
+use super::{Cx, IssueCode, Kind};
+use crate::format::Format;
+
+/// A number in a constraint: integers stay exact, everything else is an `f64`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// An integer bound or step.
+    Int(i128),
+    /// A fractional bound or step.
+    Float(f64),
+}
+
+impl Num {
+    /// The JSON number of this value.
+    #[must_use]
+    pub fn to_json(self) -> Value {
+        match self {
+            Self::Int(i) => i64::try_from(i)
+                .map(Value::from)
+                .or_else(|_| u64::try_from(i).map(Value::from))
+                .unwrap_or_else(|_| json_f64(i as f64)),
+            Self::Float(f) => json_f64(f),
+        }
+    }
+
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "used only for fractional steps and bounds"
+    )]
+    pub(crate) fn as_f64(self) -> f64 {
+        match self {
+            Self::Int(i) => i as f64,
+            Self::Float(f) => f,
+        }
+    }
+}
+
+fn json_f64(f: f64) -> Value {
+    Number::from_f64(f).map_or(Value::Null, Value::Number)
+}
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Int(i) => write!(f, "{i}"),
+            Self::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// A lower or upper bound on a number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound {
+    /// The bound itself.
+    pub value: Num,
+    /// Whether the bound itself is excluded.
+    pub exclusive: bool,
+}
+
+/// An allowed value of an explicit `one_of` list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Literal {
+    /// A string value.
+    Str(&'static str),
+    /// An integer value.
+    Int(i128),
+    /// A fractional value.
+    Float(f64),
+    /// A boolean value.
+    Bool(bool),
+}
+
+impl Literal {
+    /// The JSON value of this literal.
+    #[must_use]
+    pub fn to_json(self) -> Value {
+        match self {
+            Self::Str(s) => Value::from(s),
+            Self::Int(i) => Num::Int(i).to_json(),
+            Self::Float(f) => Num::Float(f).to_json(),
+            Self::Bool(b) => Value::Bool(b),
+        }
+    }
+
+    fn matches(self, value: &Value) -> bool {
+        match (self, value) {
+            (Self::Str(s), Value::String(v)) => s == v,
+            (Self::Bool(b), Value::Bool(v)) => b == *v,
+            (Self::Int(_) | Self::Float(_), Value::Number(n)) => {
+                let want = match self {
+                    Self::Int(i) => Num::Int(i),
+                    Self::Float(f) => Num::Float(f),
+                    _ => return false,
+                };
+                compare(n, want) == Some(Ordering::Equal)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A regular expression declared on a field, compiled on first use.
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Option<Regex>>,
+}
+
+impl Pattern {
+    /// A pattern from its source; the derive has already checked that it compiles.
+    #[must_use]
+    pub const fn new(source: &'static str) -> Self {
+        Self {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The source of the pattern, as written and as advertised in the schema.
+    #[must_use]
+    pub const fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// Whether `text` contains a match (JSON Schema patterns are not anchored).
+    ///
+    /// A pattern that fails to compile (only possible when built by hand, since the derive checks
+    /// patterns at compile time) matches nothing, so that nothing slips through.
+    #[must_use]
+    pub fn is_match(&self, text: &str) -> bool {
+        self.compiled
+            .get_or_init(|| Regex::new(self.source).ok())
+            .as_ref()
+            .is_some_and(|re| re.is_match(text))
+    }
+}
+
+/// A custom check on the typed value of a field: `Err` carries the message the model sees.
+pub type CustomCheck<T> = fn(&T) -> Result<(), String>;
+
+/// Everything declared about the values a field accepts, beyond its type.
+///
+/// Built as a constant by the derive; the same value drives the check, the fix text and the
+/// JSON Schema.
+#[derive(Debug)]
+pub struct Constraints {
+    /// Minimum length: characters of a string, items of an array.
+    pub min_length: Option<u64>,
+    /// Maximum length: characters of a string, items of an array.
+    pub max_length: Option<u64>,
+    /// Lower bound of a number.
+    pub minimum: Option<Bound>,
+    /// Upper bound of a number.
+    pub maximum: Option<Bound>,
+    /// A regular expression a string must contain a match of.
+    pub pattern: Option<Pattern>,
+    /// A format a string must be in.
+    pub format: Option<Format>,
+    /// The only values allowed (empty: no such restriction).
+    pub one_of: &'static [Literal],
+    /// Whether the items of an array must be distinct.
+    pub unique: bool,
+    /// A step a number must be a multiple of.
+    pub multiple_of: Option<Num>,
+    /// Whether a custom check function is attached (it runs on the typed value).
+    pub custom: bool,
+}
+
+impl Constraints {
+    /// No constraint at all.
+    pub const NONE: Self = Self {
+        min_length: None,
+        max_length: None,
+        minimum: None,
+        maximum: None,
+        pattern: None,
+        format: None,
+        one_of: &[],
+        unique: false,
+        multiple_of: None,
+        custom: false,
+    };
+
+    /// Whether nothing is constrained.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.min_length.is_none()
+            && self.max_length.is_none()
+            && self.minimum.is_none()
+            && self.maximum.is_none()
+            && self.pattern.is_none()
+            && self.format.is_none()
+            && self.one_of.is_empty()
+            && !self.unique
+            && self.multiple_of.is_none()
+            && !self.custom
+    }
+
+    /// Checks `value` and records an issue in `cx` for each broken constraint. Each keyword
+    /// applies only to the JSON type it is about, exactly as in JSON Schema.
+    pub(crate) fn check(&self, value: &Value, cx: &mut Cx, nullable: bool) {
+        if self.is_empty() {
+            return;
+        }
+        match value {
+            Value::String(s) => self.check_string(s, value, cx),
+            Value::Array(items) => self.check_array(items, value, cx),
+            Value::Number(n) => self.check_number(n, value, cx),
+            _ => {}
+        }
+        if !self.one_of.is_empty()
+            && !(nullable && value.is_null())
+            && !self.one_of.iter().any(|l| l.matches(value))
+        {
+            let allowed = self.allowed_list();
+            cx.fail(
+                IssueCode::Enum,
+                format!("Not one of the allowed values: {allowed}."),
+                Some(value),
+                Some(format!("one of {allowed}")),
+            );
+        }
+    }
+
+    fn check_length(&self, len: u64, unit: &str, value: &Value, cx: &mut Cx) {
+        if let Some(min) = self.min_length
+            && len < min
+        {
+            cx.fail(
+                IssueCode::TooShort,
+                format!("Too short: {len} {unit}, at least {min} required."),
+                Some(value),
+                Some(format!("at least {min} {unit}")),
+            );
+        }
+        if let Some(max) = self.max_length
+            && len > max
+        {
+            cx.fail(
+                IssueCode::TooLong,
+                format!("Too long: {len} {unit}, at most {max} allowed."),
+                Some(value),
+                Some(format!("at most {max} {unit}")),
+            );
+        }
+    }
+
+    fn check_string(&self, s: &str, value: &Value, cx: &mut Cx) {
+        if self.min_length.is_some() || self.max_length.is_some() {
+            // JSON Schema counts code points, as `chars` does.
+            let len = s.chars().count() as u64;
+            self.check_length(len, "characters", value, cx);
+        }
+        if let Some(pattern) = &self.pattern
+            && !pattern.is_match(s)
+        {
+            cx.fail(
+                IssueCode::Pattern,
+                format!("Does not match the pattern {}.", pattern.source()),
+                Some(value),
+                Some(format!("a string matching {}", pattern.source())),
+            );
+        }
+        if let Some(format) = self.format
+            && !format.is_valid(s)
+        {
+            cx.fail(
+                IssueCode::Format,
+                format!("Not {}.", format.describe()),
+                Some(value),
+                Some(format.describe().to_owned()),
+            );
+        }
+    }
+
+    fn check_array(&self, items: &[Value], value: &Value, cx: &mut Cx) {
+        self.check_length(items.len() as u64, "items", value, cx);
+        if self.unique
+            && let Some((first, second)) = first_duplicate(items)
+        {
+            cx.fail(
+                IssueCode::NotUnique,
+                format!("Items {first} and {second} are equal; every item must be distinct."),
+                Some(value),
+                Some("distinct items".to_owned()),
+            );
+        }
+    }
+
+    fn check_number(&self, n: &Number, value: &Value, cx: &mut Cx) {
+        if let Some(min) = self.minimum {
+            let ord = compare(n, min.value);
+            let ok = matches!(ord, Some(Ordering::Greater))
+                || (!min.exclusive && matches!(ord, Some(Ordering::Equal)));
+            if !ok {
+                let (word, expected) = if min.exclusive {
+                    ("greater than", format!("greater than {}", min.value))
+                } else {
+                    ("at least", format!("at least {}", min.value))
+                };
+                cx.fail(
+                    IssueCode::TooSmall,
+                    format!("Too small: must be {word} {}.", min.value),
+                    Some(value),
+                    Some(expected),
+                );
+            }
+        }
+        if let Some(max) = self.maximum {
+            let ord = compare(n, max.value);
+            let ok = matches!(ord, Some(Ordering::Less))
+                || (!max.exclusive && matches!(ord, Some(Ordering::Equal)));
+            if !ok {
+                let (word, expected) = if max.exclusive {
+                    ("less than", format!("less than {}", max.value))
+                } else {
+                    ("at most", format!("at most {}", max.value))
+                };
+                cx.fail(
+                    IssueCode::TooLarge,
+                    format!("Too large: must be {word} {}.", max.value),
+                    Some(value),
+                    Some(expected),
+                );
+            }
+        }
+        if let Some(step) = self.multiple_of
+            && !is_multiple_of(n, step)
+        {
+            cx.fail(
+                IssueCode::MultipleOf,
+                format!("Not a multiple of {step}."),
+                Some(value),
+                Some(format!("a multiple of {step}")),
+            );
+        }
+    }
+
+    fn allowed_list(&self) -> String {
+        let mut out = String::new();
+        for (i, lit) in self.one_of.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&lit.to_json().to_string());
+        }
+        out
+    }
+
+    /// Describes the constraints as a phrase that follows the type's noun, e.g.
+    /// `of 3 to 20 characters matching ^[a-z]+$`.
+    pub(crate) fn describe(&self, kind: &Kind) -> String {
+        let mut out = String::new();
+        let unit = match kind {
+            Kind::Array(_) => "items",
+            _ => "characters",
+        };
+        match (self.min_length, self.max_length) {
+            (Some(a), Some(b)) if a == b => {
+                let _ = write!(out, " of exactly {a} {unit}");
+            }
+            (Some(a), Some(b)) => {
+                let _ = write!(out, " of {a} to {b} {unit}");
+            }
+            (Some(a), None) => {
+                let _ = write!(out, " of at least {a} {unit}");
+            }
+            (None, Some(b)) => {
+                let _ = write!(out, " of at most {b} {unit}");
+            }
+            (None, None) => {}
+        }
+        describe_range(&mut out, self.minimum, self.maximum);
+        if let Some(step) = self.multiple_of {
+            let _ = write!(out, " that is a multiple of {step}");
+        }
+        if let Some(p) = &self.pattern {
+            let _ = write!(out, " matching {}", p.source());
+        }
+        if let Some(f) = self.format {
+            let _ = write!(out, " that is {}", f.describe());
+        }
+        if self.unique {
+            out.push_str(", all distinct");
+        }
+        if !self.one_of.is_empty() {
+            let _ = write!(out, ", one of {}", self.allowed_list());
+        }
+        out
+    }
+
+    /// Adds the JSON Schema keywords of these constraints to `schema`, choosing the keywords by
+    /// the field's kind so that the schema says exactly what [`Constraints::check`] enforces.
+    pub(crate) fn apply_to_schema(
+        &self,
+        kind: &Kind,
+        schema: &mut Map<String, Value>,
+        nullable: bool,
+    ) {
+        let (strings, arrays) = match kind {
+            Kind::String | Kind::Enum(_) => (true, false),
+            Kind::Array(_) => (false, true),
+            Kind::Any => (true, true),
+            _ => (false, false),
+        };
+        if strings {
+            if let Some(n) = self.min_length {
+                schema.insert("minLength".into(), n.into());
+            }
+            if let Some(n) = self.max_length {
+                schema.insert("maxLength".into(), n.into());
+            }
+        }
+        if arrays {
+            if let Some(n) = self.min_length {
+                schema.insert("minItems".into(), n.into());
+            }
+            if let Some(n) = self.max_length {
+                schema.insert("maxItems".into(), n.into());
+            }
+            if self.unique {
+                schema.insert("uniqueItems".into(), true.into());
+            }
+        }
+        if let Some(b) = self.minimum {
+            tighten(schema, b, true);
+        }
+        if let Some(b) = self.maximum {
+            tighten(schema, b, false);
+        }
+        if let Some(step) = self.multiple_of {
+            schema.insert("multipleOf".into(), step.to_json());
+        }
+        if let Some(p) = &self.pattern {
+            schema.insert("pattern".into(), p.source().into());
+        }
+        if let Some(f) = self.format {
+            schema.insert("format".into(), f.schema_name().into());
+        }
+        if !self.one_of.is_empty() {
+            let mut values: Vec<Value> = self.one_of.iter().map(|l| l.to_json()).collect();
+            if nullable {
+                values.push(Value::Null);
+            }
+            schema.insert("enum".into(), Value::Array(values));
+        }
+    }
+}
+
+/// Sets a bound keyword, keeping the bound already there (the type's own range) when it is
+/// tighter.
+fn tighten(schema: &mut Map<String, Value>, bound: Bound, lower: bool) {
+    let (inclusive_key, exclusive_key) = if lower {
+        ("minimum", "exclusiveMinimum")
+    } else {
+        ("maximum", "exclusiveMaximum")
+    };
+    if let Some(Value::Number(existing)) = schema.get(inclusive_key)
+        && let Some(ord) = compare(existing, bound.value)
+    {
+        let existing_is_tighter = if lower {
+            ord == Ordering::Greater || (ord == Ordering::Equal && !bound.exclusive)
+        } else {
+            ord == Ordering::Less || (ord == Ordering::Equal && !bound.exclusive)
+        };
+        if existing_is_tighter {
+            return;
+        }
+        schema.remove(inclusive_key);
+    }
+    let key = if bound.exclusive {
+        exclusive_key
+    } else {
+        inclusive_key
+    };
+    schema.insert(key.into(), bound.value.to_json());
+}
+
+fn describe_range(out: &mut String, min: Option<Bound>, max: Option<Bound>) {
+    match (min, max) {
+        (Some(a), Some(b)) if !a.exclusive && !b.exclusive => {
+            let _ = write!(out, " from {} to {}", a.value, b.value);
+        }
+        (a, b) => {
+            if let Some(a) = a {
+                let word = if a.exclusive {
+                    "greater than"
+                } else {
+                    "of at least"
+                };
+                let _ = write!(out, " {word} {}", a.value);
+            }
+            if let Some(b) = b {
+                let joint = if a.is_some() { " and" } else { "" };
+                let word = if b.exclusive { "less than" } else { "at most" };
+                let _ = write!(out, "{joint} {word} {}", b.value);
+            }
+        }
+    }
+}
+
+/// Compares a JSON number with a bound exactly (no rounding of large integers).
+pub(crate) fn compare(n: &Number, bound: Num) -> Option<Ordering> {
+    let exact = n
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from));
+    match (exact, bound) {
+        (Some(a), Num::Int(b)) => Some(a.cmp(&b)),
+        (Some(a), Num::Float(b)) => cmp_int_float(a, b),
+        (None, b) => {
+            let a = n.as_f64()?;
+            match b {
+                Num::Int(b) => cmp_int_float(b, a).map(Ordering::reverse),
+                Num::Float(b) => a.partial_cmp(&b),
+            }
+        }
+    }
+}
+
+/// Compares an integer with a float without rounding the integer.
+#[expect(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    reason = "the float is truncated only once it is known to be within i128 range"
+)]
+fn cmp_int_float(int: i128, float: f64) -> Option<Ordering> {
+    if float.is_nan() {
+        return None;
+    }
+    // Beyond ±2^126 every i128 is smaller in magnitude.
+    if float >= 8.5e37 {
+        return Some(Ordering::Less);
+    }
+    if float <= -8.5e37 {
+        return Some(Ordering::Greater);
+    }
+    let whole = float.trunc() as i128;
+    match int.cmp(&whole) {
+        Ordering::Equal => {
+            let frac = float - whole as f64;
+            Some(if frac > 0.0 {
+                Ordering::Less
+            } else if frac < 0.0 {
+                Ordering::Greater
+            } else {
+                Ordering::Equal
+            })
+        }
+        other => Some(other),
+    }
+}
+
+/// Whether `n` is an exact integer multiple of `step` (JSON Schema `multipleOf`): the quotient of
+/// the two binary fractions must be an integer, which is decided exactly on their mantissas.
+pub(crate) fn is_multiple_of(n: &Number, step: Num) -> bool {
+    if let (Num::Int(step), Some(v)) = (
+        step,
+        n.as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from)),
+    ) {
+        return step != 0 && v % step == 0;
+    }
+    let (Some(value), step) = (n.as_f64(), step.as_f64()) else {
+        return false;
+    };
+    if value == 0.0 {
+        return true;
+    }
+    let (Some((vm, ve)), Some((sm, se))) = (decompose(value), decompose(step)) else {
+        return false;
+    };
+    // value / step = (vm / sm) * 2^(ve - se) with odd mantissas: an integer exactly when `sm`
+    // divides `vm` and no power of two is left in the denominator.
+    sm != 0 && vm % sm == 0 && ve >= se
+}
+
+/// Splits a finite non-zero float into an odd integer mantissa and a power of two.
+fn decompose(x: f64) -> Option<(u64, i32)> {
+    if !x.is_finite() || x == 0.0 {
+        return None;
+    }
+    let bits = x.abs().to_bits();
+    let exp_bits = i32::try_from((bits >> 52) & 0x7ff).ok()?;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (mut mantissa, mut exp) = if exp_bits == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp_bits - 1075)
+    };
+    let shift = mantissa.trailing_zeros();
+    mantissa >>= shift;
+    exp += i32::try_from(shift).ok()?;
+    Some((mantissa, exp))
+}
+
+/// The positions of the first two equal items, with JSON equality (`1` equals `1.0`).
+fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
+    use std::collections::HashMap;
+    if items.len() < 2 {
+        return None;
+    }
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let key = canonical_key(item);
+        if let Some(&j) = seen.get(&key) {
+            return Some((j, i));
+        }
+        seen.insert(key, i);
+    }
+    None
+}
+
+/// A string that is equal for two values exactly when they are equal as JSON: object keys are
+/// sorted and numbers are written in one canonical form.
+fn canonical_key(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                let _ = write!(out, "n{i}");
+            } else if let Some(u) = n.as_u64() {
+                let _ = write!(out, "n{u}");
+            } else if let Some(f) = n.as_f64() {
+                if f.fract() == 0.0 && f.abs() < 1e19 {
+                    #[expect(clippy::cast_possible_truncation, reason = "integral and in range")]
+                    let _ = write!(out, "n{}", f as i128);
+                } else {
+                    let _ = write!(out, "n{f:e}");
+                }
+            }
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                write_canonical(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for key in keys {
+                out.push_str(&Value::from(key.as_str()).to_string());
+                out.push(':');
+                write_canonical(&map[key], out);
+                out.push(',');
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(v: Value) -> Number {
+        match v {
+            Value::Number(n) => n,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn compares_exactly_at_the_edges() {
+        let big = num(Value::from(u64::MAX));
+        assert_eq!(
+            compare(&big, Num::Int(i128::from(u64::MAX))),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(
+            compare(&big, Num::Int(i128::from(u64::MAX) - 1)),
+            Some(Ordering::Greater)
+        );
+        let half = num(serde_json::json!(2.5));
+        assert_eq!(compare(&half, Num::Int(2)), Some(Ordering::Greater));
+        assert_eq!(compare(&half, Num::Int(3)), Some(Ordering::Less));
+        let huge = num(serde_json::json!(1e30));
+        assert_eq!(
+            compare(&huge, Num::Int(i128::from(u64::MAX))),
+            Some(Ordering::Greater)
+        );
+        let neg = num(serde_json::json!(-1));
+        assert_eq!(compare(&neg, Num::Float(-0.5)), Some(Ordering::Less));
+    }
+
+    #[test]
+    fn multiple_of_is_exact() {
+        assert!(is_multiple_of(&num(serde_json::json!(10)), Num::Int(5)));
+        assert!(!is_multiple_of(&num(serde_json::json!(11)), Num::Int(5)));
+        assert!(is_multiple_of(
+            &num(serde_json::json!(1.5)),
+            Num::Float(0.5)
+        ));
+        assert!(is_multiple_of(
+            &num(serde_json::json!(1.0)),
+            Num::Float(0.25)
+        ));
+        assert!(!is_multiple_of(
+            &num(serde_json::json!(1.1)),
+            Num::Float(0.5)
+        ));
+        assert!(!is_multiple_of(
+            &num(serde_json::json!(0.3)),
+            Num::Float(0.1)
+        ));
+        assert!(is_multiple_of(&num(serde_json::json!(0)), Num::Float(0.1)));
+        assert!(is_multiple_of(&num(serde_json::json!(10.0)), Num::Int(5)));
+    }
+
+    #[test]
+    fn duplicates_use_json_equality() {
+        let items = vec![
+            serde_json::json!(1),
+            serde_json::json!("a"),
+            serde_json::json!(1.0),
+        ];
+        assert_eq!(first_duplicate(&items), Some((0, 2)));
+        let objects = vec![
+            serde_json::json!({"a":1,"b":2}),
+            serde_json::json!({"b":2,"a":1}),
+        ];
+        assert_eq!(first_duplicate(&objects), Some((0, 1)));
+        let distinct = vec![serde_json::json!("1"), serde_json::json!(1)];
+        assert_eq!(first_duplicate(&distinct), None);
+    }
+}

@@ -1,0 +1,204 @@
+//! The issue model: what a rejected call carries back to the model.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// A machine-readable category of a validation [`Issue`].
+///
+/// The string form ([`IssueCode::as_str`]) is part of the rendered output and is stable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum IssueCode {
+    /// A required field is absent.
+    Missing,
+    /// A key that is not a field of the arguments.
+    UnknownField,
+    /// A value of the wrong JSON type (including `null` where a value is required).
+    Type,
+    /// A string or array shorter than its minimum length.
+    TooShort,
+    /// A string or array longer than its maximum length.
+    TooLong,
+    /// A number below its minimum (or the range of its Rust type).
+    TooSmall,
+    /// A number above its maximum (or the range of its Rust type).
+    TooLarge,
+    /// A string that does not match the field's pattern.
+    Pattern,
+    /// A string that is not in the field's format (email, url, …).
+    Format,
+    /// A value outside the allowed values.
+    Enum,
+    /// An array whose items must be unique but are not.
+    NotUnique,
+    /// A number that is not a multiple of the required step.
+    MultipleOf,
+    /// A failure reported by a custom check function.
+    Custom,
+    /// Text that breaks an output policy rule.
+    Policy,
+}
+
+impl IssueCode {
+    /// The stable snake_case name of the code, as rendered.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Missing => "missing",
+            Self::UnknownField => "unknown_field",
+            Self::Type => "type",
+            Self::TooShort => "too_short",
+            Self::TooLong => "too_long",
+            Self::TooSmall => "too_small",
+            Self::TooLarge => "too_large",
+            Self::Pattern => "pattern",
+            Self::Format => "format",
+            Self::Enum => "enum",
+            Self::NotUnique => "not_unique",
+            Self::MultipleOf => "multiple_of",
+            Self::Custom => "custom",
+            Self::Policy => "policy",
+        }
+    }
+}
+
+impl fmt::Display for IssueCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem found in the arguments of a call.
+///
+/// Every text in an issue is bounded: values and keys sent by the caller are cut to a short
+/// preview, so a hostile call cannot make a report large. Escaping for a given output format is
+/// done when the report is rendered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Issue {
+    /// Where the problem is, e.g. `items[2].name`; empty for the arguments object itself.
+    pub path: String,
+    /// What kind of problem it is.
+    pub code: IssueCode,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// A bounded preview of the value that was sent, in JSON notation; `None` when nothing was
+    /// sent.
+    pub received: Option<String>,
+    /// What was expected instead.
+    pub expected: Option<String>,
+    /// How to fix it.
+    pub fix: Option<String>,
+}
+
+impl Issue {
+    /// The path of the issue, or `(root)` for the arguments object itself.
+    #[must_use]
+    pub fn location(&self) -> &str {
+        if self.path.is_empty() {
+            "(root)"
+        } else {
+            &self.path
+        }
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} ({})", self.location(), self.message, self.code)
+    }
+}
+
+/// The most issues a report keeps; later ones are only counted, so that the size of a report
+/// does not grow with the size of a hostile input.
+pub const MAX_KEPT_ISSUES: usize = 64;
+
+/// Every issue found in one pass over a call's arguments.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Report {
+    issues: Vec<Issue>,
+    omitted: usize,
+}
+
+impl Report {
+    /// An empty report.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            issues: Vec::new(),
+            omitted: 0,
+        }
+    }
+
+    /// Adds an issue; past [`MAX_KEPT_ISSUES`] it is only counted.
+    pub fn push(&mut self, issue: Issue) {
+        if self.issues.len() < MAX_KEPT_ISSUES {
+            self.issues.push(issue);
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    /// Whether a further issue would still be kept (callers skip costly work otherwise).
+    #[must_use]
+    pub fn has_room(&self) -> bool {
+        self.issues.len() < MAX_KEPT_ISSUES
+    }
+
+    /// Counts an issue that is not kept.
+    pub(crate) fn count_omitted(&mut self) {
+        self.omitted += 1;
+    }
+
+    /// The issues kept, in the order they were found.
+    #[must_use]
+    pub fn issues(&self) -> &[Issue] {
+        &self.issues
+    }
+
+    /// How many issues were found beyond those kept.
+    #[must_use]
+    pub fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    /// The number of issues found, kept or not.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.issues.len() + self.omitted
+    }
+
+    /// Whether no issue was found.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether an issue with this code was found among those kept.
+    #[must_use]
+    pub fn has(&self, code: IssueCode) -> bool {
+        self.issues.iter().any(|i| i.code == code)
+    }
+
+    /// The first kept issue at `path`, if any.
+    #[must_use]
+    pub fn at(&self, path: &str) -> Option<&Issue> {
+        self.issues.iter().find(|i| i.path == path)
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} invalid argument(s)", self.len())?;
+        for issue in &self.issues {
+            write!(f, "; {issue}")?;
+        }
+        if self.omitted > 0 {
+            write!(f, "; and {} more", self.omitted)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Report {}

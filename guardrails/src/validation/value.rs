@@ -1,0 +1,628 @@
+//! [`ArgValue`]: how a Rust type is read from a JSON value, described, and given an example.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
+
+use serde_json::{Map, Value, json};
+
+use super::constraint::{Num, compare};
+use super::{Constraints, Cx, IssueCode, Kind};
+use crate::format::Format;
+
+/// A type that can be a field of tool arguments.
+///
+/// Implemented for strings, booleans, integers and floats (each with its own range), `Vec`,
+/// `Option`, `Box`, string-keyed maps, [`serde_json::Value`], structs deriving `ToolArgs` and
+/// enums deriving `ToolEnum`. Implement it for a type of your own to accept it as a field.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of tool arguments",
+    label = "this field's type does not implement `ArgValue`",
+    note = "derive `ToolArgs` on a struct or `ToolEnum` on an enum of unit variants, or implement `guardrails::ArgValue` for it"
+)]
+pub trait ArgValue: Sized {
+    /// Whether the field may be absent or `null` (true for `Option`).
+    const OPTIONAL: bool = false;
+
+    /// What values of this type look like in JSON.
+    fn kind() -> Kind;
+
+    /// The JSON Schema of the type, before the field's own constraints.
+    fn schema() -> Map<String, Value>;
+
+    /// Whether `value` has the JSON type this type reads, so that the field's constraints apply.
+    fn shape_matches(value: &Value) -> bool;
+
+    /// Reads the value, recording an issue in `cx` and returning `None` when it does not fit.
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self>;
+
+    /// The value of an absent field, when absence is allowed.
+    fn absent() -> Option<Self> {
+        None
+    }
+
+    /// A valid example under `constraints`; `nth` asks for a different one when several distinct
+    /// items are needed.
+    fn example(constraints: &Constraints, nth: usize) -> Value;
+}
+
+/// Whether `value` passes `constraints` (used to pick examples).
+fn accepts(constraints: &Constraints, value: &Value) -> bool {
+    let mut cx = Cx::new();
+    constraints.check(value, &mut cx, false);
+    cx.issue_count() == 0
+}
+
+fn first_accepted(
+    constraints: &Constraints,
+    nth: usize,
+    candidates: impl IntoIterator<Item = Value>,
+) -> Option<Value> {
+    if let Some(lit) = constraints
+        .one_of
+        .get(nth % constraints.one_of.len().max(1))
+    {
+        return Some(lit.to_json());
+    }
+    candidates
+        .into_iter()
+        .filter(|v| accepts(constraints, v))
+        .nth(nth)
+}
+
+fn string_example(constraints: &Constraints, nth: usize) -> Value {
+    let min = usize::try_from(constraints.min_length.unwrap_or(0)).unwrap_or(usize::MAX);
+    let max = constraints.max_length.and_then(|m| usize::try_from(m).ok());
+    let fit = |base: &str| -> String {
+        let mut s: String = base.chars().take(max.unwrap_or(usize::MAX)).collect();
+        while s.chars().count() < min {
+            s.push('x');
+        }
+        s
+    };
+    let mut candidates = Vec::new();
+    if let Some(format) = constraints.format {
+        candidates.push(Value::from(format.example()));
+        candidates.extend(format_variants(format, nth));
+    }
+    if let Some(pattern) = &constraints.pattern {
+        for extra in 0..=nth {
+            if let Some(s) = crate::sample::sample_matching(pattern.source(), min + extra, max) {
+                candidates.push(Value::from(s));
+            }
+        }
+    }
+    for word in ["example", "example_value", "sample"] {
+        candidates.push(Value::from(fit(word)));
+    }
+    for i in 1..=nth + 1 {
+        candidates.push(Value::from(fit(&format!("example{i}"))));
+    }
+    let mut unique = Vec::new();
+    for c in candidates {
+        if !unique.contains(&c) {
+            unique.push(c);
+        }
+    }
+    first_accepted(constraints, nth, unique).unwrap_or_else(|| Value::from(fit("example")))
+}
+
+fn format_variants(format: Format, nth: usize) -> Vec<Value> {
+    let example = format.example();
+    (1..=nth)
+        .filter_map(|i| match format {
+            Format::Email => Some(format!("user{i}@example.com")),
+            Format::Url => Some(format!("https://example.com/{i}")),
+            _ => None,
+        })
+        .map(Value::from)
+        .chain(std::iter::once(Value::from(example)))
+        .collect()
+}
+
+impl ArgValue for String {
+    fn kind() -> Kind {
+        Kind::String
+    }
+    fn schema() -> Map<String, Value> {
+        object(json!({"type": "string"}))
+    }
+    fn shape_matches(value: &Value) -> bool {
+        value.is_string()
+    }
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        match value {
+            Value::String(s) => Some(s),
+            other => {
+                cx.type_mismatch(&Self::kind(), &other);
+                None
+            }
+        }
+    }
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        string_example(constraints, nth)
+    }
+}
+
+impl ArgValue for bool {
+    fn kind() -> Kind {
+        Kind::Boolean
+    }
+    fn schema() -> Map<String, Value> {
+        object(json!({"type": "boolean"}))
+    }
+    fn shape_matches(value: &Value) -> bool {
+        value.is_boolean()
+    }
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        match value {
+            Value::Bool(b) => Some(b),
+            other => {
+                cx.type_mismatch(&Self::kind(), &other);
+                None
+            }
+        }
+    }
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        first_accepted(constraints, nth, [Value::Bool(true), Value::Bool(false)])
+            .unwrap_or(Value::Bool(true))
+    }
+}
+
+/// Reads an integer within `[min, max]`, reporting fractions as type issues and values outside
+/// the type's range as range issues.
+fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<i128> {
+    let kind = Kind::Integer { min, max };
+    let Value::Number(n) = value else {
+        cx.type_mismatch(&kind, value);
+        return None;
+    };
+    let exact = n
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from));
+    let whole = match exact {
+        Some(i) => Some(i),
+        None => n.as_f64().filter(|f| f.fract() == 0.0).map(|_| 0),
+    };
+    if whole.is_none() {
+        cx.fail(
+            IssueCode::Type,
+            "Expected an integer, got a number with a fraction.",
+            Some(value),
+            Some(kind.describe(&Constraints::NONE)),
+        );
+        return None;
+    }
+    if compare(n, Num::Int(min)) == Some(std::cmp::Ordering::Less) {
+        cx.fail(
+            IssueCode::TooSmall,
+            format!("Out of range: the smallest value this field holds is {min}."),
+            Some(value),
+            Some(format!("at least {min}")),
+        );
+        return None;
+    }
+    if compare(n, Num::Int(max)) == Some(std::cmp::Ordering::Greater) {
+        cx.fail(
+            IssueCode::TooLarge,
+            format!("Out of range: the largest value this field holds is {max}."),
+            Some(value),
+            Some(format!("at most {max}")),
+        );
+        return None;
+    }
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "integral and within the type's range"
+    )]
+    exact.or_else(|| n.as_f64().map(|f| f as i128))
+}
+
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "bounds of the field are finite here"
+)]
+fn integer_example(constraints: &Constraints, nth: usize, min: i128, max: i128) -> Value {
+    let lower = constraints.minimum.map_or(min, |b| match b.value {
+        Num::Int(i) => i + i128::from(b.exclusive),
+        Num::Float(f) => f.floor() as i128 + 1,
+    });
+    let upper = constraints.maximum.map_or(max, |b| match b.value {
+        Num::Int(i) => i - i128::from(b.exclusive),
+        Num::Float(f) => f.ceil() as i128 - 1,
+    });
+    let (lower, upper) = (lower.max(min), upper.min(max));
+    let base = if lower <= 1 && 1 <= upper {
+        1
+    } else if lower > 1 {
+        lower
+    } else {
+        upper
+    };
+    let step = match constraints.multiple_of {
+        Some(Num::Int(s)) if s > 0 => s,
+        _ => 1,
+    };
+    let aligned = base.div_euclid(step) * step;
+    let mut candidates: Vec<i128> = vec![base];
+    for k in 0..(nth as i128 + 3) {
+        candidates.push(aligned + k * step);
+        candidates.push(aligned + (k + 1) * step);
+        candidates.push(aligned - k * step);
+    }
+    candidates.extend([0, lower, upper]);
+    let mut seen = Vec::new();
+    candidates.retain(|c| {
+        let fresh = !seen.contains(c);
+        seen.push(*c);
+        fresh
+    });
+    let values = candidates
+        .into_iter()
+        .filter(|v| (lower..=upper).contains(v))
+        .map(|v| Num::Int(v).to_json());
+    first_accepted(constraints, nth, values).unwrap_or_else(|| Num::Int(base).to_json())
+}
+
+macro_rules! integer_arg {
+    ($($ty:ty),*) => {$(
+        impl ArgValue for $ty {
+            fn kind() -> Kind {
+                Kind::Integer { min: <$ty>::MIN as i128, max: <$ty>::MAX as i128 }
+            }
+            fn schema() -> Map<String, Value> {
+                object(json!({
+                    "type": "integer",
+                    "minimum": <$ty>::MIN,
+                    "maximum": <$ty>::MAX,
+                }))
+            }
+            fn shape_matches(value: &Value) -> bool {
+                value.is_number()
+            }
+            fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+                let int = integer_from_arg(&value, cx, <$ty>::MIN as i128, <$ty>::MAX as i128)?;
+                <$ty>::try_from(int).ok()
+            }
+            fn example(constraints: &Constraints, nth: usize) -> Value {
+                integer_example(constraints, nth, <$ty>::MIN as i128, <$ty>::MAX as i128)
+            }
+        }
+    )*};
+}
+
+integer_arg!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+fn float_example(constraints: &Constraints, nth: usize) -> Value {
+    let lower = constraints.minimum.map(|b| b.value.as_f64());
+    let upper = constraints.maximum.map(|b| b.value.as_f64());
+    let mut candidates = vec![1.0, 0.5, 0.0, 2.0, 10.0];
+    if let Some(l) = lower {
+        candidates.extend([l, l + 1.0, l + 0.5, l.ceil(), l.ceil() + 1.0]);
+    }
+    if let Some(u) = upper {
+        candidates.extend([u, u - 1.0, u - 0.5, u.floor(), u.floor() - 1.0]);
+    }
+    if let (Some(l), Some(u)) = (lower, upper) {
+        candidates.push(l + (u - l) / 2.0);
+    }
+    if let Some(step) = constraints.multiple_of.map(Num::as_f64) {
+        let anchor = lower.or(upper).unwrap_or(0.0);
+        for k in 0..(nth + 3) {
+            #[expect(clippy::cast_precision_loss, reason = "k is small")]
+            let k = k as f64;
+            candidates.push(((anchor / step).ceil() + k) * step);
+            candidates.push(((anchor / step).floor() - k) * step);
+        }
+    }
+    let values = candidates
+        .into_iter()
+        .filter_map(|f| serde_json::Number::from_f64(f).map(Value::Number));
+    first_accepted(constraints, nth, values).unwrap_or_else(|| json!(1.0))
+}
+
+/// Reads any JSON number as `f64`, reporting magnitudes beyond `limit` as range issues.
+fn float_from_arg(value: &Value, cx: &mut Cx, limit: Option<f64>) -> Option<f64> {
+    let Value::Number(n) = value else {
+        cx.type_mismatch(
+            &Kind::Number {
+                max_magnitude: limit,
+            },
+            value,
+        );
+        return None;
+    };
+    let f = n.as_f64()?;
+    if let Some(limit) = limit {
+        if f > limit {
+            cx.fail(
+                IssueCode::TooLarge,
+                format!("Out of range: the largest value this field holds is {limit:e}."),
+                Some(value),
+                Some(format!("at most {limit:e}")),
+            );
+            return None;
+        }
+        if f < -limit {
+            cx.fail(
+                IssueCode::TooSmall,
+                format!("Out of range: the smallest value this field holds is -{limit:e}."),
+                Some(value),
+                Some(format!("at least -{limit:e}")),
+            );
+            return None;
+        }
+    }
+    Some(f)
+}
+
+impl ArgValue for f64 {
+    fn kind() -> Kind {
+        Kind::Number {
+            max_magnitude: None,
+        }
+    }
+    fn schema() -> Map<String, Value> {
+        object(json!({"type": "number"}))
+    }
+    fn shape_matches(value: &Value) -> bool {
+        value.is_number()
+    }
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        float_from_arg(&value, cx, None)
+    }
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        float_example(constraints, nth)
+    }
+}
+
+impl ArgValue for f32 {
+    fn kind() -> Kind {
+        Kind::Number {
+            max_magnitude: Some(f64::from(f32::MAX)),
+        }
+    }
+    fn schema() -> Map<String, Value> {
+        let max = f64::from(f32::MAX);
+        object(json!({"type": "number", "minimum": -max, "maximum": max}))
+    }
+    fn shape_matches(value: &Value) -> bool {
+        value.is_number()
+    }
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "checked to be within f32's range"
+    )]
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        float_from_arg(&value, cx, Some(f64::from(f32::MAX))).map(|f| f as f32)
+    }
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        float_example(constraints, nth)
+    }
+}
+
+impl<T: ArgValue> ArgValue for Option<T> {
+    const OPTIONAL: bool = true;
+    fn kind() -> Kind {
+        T::kind()
+    }
+    fn schema() -> Map<String, Value> {
+        T::schema()
+    }
+    fn shape_matches(value: &Value) -> bool {
+        !value.is_null() && T::shape_matches(value)
+    }
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        match value {
+            Value::Null => Some(None),
+            other => T::from_arg(other, cx).map(Some),
+        }
+    }
+    fn absent() -> Option<Self> {
+        Some(None)
+    }
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        T::example(constraints, nth)
+    }
+}
+
+impl<T: ArgValue> ArgValue for Box<T> {
+    const OPTIONAL: bool = T::OPTIONAL;
+    fn kind() -> Kind {
+        T::kind()
+    }
+    fn schema() -> Map<String, Value> {
+        T::schema()
+    }
+    fn shape_matches(value: &Value) -> bool {
+        T::shape_matches(value)
+    }
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        T::from_arg(value, cx).map(Box::new)
+    }
+    fn absent() -> Option<Self> {
+        T::absent().map(Box::new)
+    }
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        T::example(constraints, nth)
+    }
+}
+
+impl<T: ArgValue> ArgValue for Vec<T> {
+    fn kind() -> Kind {
+        Kind::Array(Box::new(T::kind()))
+    }
+    fn schema() -> Map<String, Value> {
+        let mut items = T::schema();
+        if T::OPTIONAL {
+            crate::schema::allow_null(&mut items);
+        }
+        object(json!({"type": "array", "items": items}))
+    }
+    fn shape_matches(value: &Value) -> bool {
+        value.is_array()
+    }
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        let items = match value {
+            Value::Array(items) => items,
+            other => {
+                cx.type_mismatch(&Self::kind(), &other);
+                return None;
+            }
+        };
+        let mut out = Some(Vec::with_capacity(items.len()));
+        for (i, item) in items.into_iter().enumerate() {
+            let read = cx.at_index(i, |cx| T::from_arg(item, cx));
+            match (read, &mut out) {
+                (Some(v), Some(list)) => list.push(v),
+                _ => out = None,
+            }
+        }
+        out
+    }
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        let min = usize::try_from(constraints.min_length.unwrap_or(1).max(1)).unwrap_or(1);
+        let max = constraints
+            .max_length
+            .and_then(|m| usize::try_from(m).ok())
+            .unwrap_or(usize::MAX);
+        let count = min.min(max).min(16);
+        let items = (0..count)
+            .map(|i| T::example(&Constraints::NONE, i + nth))
+            .collect();
+        Value::Array(items)
+    }
+}
+
+fn map_from_arg<T: ArgValue, M: Default + Extend<(String, T)>>(
+    value: Value,
+    cx: &mut Cx,
+    kind: &Kind,
+) -> Option<M> {
+    let entries = match value {
+        Value::Object(entries) => entries,
+        other => {
+            cx.type_mismatch(kind, &other);
+            return None;
+        }
+    };
+    let mut out = Some(M::default());
+    for (key, item) in entries {
+        let read = cx.at_key(&key, |cx| T::from_arg(item, cx));
+        match (read, &mut out) {
+            (Some(v), Some(map)) => map.extend([(key, v)]),
+            _ => out = None,
+        }
+    }
+    out
+}
+
+fn map_schema<T: ArgValue>() -> Map<String, Value> {
+    let mut values = T::schema();
+    if T::OPTIONAL {
+        crate::schema::allow_null(&mut values);
+    }
+    object(json!({"type": "object", "additionalProperties": values}))
+}
+
+impl<T: ArgValue> ArgValue for BTreeMap<String, T> {
+    fn kind() -> Kind {
+        Kind::Map(Box::new(T::kind()))
+    }
+    fn schema() -> Map<String, Value> {
+        map_schema::<T>()
+    }
+    fn shape_matches(value: &Value) -> bool {
+        value.is_object()
+    }
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        map_from_arg(value, cx, &Self::kind())
+    }
+    fn example(_: &Constraints, nth: usize) -> Value {
+        json!({ "key": T::example(&Constraints::NONE, nth) })
+    }
+}
+
+impl<T: ArgValue, S: BuildHasher + Default> ArgValue for HashMap<String, T, S> {
+    fn kind() -> Kind {
+        Kind::Map(Box::new(T::kind()))
+    }
+    fn schema() -> Map<String, Value> {
+        map_schema::<T>()
+    }
+    fn shape_matches(value: &Value) -> bool {
+        value.is_object()
+    }
+    fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+        map_from_arg(value, cx, &Self::kind())
+    }
+    fn example(_: &Constraints, nth: usize) -> Value {
+        json!({ "key": T::example(&Constraints::NONE, nth) })
+    }
+}
+
+impl ArgValue for Value {
+    const OPTIONAL: bool = false;
+    fn kind() -> Kind {
+        Kind::Any
+    }
+    fn schema() -> Map<String, Value> {
+        Map::new()
+    }
+    fn shape_matches(_: &Value) -> bool {
+        true
+    }
+    fn from_arg(value: Value, _: &mut Cx) -> Option<Self> {
+        Some(value)
+    }
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        string_example(constraints, nth)
+    }
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// The schema of an enum of allowed names. Used by generated code.
+#[doc(hidden)]
+#[must_use]
+pub fn enum_schema(variants: &[&str], description: Option<&str>) -> Map<String, Value> {
+    let mut schema = object(json!({"type": "string", "enum": variants}));
+    if let Some(d) = description {
+        schema.insert("description".into(), d.into());
+    }
+    schema
+}
+
+/// Records a value that is none of an enum's names. Used by generated code.
+#[doc(hidden)]
+pub fn enum_mismatch(cx: &mut Cx, variants: &'static [&'static str], value: &Value) {
+    if value.is_string() {
+        let allowed = super::quoted_list(variants);
+        cx.fail(
+            IssueCode::Enum,
+            format!("Not one of the allowed values: {allowed}."),
+            Some(value),
+            Some(format!("one of {allowed}")),
+        );
+    } else {
+        cx.type_mismatch(&Kind::Enum(variants), value);
+    }
+}
+
+/// The example of an enum: its first allowed name. Used by generated code.
+#[doc(hidden)]
+#[must_use]
+pub fn enum_example(variants: &[&str], constraints: &Constraints, nth: usize) -> Value {
+    first_accepted(constraints, nth, variants.iter().map(|v| Value::from(*v)))
+        .or_else(|| {
+            variants
+                .get(nth % variants.len().max(1))
+                .map(|v| Value::from(*v))
+        })
+        .unwrap_or(Value::Null)
+}
