@@ -1,1 +1,4 @@
 pub use guardrails_derive::*;
+
+pub mod format;
+mod sample;

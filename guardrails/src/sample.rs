@@ -1,0 +1,1 @@
+//! Strings that match a regular expression.
