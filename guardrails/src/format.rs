@@ -5,8 +5,9 @@
 //! ([`Format::is_valid`]). The check follows the `jsonschema` crate (draft 2020-12 with format
 //! assertion on), so a value the published schema admits is a value the handler receives. The
 //! one deliberate difference: `jsonschema` reads a few punctuation bytes (`*+,-./`) as digits
-//! in dates and times, and reads a display name (`Jane <jane@example.com>`) as an email
-//! address; [`Format::is_valid`] rejects both, because a handler must never receive them.
+//! in dates and times, and reads an address in angle brackets (`Jane <jane@example.com>`) as
+//! an email address; [`Format::is_valid`] rejects both, because a handler must never receive
+//! them.
 //! Every other input gets the same answer, which `tests/format_agreement.rs` checks.
 //!
 //! ```
@@ -275,9 +276,13 @@ fn is_email(s: &str) -> bool {
     if let Some(domain) = s.strip_prefix("\"\"@") {
         return is_email(&format!("\"a\"@{domain}"));
     }
-    // The crate also admits `Jane <jane@example.com>`, a header form that is no mailbox.
-    let options = email_address::Options::default().without_display_text();
-    let Ok(address) = EmailAddress::parse_with_options(s, options) else {
+    // The crate reads anything after the last ` <` as an address in angle brackets, with or
+    // without a display name before it (`Jane <jane@example.com>`, ` <jane@example.com>`):
+    // header forms, not mailboxes. Inside a quoted local part ` <` makes the crate fail anyway.
+    if s.contains(" <") {
+        return false;
+    }
+    let Ok(address) = EmailAddress::from_str(s) else {
         return false;
     };
     if !address.local_part().is_ascii() {
@@ -730,6 +735,7 @@ mod tests {
         assert!(email.is_valid("user@[ipv6:::1]"));
         assert!(email.is_valid("\"\"@example.com"));
         assert!(!email.is_valid("Jane <jane@example.com>"));
+        assert!(!email.is_valid(" <jane@example.com>"));
         assert!(!email.is_valid("user@exa_mple.com"));
     }
 
