@@ -56,13 +56,13 @@ pub(crate) fn sample_matching(
 
     let mut choices = Vec::new();
     for _ in 0..MAX_BRANCH_COMBINATIONS {
-        let shortest = Walk::new(&choices, 0).run(&hir);
-        if let Some((candidate, _)) = &shortest {
+        let (shortest, arities) = Walk::new(&choices, 0).run(&hir);
+        if let Some(candidate) = &shortest {
             let needed = min_chars.saturating_sub(candidate.chars().count());
             // Past the needed length only for sub-patterns that grow in steps over one char.
             let overshoot = if needed == 0 { 0 } else { MAX_OVERSHOOT };
             for budget in needed..=needed + overshoot {
-                let Some((candidate, _)) = Walk::new(&choices, budget).run(&hir) else {
+                let (Some(candidate), _) = Walk::new(&choices, budget).run(&hir) else {
                     continue;
                 };
                 if regex.is_match(&candidate) {
@@ -77,7 +77,6 @@ pub(crate) fn sample_matching(
         }
         // Next combination of branches: the last alternation with an untried branch moves on,
         // the ones after it start over from their first branch.
-        let arities = shortest.map(|(_, arities)| arities).unwrap_or_default();
         choices.resize(arities.len(), 0);
         let next = (0..arities.len())
             .rev()
@@ -165,11 +164,12 @@ impl<'a> Walk<'a> {
         (self.len <= MAX_SAMPLE_CHARS).then_some(())
     }
 
-    /// The candidate and the arities of the alternations met, or `None` when a part of the
-    /// pattern can match nothing a `&str` holds (an empty class, bytes that are not UTF-8).
-    fn run(mut self, hir: &Hir) -> Option<(String, Vec<usize>)> {
-        self.write(hir)?;
-        Some((self.out, self.arities))
+    /// The candidate, or `None` when a part of the pattern on the chosen branches can match
+    /// nothing a `&str` holds (an empty class, bytes that are not UTF-8); and the arities of
+    /// the alternations met, so a failed walk still leads on to other branches.
+    fn run(mut self, hir: &Hir) -> (Option<String>, Vec<usize>) {
+        let written = self.write(hir);
+        (written.map(|()| self.out), self.arities)
     }
 
     fn write(&mut self, hir: &Hir) -> Option<()> {
@@ -368,6 +368,7 @@ mod tests {
             (r"^.{3,5}$", 0, None),
             (r"^[\w.-]+$", 2, Some(2)),
             (r"(?-u:[a-f])+", 2, None),
+            (r"^(?:[^\x00-\x{10FFFF}]|ok)$", 0, None),
         ];
         for &(pattern, min, max) in patterns {
             check(pattern, min, max);
