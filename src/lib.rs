@@ -1,1 +1,6 @@
-//! Integration tests and examples of guardrails.
+//! Integration tests, benchmarks and examples of guardrails (not published).
+//!
+//! [`fixtures`] holds realistic argument types shared by the tests, the benchmarks and the fuzz
+//! target, so that each of them exercises the same declarations.
+
+pub mod fixtures;

@@ -2,6 +2,8 @@
 //! defaults and skips; `#[guard(...)]` for constraints. Every problem is collected, none stops
 //! the parse.
 
+use std::fmt::Write as _;
+
 use darling::error::Accumulator;
 
 use crate::case::RenameRule;
@@ -78,7 +80,9 @@ pub(crate) fn json_string(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -536,6 +540,10 @@ fn parse_range(meta: &ParseNestedMeta<'_>, acc: &mut Accumulator) -> syn::Result
     Ok(out)
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per guard reads best as one match"
+)]
 fn parse_guard(
     meta: &ParseNestedMeta<'_>,
     guards: &mut Guards,

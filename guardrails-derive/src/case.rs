@@ -1,5 +1,5 @@
-//! Serde's `rename_all` rules, applied to field names (snake_case in Rust) and variant names
-//! (PascalCase in Rust) exactly as serde applies them, so the names the validator accepts are
+//! Serde's `rename_all` rules, applied to field names (`snake_case` in Rust) and variant names
+//! (`PascalCase` in Rust) exactly as serde applies them, so the names the validator accepts are
 //! the names serde would read.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

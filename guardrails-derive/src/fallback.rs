@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub(crate) fn tool_args(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
+pub(crate) fn tool_args(input: &syn::DeriveInput, errors: &TokenStream) -> TokenStream {
     let ident = &input.ident;
     let stub = (input.generics.params.is_empty() && matches!(input.data, syn::Data::Struct(_))).then(|| {
         quote! {
@@ -31,7 +31,7 @@ pub(crate) fn tool_args(input: &syn::DeriveInput, errors: TokenStream) -> TokenS
     quote!(#errors #stub)
 }
 
-pub(crate) fn tool_enum(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
+pub(crate) fn tool_enum(input: &syn::DeriveInput, errors: &TokenStream) -> TokenStream {
     let ident = &input.ident;
     let stub =
         (input.generics.params.is_empty() && matches!(input.data, syn::Data::Enum(_))).then(|| {

@@ -38,8 +38,8 @@ mod derive {
         }
         match (acc.finish(), parsed) {
             (Ok(()), Some(parsed)) => expand::tool_args::expand(&parsed),
-            (Err(errors), _) => fallback::tool_args(input, errors.write_errors()),
-            (Ok(()), None) => fallback::tool_args(input, TokenStream::new()),
+            (Err(errors), _) => fallback::tool_args(input, &errors.write_errors()),
+            (Ok(()), None) => fallback::tool_args(input, &TokenStream::new()),
         }
     }
 
@@ -52,8 +52,8 @@ mod derive {
         };
         match (acc.finish(), parsed) {
             (Ok(()), Some(parsed)) => expand::tool_enum::expand(&parsed, total),
-            (Err(errors), _) => fallback::tool_enum(input, errors.write_errors()),
-            (Ok(()), None) => fallback::tool_enum(input, TokenStream::new()),
+            (Err(errors), _) => fallback::tool_enum(input, &errors.write_errors()),
+            (Ok(()), None) => fallback::tool_enum(input, &TokenStream::new()),
         }
     }
 }

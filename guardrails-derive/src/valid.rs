@@ -135,7 +135,7 @@ fn check_range(range: &At<crate::ast::RangeGuard>, acc: &mut Accumulator) {
                     min.value, max.value
                 ),
             ));
-        } else if a == b && (r.exclusive_min || r.exclusive_max) {
+        } else if a.total_cmp(&b).is_eq() && (r.exclusive_min || r.exclusive_max) {
             acc.push(error(
                 min.span,
                 format!(
@@ -171,10 +171,10 @@ fn check_one_of(one_of: &At<Vec<ValueLit>>, acc: &mut Accumulator) {
     }
     let mut texts: Vec<String> = one_of.value.iter().map(ValueLit::to_json).collect();
     texts.sort();
-    if let Some(w) = texts.windows(2).find(|w| w[0] == w[1]) {
+    if let Some([first, _]) = texts.windows(2).find(|w| w[0] == w[1]) {
         acc.push(error(
             one_of.span,
-            format!("duplicate value {} in `one_of`", w[0]),
+            format!("duplicate value {first} in `one_of`"),
         ));
     }
 }
@@ -235,13 +235,13 @@ fn example_problems(example: &ValueLit, g: &Guards) -> Vec<String> {
                 let x = n.as_f64();
                 if let Some(min) = &r.value.min {
                     let m = min.value.as_f64();
-                    if x < m || (r.value.exclusive_min && x == m) {
+                    if x < m || (r.value.exclusive_min && x.total_cmp(&m).is_eq()) {
                         out.push(format!("it is below the range's lower bound {}", min.value));
                     }
                 }
                 if let Some(max) = &r.value.max {
                     let m = max.value.as_f64();
-                    if x > m || (r.value.exclusive_max && x == m) {
+                    if x > m || (r.value.exclusive_max && x.total_cmp(&m).is_eq()) {
                         out.push(format!("it is above the range's upper bound {}", max.value));
                     }
                 }

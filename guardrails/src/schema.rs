@@ -17,10 +17,8 @@ pub(crate) fn allow_null(schema: &mut Map<String, Value>) {
             let t = std::mem::take(t);
             schema.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
         }
-        Some(Value::Array(types)) => {
-            if !types.iter().any(|t| t == "null") {
-                types.push("null".into());
-            }
+        Some(Value::Array(types)) if !types.iter().any(|t| t == "null") => {
+            types.push("null".into());
         }
         // Without a type keyword, anything (null included) passes the type check already.
         _ => {}

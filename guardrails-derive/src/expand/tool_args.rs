@@ -203,6 +203,10 @@ fn guard_asserts(field: &Field<'_>) -> TokenStream {
     out
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "the generated items read best in one template"
+)]
 pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
     let ident = input.ident;
     let type_name = ident.to_string();

@@ -223,8 +223,11 @@ enum Segment {
 pub struct Cx {
     report: Report,
     path: Vec<Segment>,
-    fields: Vec<(&'static FieldInfo, fn() -> Kind)>,
+    fields: Vec<CurrentField>,
 }
+
+/// A field being checked, with the kind of its type (for its fix text).
+type CurrentField = (&'static FieldInfo, fn() -> Kind);
 
 impl Cx {
     /// A fresh context at the top of the arguments.

@@ -42,7 +42,7 @@ pub enum IssueCode {
 }
 
 impl IssueCode {
-    /// The stable snake_case name of the code, as rendered.
+    /// The stable `snake_case` name of the code, as rendered.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -36,6 +36,7 @@ pub trait ArgValue: Sized {
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self>;
 
     /// The value of an absent field, when absence is allowed.
+    #[must_use]
     fn absent() -> Option<Self> {
         None
     }
@@ -266,6 +267,7 @@ fn integer_example(constraints: &Constraints, nth: usize, min: i128, max: i128) 
 
 macro_rules! integer_arg {
     ($($ty:ty),*) => {$(
+        #[allow(clippy::cast_lossless, reason = "`isize` and `usize` have no `From` into `i128`")]
         impl ArgValue for $ty {
             fn kind() -> Kind {
                 Kind::Integer { min: <$ty>::MIN as i128, max: <$ty>::MAX as i128 }

@@ -1,0 +1,215 @@
+//! Realistic argument types, covering every guard and every supported field type.
+
+use std::collections::BTreeMap;
+
+use guardrails::{ToolArgs, ToolEnum};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A user role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToolEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Full access.
+    Admin,
+    /// Moderates content.
+    Moderator,
+    /// A regular user.
+    User,
+    /// Read-only access.
+    Guest,
+}
+
+/// Create a new user with comprehensive validation.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct CreateUser {
+    /// Username (3-20 chars, alphanumeric and underscore).
+    #[guard(
+        length(min = 3, max = 20),
+        pattern = "^[a-zA-Z0-9_]+$",
+        example = "john_doe"
+    )]
+    pub username: String,
+    /// User email address.
+    #[guard(format = "email")]
+    pub email: String,
+    /// Age in years.
+    #[guard(range(min = 18, max = 120))]
+    pub age: u8,
+    /// User role.
+    pub role: Role,
+    /// User tags (1-5 unique tags).
+    #[guard(length(min = 1, max = 5), unique)]
+    pub tags: Option<Vec<String>>,
+}
+
+/// The status of a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToolEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Not started.
+    Todo,
+    /// Being worked on.
+    InProgress,
+    /// Finished.
+    Done,
+    /// Waiting on something.
+    Blocked,
+}
+
+/// A line of an order.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct OrderLine {
+    /// Stock-keeping unit.
+    #[guard(pattern = "^[A-Z]{3}-[0-9]{4}$")]
+    pub sku: String,
+    /// How many units.
+    #[guard(range(min = 1, max = 1000))]
+    pub quantity: u32,
+    /// Unit price in currency units, in steps of 0.25.
+    #[guard(range(exclusive_min = 0.0, max = 100_000.0), multiple_of = 0.25)]
+    pub unit_price: f64,
+}
+
+/// Where an order ships.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(rename_all = "camelCase")]
+pub struct Address {
+    /// Street and number.
+    #[guard(non_empty, length(max = 200))]
+    pub street_line: String,
+    /// ISO 3166-1 alpha-2 country code.
+    #[guard(pattern = "^[A-Z]{2}$")]
+    pub country_code: String,
+    /// Postal code, if the country has them.
+    #[guard(length(min = 3, max = 10))]
+    pub postal_code: Option<String>,
+}
+
+fn default_currency() -> String {
+    "EUR".to_owned()
+}
+
+/// A custom check receives the field's typed value (here an `Option`) after every declared guard
+/// has passed.
+fn no_new_year(day: &Option<String>) -> Result<(), String> {
+    match day {
+        Some(day) if day.ends_with("-01-01") => {
+            Err(format!("no deliveries on {day}; pick another day"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Place an order of several lines.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct PlaceOrder {
+    /// The customer placing the order.
+    #[guard(format = "uuid")]
+    pub customer_id: String,
+    /// The lines of the order.
+    #[guard(length(min = 1, max = 50))]
+    pub lines: Vec<OrderLine>,
+    /// Where to ship.
+    pub ship_to: Address,
+    /// Currency of the prices.
+    #[serde(default = "default_currency")]
+    #[guard(one_of("EUR", "USD", "GBP"))]
+    pub currency: String,
+    /// Delivery date.
+    #[guard(format = "date", custom = no_new_year)]
+    pub deliver_on: Option<String>,
+    /// A note for the courier.
+    #[serde(rename = "note")]
+    #[guard(length(max = 280))]
+    pub courier_note: Option<String>,
+    /// Rush delivery.
+    #[serde(default)]
+    pub rush: bool,
+    /// Filled by the server, never sent.
+    #[serde(skip)]
+    pub received_by: Option<String>,
+}
+
+/// Search tasks with filters (a list tool with an agent limit).
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct ListTasks {
+    /// Only tasks with this status.
+    pub status: Option<Status>,
+    /// Only tasks assigned to this person.
+    #[guard(length(min = 1, max = 64))]
+    pub assignee: Option<String>,
+    /// Only tasks due before this date.
+    #[guard(format = "date")]
+    pub due_before: Option<String>,
+    /// Priority from 1 (highest) to 5.
+    #[guard(range(min = 1, max = 5))]
+    pub priority: Option<u8>,
+    /// Labels that must all be present.
+    #[guard(length(max = 10), unique)]
+    pub labels: Option<Vec<String>>,
+}
+
+/// Every scalar and container type, for differential and fuzz testing.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Everything {
+    /// A small signed integer.
+    pub tiny: i8,
+    /// A byte.
+    pub byte: u8,
+    /// A 32-bit unsigned integer with a step.
+    #[guard(multiple_of = 3)]
+    pub step: u32,
+    /// A 64-bit integer in a range.
+    #[guard(range(min = -1000, exclusive_max = 1000))]
+    pub wide: i64,
+    /// An unbounded 64-bit unsigned integer.
+    pub big: Option<u64>,
+    /// A single-precision float.
+    pub single: Option<f32>,
+    /// A ratio strictly between 0 and 1.
+    #[guard(range(exclusive_min = 0.0, exclusive_max = 1.0))]
+    pub ratio: f64,
+    /// A flag.
+    pub flag: bool,
+    /// A code from a fixed list of numbers.
+    #[guard(one_of(1, 2, 3, 5, 8))]
+    pub fib: Option<i32>,
+    /// Free-form JSON.
+    pub extra: Option<Value>,
+    /// A string map.
+    pub labels: Option<BTreeMap<String, String>>,
+    /// Nested lists.
+    #[guard(length(max = 4))]
+    pub matrix: Option<Vec<Vec<i16>>>,
+    /// A link.
+    #[guard(format = "url")]
+    pub link: Option<String>,
+    /// A timestamp.
+    #[guard(format = "date-time")]
+    pub at: Option<String>,
+    /// A role.
+    pub role: Option<Role>,
+    /// Addresses.
+    #[guard(unique)]
+    pub addresses: Option<Vec<Address>>,
+}
+
+/// The examples of every argument type in this package, each with the result of validating it
+/// against its own validator.
+#[must_use]
+pub fn all_examples() -> Vec<(&'static str, Value, Result<(), guardrails::Report>)> {
+    fn one<T: ToolArgs>() -> (&'static str, Value, Result<(), guardrails::Report>) {
+        let example = T::example().clone();
+        let result = T::validate_value(example.clone()).map(|_| ());
+        (T::info().type_name, example, result)
+    }
+    vec![
+        one::<CreateUser>(),
+        one::<OrderLine>(),
+        one::<Address>(),
+        one::<PlaceOrder>(),
+        one::<ListTasks>(),
+        one::<Everything>(),
+    ]
+}
