@@ -213,9 +213,9 @@ fn summary_lines(info: &ArgsInfo) -> Vec<String> {
         } else {
             "optional"
         };
-        let mut line = format!("- {} ({}, {need})", field.name, (field.kind)().noun());
+        let mut line = format!("- {} ({}, {need})", field.name, (field.kind)().json_type());
         if let Some(d) = field.description {
-            let _ = write!(line, ": {d}");
+            let _ = write!(line, ": {}", d.trim_end_matches('.'));
         }
         let _ = write!(line, ". Accepts {}.", field.fix());
         lines.push(line);
@@ -375,7 +375,7 @@ fn json_form(
                 (
                     f.name.to_owned(),
                     json!({
-                        "type": (f.kind)().noun(),
+                        "type": (f.kind)().json_type(),
                         "description": f.description,
                         "required": f.required,
                         "accepts": f.fix(),

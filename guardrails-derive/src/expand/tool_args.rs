@@ -143,6 +143,8 @@ fn constraints(g: &Guards) -> TokenStream {
 fn field_info(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     let name = &field.wire_name;
+    let rust_name = field.ident.to_string();
+    let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
     let description = opt_str(field.description.as_ref());
     let has_default = !matches!(field.default, FieldDefault::None);
     let skipped = field.skip;
@@ -157,6 +159,7 @@ fn field_info(field: &Field<'_>) -> TokenStream {
     quote! {
         __gr::FieldInfo {
             name: #name,
+            rust_name: #rust_name,
             description: #description,
             required: !#skipped && !#has_default && !<#ty as __gr::ArgValue>::OPTIONAL,
             nullable: <#ty as __gr::ArgValue>::OPTIONAL,

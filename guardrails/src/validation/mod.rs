@@ -58,6 +58,21 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The JSON Schema type name of the kind: `string`, `integer`, `number`, `boolean`, `array`,
+    /// `object`, or `any`.
+    #[must_use]
+    pub fn json_type(&self) -> &'static str {
+        match self {
+            Self::String | Self::Enum(_) => "string",
+            Self::Boolean => "boolean",
+            Self::Integer { .. } => "integer",
+            Self::Number { .. } => "number",
+            Self::Array(_) => "array",
+            Self::Object(_) | Self::Map(_) => "object",
+            Self::Any => "any",
+        }
+    }
+
     /// A short noun phrase for the kind, as in "Expected {noun}".
     #[must_use]
     pub fn noun(&self) -> String {
@@ -359,7 +374,11 @@ impl Cx {
             return;
         }
         let names = fields.iter().filter(|f| !f.skipped).map(|f| f.name);
-        let (message, fix) = match did_you_mean(key, names.clone()) {
+        let by_rust_name = fields
+            .iter()
+            .find(|f| !f.skipped && f.rust_name == key)
+            .map(|f| f.name);
+        let (message, fix) = match by_rust_name.or_else(|| did_you_mean(key, names.clone())) {
             Some(best) => {
                 let best = Value::from(best);
                 (
@@ -458,6 +477,8 @@ pub(crate) fn did_you_mean<'a>(key: &str, names: impl Iterator<Item = &'a str>) 
 pub struct FieldInfo {
     /// The name on the wire (after serde's `rename` / `rename_all`).
     pub name: &'static str,
+    /// The name of the field in Rust; a caller that sends it is pointed to the wire name.
+    pub rust_name: &'static str,
     /// The doc comment of the field.
     pub description: Option<&'static str>,
     /// Whether the field must be present.
