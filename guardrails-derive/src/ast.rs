@@ -282,9 +282,11 @@ fn parse_rename_rule(lit: &LitStr, acc: &mut Accumulator) -> Option<RenameRule> 
     let value = lit.value();
     let rule = RenameRule::from_name(&value);
     if rule.is_none() {
-        acc.push(error(
+        acc.push(unknown(
+            "`rename_all` rule",
+            &value,
+            crate::case::RULE_NAMES,
             lit.span(),
-            format!("unknown `rename_all` rule `{value}`"),
         ));
     }
     rule

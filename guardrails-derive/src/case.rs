@@ -14,6 +14,18 @@ pub(crate) enum RenameRule {
     ScreamingKebab,
 }
 
+/// The rule names serde accepts.
+pub(crate) const RULE_NAMES: &[&str] = &[
+    "lowercase",
+    "UPPERCASE",
+    "PascalCase",
+    "camelCase",
+    "snake_case",
+    "SCREAMING_SNAKE_CASE",
+    "kebab-case",
+    "SCREAMING-KEBAB-CASE",
+];
+
 impl RenameRule {
     pub(crate) fn from_name(name: &str) -> Option<Self> {
         Some(match name {

@@ -38,8 +38,8 @@ pub(crate) fn tool_enum(input: &syn::DeriveInput, errors: &TokenStream) -> Token
             quote! {
                 #[automatically_derived]
                 impl ::guardrails::__private::ToolEnum for #ident {
-                    const VARIANTS: &'static [&'static str] = &[];
-                    fn as_str(&self) -> &'static str {
+                    const VARIANTS: &'static [&'static ::core::primitive::str] = &[];
+                    fn as_str(&self) -> &'static ::core::primitive::str {
                         ::core::unreachable!()
                     }
                 }

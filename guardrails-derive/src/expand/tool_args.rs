@@ -350,7 +350,7 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
                     __gr::nested_schema::<Self>()
                 }
 
-                fn shape_matches(value: &__gr::Value) -> bool {
+                fn shape_matches(value: &__gr::Value) -> ::core::primitive::bool {
                     value.is_object()
                 }
 
@@ -364,18 +364,18 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
                     }
                 }
 
-                fn example(_: &__gr::Constraints, _: usize) -> __gr::Value {
+                fn example(_: &__gr::Constraints, _: ::core::primitive::usize) -> __gr::Value {
                     ::core::clone::Clone::clone(<Self as __gr::ToolArgs>::example())
                 }
             }
 
             #[automatically_derived]
             impl __gr::schemars::JsonSchema for #ident {
-                fn inline_schema() -> bool {
+                fn inline_schema() -> ::core::primitive::bool {
                     true
                 }
 
-                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                fn schema_name() -> ::std::borrow::Cow<'static, ::core::primitive::str> {
                     ::std::borrow::Cow::Borrowed(#type_name)
                 }
 

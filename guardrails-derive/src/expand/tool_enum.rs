@@ -21,9 +21,9 @@ pub(crate) fn expand(input: &Enum<'_>, total_variants: usize) -> TokenStream {
 
             #[automatically_derived]
             impl __gr::ToolEnum for #ident {
-                const VARIANTS: &'static [&'static str] = &[#(#names),*];
+                const VARIANTS: &'static [&'static ::core::primitive::str] = &[#(#names),*];
 
-                fn as_str(&self) -> &'static str {
+                fn as_str(&self) -> &'static ::core::primitive::str {
                     match self {
                         #(Self::#idents => #names,)*
                         #rest
@@ -41,7 +41,7 @@ pub(crate) fn expand(input: &Enum<'_>, total_variants: usize) -> TokenStream {
                     __gr::enum_schema(<Self as __gr::ToolEnum>::VARIANTS, #description)
                 }
 
-                fn shape_matches(value: &__gr::Value) -> bool {
+                fn shape_matches(value: &__gr::Value) -> ::core::primitive::bool {
                     value.is_string()
                 }
 
@@ -55,7 +55,7 @@ pub(crate) fn expand(input: &Enum<'_>, total_variants: usize) -> TokenStream {
                     }
                 }
 
-                fn example(constraints: &__gr::Constraints, nth: usize) -> __gr::Value {
+                fn example(constraints: &__gr::Constraints, nth: ::core::primitive::usize) -> __gr::Value {
                     __gr::enum_example(<Self as __gr::ToolEnum>::VARIANTS, constraints, nth)
                 }
             }

@@ -1,0 +1,70 @@
+//! Generated code stays lint-clean and hygienic: it compiles under `deny(warnings)` and with the
+//! prelude's names shadowed by hostile local items.
+
+#![deny(warnings, unused_qualifications, unreachable_pub, missing_docs)]
+#![allow(dead_code, reason = "the types only need to compile")]
+
+mod shadowing {
+    #![allow(non_camel_case_types, reason = "shadowing the prelude on purpose")]
+
+    use guardrails::{ToolArgs, ToolEnum};
+
+    struct Result;
+    struct Ok;
+    struct Err;
+    struct Option;
+    struct Some;
+    struct None;
+    struct String;
+    struct Vec;
+    struct Box;
+    struct Default;
+    struct Clone;
+    struct bool;
+    struct str;
+    struct usize;
+
+    /// An enum next to the shadowed names.
+    #[derive(ToolEnum)]
+    pub(crate) enum Mode {
+        /// Fast.
+        Fast,
+        /// Safe.
+        Safe,
+    }
+
+    /// A nested struct.
+    #[derive(ToolArgs)]
+    pub(crate) struct Inner {
+        /// A value.
+        #[guard(range(min = 1, max = 9))]
+        pub(crate) value: u8,
+    }
+
+    /// Arguments next to the shadowed names.
+    #[derive(ToolArgs)]
+    pub(crate) struct Args {
+        /// A name.
+        #[guard(length(min = 1, max = 8), pattern = "^[a-z]+$")]
+        pub(crate) name: std::string::String,
+        /// Optional tags.
+        #[guard(unique)]
+        pub(crate) tags: core::option::Option<std::vec::Vec<std::string::String>>,
+        /// A mode.
+        pub(crate) mode: Mode,
+        /// Nested values.
+        pub(crate) inner: std::vec::Vec<Inner>,
+        /// Defaulted.
+        #[serde(default)]
+        pub(crate) flag: core::primitive::bool,
+    }
+}
+
+#[test]
+fn shadowed_names_do_not_leak_into_generated_code() {
+    use guardrails::ToolArgs;
+    let args = shadowing::Args::validate_value(serde_json::json!({
+        "name": "abc", "mode": "Safe", "inner": [{"value": 3}]
+    }));
+    assert!(args.is_ok(), "{:?}", args.err());
+}

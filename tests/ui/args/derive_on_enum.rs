@@ -1,0 +1,9 @@
+use guardrails::ToolArgs;
+
+#[derive(ToolArgs)]
+enum Args {
+    Create,
+    Delete,
+}
+
+fn main() {}

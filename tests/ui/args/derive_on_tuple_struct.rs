@@ -1,0 +1,6 @@
+use guardrails::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Args(String, u32);
+
+fn main() {}

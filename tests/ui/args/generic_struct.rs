@@ -1,0 +1,8 @@
+use guardrails::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Args<T> {
+    value: T,
+}
+
+fn main() {}

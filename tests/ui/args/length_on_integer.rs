@@ -1,0 +1,9 @@
+use guardrails::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Args {
+    #[guard(length(max = 3))]
+    count: u32,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use guardrails::ToolEnum;
+
+#[derive(ToolEnum)]
+struct Status {
+    open: bool,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use guardrails::ToolEnum;
+
+#[derive(ToolEnum)]
+enum Status {
+    Open,
+    Closed(String),
+}
+
+fn main() {}

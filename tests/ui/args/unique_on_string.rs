@@ -1,0 +1,9 @@
+use guardrails::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Args {
+    #[guard(unique)]
+    name: String,
+}
+
+fn main() {}

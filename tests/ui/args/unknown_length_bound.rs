@@ -1,0 +1,9 @@
+use guardrails::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Args {
+    #[guard(length(minimum = 1))]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use guardrails::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Args {
+    timeout: std::time::Duration,
+}
+
+fn main() {}
