@@ -28,7 +28,7 @@ impl Num {
             Self::Int(i) => i64::try_from(i)
                 .map(Value::from)
                 .or_else(|_| u64::try_from(i).map(Value::from))
-                .unwrap_or_else(|_| json_f64(i as f64)),
+                .unwrap_or_else(|_| json_f64(self.as_f64())),
             Self::Float(f) => json_f64(f),
         }
     }
@@ -219,7 +219,7 @@ impl Constraints {
             _ => {}
         }
         if !self.one_of.is_empty()
-            && !(nullable && value.is_null())
+            && (!nullable || !value.is_null())
             && !self.one_of.iter().any(|l| l.matches(value))
         {
             let allowed = self.allowed_list();
