@@ -273,7 +273,7 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
         if let Some(path) = &field.guards.custom {
             reads.push(quote! {
                 if let ::core::option::Option::Some(checked) = &#value {
-                    __gr::run_custom::<#ty>(cx, &__FIELDS[#i], checked, #path);
+                    __gr::run_custom::<#ty, _, _>(cx, &__FIELDS[#i], checked, &#path);
                 }
             });
         }

@@ -146,7 +146,37 @@ impl Pattern {
 }
 
 /// A custom check on the typed value of a field: `Err` carries the message the model sees.
-pub type CustomCheck<T> = fn(&T) -> Result<(), String>;
+///
+/// Any `Fn(&T) -> Result<(), String>` is one for a field of type `T`; for a field of type
+/// `Option<T>` a check may also take `&T` and then runs only when a value is present. The
+/// marker `M` tells the two apart and is inferred.
+pub trait CustomCheck<T, M> {
+    /// Runs the check.
+    ///
+    /// # Errors
+    /// The message the model sees when the value is rejected.
+    fn check(&self, value: &T) -> Result<(), String>;
+}
+
+/// Marks a [`CustomCheck`] that takes the field's whole value.
+#[derive(Debug)]
+pub enum WholeValue {}
+
+/// Marks a [`CustomCheck`] that takes the value inside an `Option` field.
+#[derive(Debug)]
+pub enum PresentValue {}
+
+impl<T, F: Fn(&T) -> Result<(), String>> CustomCheck<T, WholeValue> for F {
+    fn check(&self, value: &T) -> Result<(), String> {
+        self(value)
+    }
+}
+
+impl<T, F: Fn(&T) -> Result<(), String>> CustomCheck<Option<T>, PresentValue> for F {
+    fn check(&self, value: &Option<T>) -> Result<(), String> {
+        value.as_ref().map_or(Ok(()), self)
+    }
+}
 
 /// Everything declared about the values a field accepts, beyond its type.
 ///

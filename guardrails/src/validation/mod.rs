@@ -13,7 +13,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-pub use constraint::{Bound, Constraints, CustomCheck, Literal, Num, Pattern};
+pub use constraint::{
+    Bound, Constraints, CustomCheck, Literal, Num, Pattern, PresentValue, WholeValue,
+};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 pub use value::ArgValue;
 #[doc(hidden)]
@@ -661,13 +663,13 @@ pub fn take_field_or<T: ArgValue>(
 
 /// Runs a custom check on the typed value of a field. Used by generated code.
 #[doc(hidden)]
-pub fn run_custom<T: ArgValue>(
+pub fn run_custom<T: ArgValue, M, C: CustomCheck<T, M>>(
     cx: &mut Cx,
     field: &'static FieldInfo,
     value: &T,
-    check: CustomCheck<T>,
+    check: &C,
 ) {
-    if let Err(message) = check(value) {
+    if let Err(message) = check.check(value) {
         cx.enter(field, T::kind);
         cx.custom(&message);
         cx.leave();
