@@ -129,6 +129,28 @@ pub struct PlaceOrder {
     pub received_by: Option<String>,
 }
 
+/// Create a task: a realistic six-field argument type (used by the benchmarks).
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct NewTask {
+    /// Short title.
+    #[guard(length(min = 3, max = 120))]
+    pub title: String,
+    /// Who works on it: a lowercase handle.
+    #[guard(pattern = "^[a-z][a-z0-9_]{2,31}$")]
+    pub assignee: String,
+    /// Initial status.
+    pub status: Status,
+    /// Due date.
+    #[guard(format = "date")]
+    pub due: String,
+    /// Priority from 1 (highest) to 5.
+    #[guard(range(min = 1, max = 5))]
+    pub priority: u8,
+    /// Labels.
+    #[guard(length(max = 10), unique)]
+    pub labels: Vec<String>,
+}
+
 /// Search tasks with filters (a list tool with an agent limit).
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
 pub struct ListTasks {
@@ -208,6 +230,7 @@ pub fn all_examples() -> Vec<(&'static str, Value, Result<(), guardrails::Report
         one::<Address>(),
         one::<PlaceOrder>(),
         one::<ListTasks>(),
+        one::<NewTask>(),
         one::<Everything>(),
     ]
 }

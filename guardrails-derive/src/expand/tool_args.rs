@@ -148,6 +148,15 @@ fn field_info(field: &Field<'_>) -> TokenStream {
     let description = opt_str(field.description.as_ref());
     let has_default = !matches!(field.default, FieldDefault::None);
     let skipped = field.skip;
+    let g = &field.guards;
+    let checked = g.length.is_some()
+        || g.non_empty.is_some()
+        || g.range.is_some()
+        || g.pattern.is_some()
+        || g.format.is_some()
+        || g.one_of.is_some()
+        || g.unique.is_some()
+        || g.multiple_of.is_some();
     let constraints = constraints(&field.guards);
     let example = match &field.guards.example {
         Some(e) => {
@@ -165,6 +174,7 @@ fn field_info(field: &Field<'_>) -> TokenStream {
             nullable: <#ty as __gr::ArgValue>::OPTIONAL,
             skipped: #skipped,
             constraints: #constraints,
+            checked: #checked,
             example: #example,
             kind: <#ty as __gr::ArgValue>::kind,
             schema: <#ty as __gr::ArgValue>::schema,
@@ -356,7 +366,9 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
 
                 fn from_arg(value: __gr::Value, cx: &mut __gr::Cx) -> ::core::option::Option<Self> {
                     match value {
-                        __gr::Value::Object(object) => <Self as __gr::ToolArgs>::validate_fields(object, cx),
+                        __gr::Value::Object(object) => {
+                            cx.nested(|cx| <Self as __gr::ToolArgs>::validate_fields(object, cx))
+                        }
                         other => {
                             cx.type_mismatch(&<Self as __gr::ArgValue>::kind(), &other);
                             ::core::option::Option::None

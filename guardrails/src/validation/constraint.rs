@@ -641,6 +641,19 @@ fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
     if items.len() < 2 {
         return None;
     }
+    // Short lists are compared pairwise without allocating; long ones are hashed, so the cost
+    // stays linear in what the caller sent.
+    if items.len() <= 16 {
+        for (j, second) in items.iter().enumerate().skip(1) {
+            if let Some(i) = items[..j]
+                .iter()
+                .position(|first| json_equal(first, second))
+            {
+                return Some((i, j));
+            }
+        }
+        return None;
+    }
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let key = canonical_key(item);
@@ -650,6 +663,27 @@ fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
         seen.insert(key, i);
     }
     None
+}
+
+/// JSON equality: numbers by value (`1` equals `1.0`), objects regardless of key order.
+fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), x.as_u64(), x.as_f64()) {
+            (Some(i), _, _) => compare(y, Num::Int(i128::from(i))) == Some(Ordering::Equal),
+            (None, Some(u), _) => compare(y, Num::Int(i128::from(u))) == Some(Ordering::Equal),
+            (None, None, Some(f)) => compare(y, Num::Float(f)) == Some(Ordering::Equal),
+            _ => false,
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
 }
 
 /// A string that is equal for two values exactly when they are equal as JSON: object keys are
@@ -773,5 +807,10 @@ mod tests {
         assert_eq!(first_duplicate(&objects), Some((0, 1)));
         let distinct = vec![serde_json::json!("1"), serde_json::json!(1)];
         assert_eq!(first_duplicate(&distinct), None);
+        // The hashed path for long lists agrees with the pairwise one.
+        let mut long: Vec<Value> = (0..40).map(|i| serde_json::json!({"n": i})).collect();
+        assert_eq!(first_duplicate(&long), None);
+        long.push(serde_json::json!({"n": 7.0}));
+        assert_eq!(first_duplicate(&long), Some((7, 40)));
     }
 }

@@ -227,7 +227,8 @@ pub(crate) fn cut(text: &str, max: usize, force_mark: bool) -> String {
 /// Where a validation pass is inside the arguments.
 #[derive(Debug, Clone)]
 enum Segment {
-    Field(&'static str),
+    /// A declared field, with the kind of its type (for its fix text).
+    Field(&'static FieldInfo, fn() -> Kind),
     Index(usize),
     Key(String),
 }
@@ -239,18 +240,33 @@ enum Segment {
 #[derive(Debug, Default)]
 pub struct Cx {
     report: Report,
+    /// The containers the pass is inside.
     path: Vec<Segment>,
-    fields: Vec<CurrentField>,
+    /// The field being checked at the innermost level. Kept out of `path` so that checking a
+    /// scalar field costs a store, not a push and a pop; it joins `path` only when the pass
+    /// descends into the field's value.
+    leaf: Option<Leaf>,
 }
 
-/// A field being checked, with the kind of its type (for its fix text).
-type CurrentField = (&'static FieldInfo, fn() -> Kind);
+/// A declared field, with the kind of its type (for its fix text).
+type Leaf = (&'static FieldInfo, fn() -> Kind);
+
+thread_local! {
+    /// A path buffer kept between calls, so that validating valid arguments allocates nothing
+    /// beyond the typed value itself.
+    static SPARE_PATH: std::cell::Cell<Vec<Segment>> = const { std::cell::Cell::new(Vec::new()) };
+}
 
 impl Cx {
     /// A fresh context at the top of the arguments.
     #[must_use]
     pub fn new() -> Self {
-        Self::default()
+        let path = SPARE_PATH.with(std::cell::Cell::take);
+        Self {
+            report: Report::new(),
+            path,
+            leaf: None,
+        }
     }
 
     /// The issues found so far.
@@ -261,8 +277,8 @@ impl Cx {
 
     /// Ends the pass, returning its report.
     #[must_use]
-    pub fn into_report(self) -> Report {
-        self.report
+    pub fn into_report(mut self) -> Report {
+        std::mem::take(&mut self.report)
     }
 
     /// The number of issues found so far.
@@ -277,47 +293,72 @@ impl Cx {
         let mut out = String::new();
         for seg in &self.path {
             match seg {
-                Segment::Field(name) => push_key(&mut out, name),
+                Segment::Field(field, _) => push_key(&mut out, field.name),
                 Segment::Key(name) => push_key(&mut out, name),
                 Segment::Index(i) => {
                     let _ = write!(out, "[{i}]");
                 }
             }
         }
+        if let Some((field, _)) = self.leaf {
+            push_key(&mut out, field.name);
+        }
         out
     }
 
     /// Runs `f` one array index deeper.
     pub fn at_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Self) -> R) -> R {
-        self.path.push(Segment::Index(index));
-        let out = f(self);
-        self.path.pop();
-        out
+        self.descend(Some(Segment::Index(index)), f)
     }
 
     /// Runs `f` one object key deeper (for map-like values whose keys are data).
     pub fn at_key<R>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> R) -> R {
-        self.path
-            .push(Segment::Key(cut(key, KEY_PREVIEW_CHARS, false)));
+        self.descend(Some(Segment::Key(cut(key, KEY_PREVIEW_CHARS, false))), f)
+    }
+
+    /// Runs `f` inside the value of the current field: how a nested struct's fields are
+    /// checked. Used by generated code.
+    #[doc(hidden)]
+    pub fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.descend(None, f)
+    }
+
+    fn descend<R>(&mut self, step: Option<Segment>, f: impl FnOnce(&mut Self) -> R) -> R {
+        let leaf = self.leaf.take();
+        if let Some((field, kind)) = leaf {
+            self.path.push(Segment::Field(field, kind));
+        }
+        let stepped = step.is_some();
+        if let Some(step) = step {
+            self.path.push(step);
+        }
         let out = f(self);
-        self.path.pop();
+        if stepped {
+            self.path.pop();
+        }
+        if leaf.is_some() {
+            self.path.pop();
+        }
+        self.leaf = leaf;
         out
     }
 
-    fn enter(&mut self, field: &'static FieldInfo, kind: fn() -> Kind) {
-        self.path.push(Segment::Field(field.name));
-        self.fields.push((field, kind));
+    fn enter(&mut self, field: &'static FieldInfo, kind: fn() -> Kind) -> Option<Leaf> {
+        self.leaf.replace((field, kind))
     }
 
-    fn leave(&mut self) {
-        self.path.pop();
-        self.fields.pop();
+    fn leave(&mut self, previous: Option<Leaf>) {
+        self.leaf = previous;
     }
 
-    /// The fix text of the field being checked.
+    /// The fix text of the innermost field being checked.
     fn current_fix(&self) -> Option<String> {
-        self.fields
-            .last()
+        let in_path = self.path.iter().rev().find_map(|seg| match seg {
+            Segment::Field(field, kind) => Some((*field, *kind)),
+            _ => None,
+        });
+        self.leaf
+            .or(in_path)
             .map(|(field, kind)| field.fix_with(&kind()))
     }
 
@@ -413,20 +454,29 @@ impl Cx {
     }
 
     fn missing(&mut self, field: &'static FieldInfo, kind: fn() -> Kind) {
-        self.enter(field, kind);
+        let previous = self.enter(field, kind);
         self.fail(
             IssueCode::Missing,
             "Required field is missing.",
             None,
             Some(kind().noun()),
         );
-        self.leave();
+        self.leave(previous);
     }
 
     /// Records the failure of a custom check; the message is cut to a bounded length.
     pub fn custom(&mut self, message: &str) {
         let message = cut(message, 300, false);
         self.fail(IssueCode::Custom, message, None, None);
+    }
+}
+
+impl Drop for Cx {
+    fn drop(&mut self) {
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        self.leaf = None;
+        SPARE_PATH.with(|spare| spare.set(path));
     }
 }
 
@@ -491,6 +541,8 @@ pub struct FieldInfo {
     pub skipped: bool,
     /// The declared constraints.
     pub constraints: Constraints,
+    /// Whether any constraint is declared (so that unconstrained fields skip the check).
+    pub checked: bool,
     /// An explicit example, as JSON text checked at compile time.
     pub example: Option<&'static str>,
     /// The kind of the field's type.
@@ -633,9 +685,9 @@ pub fn take_field<T: ArgValue>(
         cx.missing(field, T::kind);
         return None;
     };
-    cx.enter(field, T::kind);
+    let previous = cx.enter(field, T::kind);
     let before = cx.issue_count();
-    if T::shape_matches(&value) {
+    if field.checked && T::shape_matches(&value) {
         field.constraints.check(&value, cx, field.nullable);
     }
     let out = if cx.issue_count() == before {
@@ -643,7 +695,7 @@ pub fn take_field<T: ArgValue>(
     } else {
         None
     };
-    cx.leave();
+    cx.leave(previous);
     out
 }
 
@@ -670,8 +722,8 @@ pub fn run_custom<T: ArgValue, M, C: CustomCheck<T, M>>(
     check: &C,
 ) {
     if let Err(message) = check.check(value) {
-        cx.enter(field, T::kind);
+        let previous = cx.enter(field, T::kind);
         cx.custom(&message);
-        cx.leave();
+        cx.leave(previous);
     }
 }

@@ -1,0 +1,147 @@
+//! Validation cost against the baselines a user would otherwise reach for, in one run:
+//! (a) validate + construct vs plain `serde_json::from_value` without checks;
+//! (b) vs `jsonschema` validation plus `from_value`;
+//! (c) the invalid path: a 5-issue report rendered to XML vs `jsonschema`'s `iter_errors`.
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use guardrails::ToolArgs;
+use guardrails::render::{RenderOptions, render_report};
+use guardrails_tests::fixtures::{NewTask, Status};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::hint::black_box;
+
+/// The same six fields without guards: strict keys and types only. Against serde it measures
+/// the framework's own overhead, apart from the work of the checks themselves.
+#[derive(Debug, Deserialize, guardrails::ToolArgs)]
+struct NewTaskUnguarded {
+    title: String,
+    assignee: String,
+    status: Status,
+    due: String,
+    priority: u8,
+    labels: Vec<String>,
+}
+
+fn valid() -> Value {
+    json!({
+        "title": "Write the quarterly report",
+        "assignee": "jane_doe",
+        "status": "in_progress",
+        "due": "2026-12-01",
+        "priority": 2,
+        "labels": ["finance", "q4", "report"]
+    })
+}
+
+fn invalid() -> Value {
+    json!({
+        "title": "ab",
+        "assignee": "Jane Doe",
+        "status": "started",
+        "due": "2026-13-01",
+        "priority": 9,
+        "labels": ["finance"]
+    })
+}
+
+fn valid_path(c: &mut Criterion) {
+    let schema = serde_json::to_value(NewTask::schema()).unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap();
+    let input = valid();
+    assert!(NewTask::validate_value(input.clone()).is_ok());
+    assert!(validator.is_valid(&input));
+
+    let mut group = c.benchmark_group("valid_call");
+    group.bench_function("serde_from_value_unchecked", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| black_box(serde_json::from_value::<NewTask>(v).unwrap()),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("guardrails_validate", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| black_box(NewTask::validate_value(v).unwrap()),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("serde_from_value_unchecked_unguarded", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| black_box(serde_json::from_value::<NewTaskUnguarded>(v).unwrap()),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("guardrails_validate_unguarded", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| black_box(NewTaskUnguarded::validate_value(v).unwrap()),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("jsonschema_then_from_value", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| {
+                assert!(validator.is_valid(&v));
+                black_box(serde_json::from_value::<NewTask>(v).unwrap())
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.finish();
+}
+
+fn invalid_path(c: &mut Criterion) {
+    let schema = serde_json::to_value(NewTask::schema()).unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap();
+    let input = invalid();
+    let report = NewTask::validate_value(input.clone()).unwrap_err();
+    assert_eq!(report.len(), 5);
+    assert_eq!(validator.iter_errors(&input).count(), 5);
+    let options = RenderOptions::default();
+
+    let mut group = c.benchmark_group("invalid_call");
+    group.bench_function("guardrails_report_rendered_xml", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| {
+                let report = NewTask::validate_value(v).unwrap_err();
+                black_box(render_report(
+                    "create_task",
+                    &report,
+                    NewTask::info(),
+                    NewTask::example(),
+                    &options,
+                ))
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("jsonschema_iter_errors", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| {
+                black_box(
+                    validator
+                        .iter_errors(&v)
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>(),
+                )
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.finish();
+}
+
+criterion_group!(benches, valid_path, invalid_path);
+criterion_main!(benches);
