@@ -666,23 +666,25 @@ fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
 }
 
 /// JSON equality: numbers by value (`1` equals `1.0`), objects regardless of key order.
-fn json_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), x.as_u64(), x.as_f64()) {
-            (Some(i), _, _) => compare(y, Num::Int(i128::from(i))) == Some(Ordering::Equal),
-            (None, Some(u), _) => compare(y, Num::Int(i128::from(u))) == Some(Ordering::Equal),
-            (None, None, Some(f)) => compare(y, Num::Float(f)) == Some(Ordering::Equal),
-            _ => false,
-        },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+fn json_equal(left: &Value, right: &Value) -> bool {
+    match (left, right) {
+        (Value::Number(l), Value::Number(r)) => {
+            let exact = l.as_i64().map(i128::from).or_else(|| l.as_u64().map(i128::from));
+            let as_bound = match (exact, l.as_f64()) {
+                (Some(int), _) => Num::Int(int),
+                (None, Some(float)) => Num::Float(float),
+                (None, None) => return false,
+            };
+            compare(r, as_bound) == Some(Ordering::Equal)
         }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        (Value::Array(l), Value::Array(r)) => {
+            l.len() == r.len() && l.iter().zip(r).all(|(x, y)| json_equal(x, y))
         }
-        _ => a == b,
+        (Value::Object(l), Value::Object(r)) => {
+            l.len() == r.len()
+                && l.iter().all(|(key, x)| r.get(key).is_some_and(|y| json_equal(x, y)))
+        }
+        _ => left == right,
     }
 }
 
