@@ -526,6 +526,10 @@ pub(crate) fn did_you_mean<'a>(key: &str, names: impl Iterator<Item = &'a str>) 
 
 /// What the derive knows about one field of an arguments struct.
 #[derive(Debug)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent facts the derive states about a field, read as constants"
+)]
 pub struct FieldInfo {
     /// The name on the wire (after serde's `rename` / `rename_all`).
     pub name: &'static str,
