@@ -14,6 +14,7 @@ use std::hint::black_box;
 /// The same six fields without guards: strict keys and types only. Against serde it measures
 /// the framework's own overhead, apart from the work of the checks themselves.
 #[derive(Debug, Deserialize, guardrails::ToolArgs)]
+#[allow(dead_code, reason = "built and dropped: only construction is measured")]
 struct NewTaskUnguarded {
     title: String,
     assignee: String,
