@@ -8,7 +8,97 @@ mod sample;
 pub mod schema;
 pub mod validation;
 
-pub use guardrails_derive::{ToolArgs, ToolEnum};
+/// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields: a strict one-pass
+/// validator, per-field fix texts, a valid example and a JSON Schema, all from the same
+/// declarations.
+///
+/// Derive serde's `Deserialize` beside it as usual; the derive reads serde's `rename`,
+/// `rename_all`, `default` (on fields and on the struct) and `skip` / `skip_deserializing`, so the
+/// names and defaults it enforces are the ones serde uses. `flatten`, `with` and
+/// `deserialize_with` are compile errors: each field is read by its [`ArgValue`]
+/// implementation. Doc comments become descriptions.
+///
+/// # Guards
+///
+/// Constraints are declared with `#[guard(...)]` on a field; several guards may share one
+/// attribute or be spread over several. Each is checked at compile time (bounds in order,
+/// patterns that compile, known formats, a guard that fits the field's type) and enforced on the
+/// JSON value exactly as the emitted JSON Schema keyword says.
+///
+/// | guard | applies to | JSON Schema | example |
+/// |---|---|---|---|
+/// | `length(min = A, max = B)`, `length(equal = N)` | strings (characters), arrays (items) | `minLength`/`maxLength`, `minItems`/`maxItems` | `#[guard(length(min = 3, max = 20))]` |
+/// | `non_empty` | strings, arrays | `minLength: 1` / `minItems: 1` | `#[guard(non_empty)]` |
+/// | `range(min, max, exclusive_min, exclusive_max)` | numbers | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` | `#[guard(range(min = 18, max = 120))]` |
+/// | `multiple_of = N` | numbers | `multipleOf` | `#[guard(multiple_of = 0.25)]` |
+/// | `pattern = "regex"` | strings | `pattern` (unanchored, as in JSON Schema) | `#[guard(pattern = "^[a-z0-9_]+$")]` |
+/// | `format = "…"` | strings | `format`: `email`, `uri` (`url`), `uuid`, `date`, `date-time`, `time`, `ipv4`, `ipv6`, `hostname` | `#[guard(format = "email")]` |
+/// | `one_of(…)` | strings, numbers, booleans | `enum` | `#[guard(one_of("EUR", "USD"))]` |
+/// | `unique` | arrays | `uniqueItems` | `#[guard(unique)]` |
+/// | `custom = path` | any | (not expressible) | `#[guard(custom = no_weekends)]` with `fn(&T) -> Result<(), String>` |
+/// | `example = literal` | any | `examples` | `#[guard(example = "john_doe")]` |
+/// | `description = "…"` | any | `description` | overrides the doc comment |
+///
+/// An explicit `example` that breaks its own field's guards is a compile error. Without one, the
+/// example is built from the guards (a string matching the pattern, a number inside the range
+/// and on the step, the first allowed value, …). A `custom` check runs on the typed value after
+/// the declared guards pass; on an `Option<T>` field it may take `&T` and then runs only when a
+/// value is present. Patterns use the `regex` crate's syntax; prefer constructs that mean the
+/// same in ECMA-262 (which clients read the schema with): explicit classes such as `[0-9]`
+/// rather than `\d`, no inline flags.
+///
+/// Field types are decided by the [`ArgValue`] trait: strings, booleans, every integer and
+/// float type (each with its own range: `300` for a `u8` is a range issue, `1.5` for an integer
+/// a type issue), `Option<T>` (absent or `null`), `Vec<T>`, `Box<T>`, string-keyed maps,
+/// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`) and
+/// [`ToolEnum`](trait@ToolEnum) enums.
+///
+/// ```
+/// use guardrails::{ToolArgs, ToolEnum};
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, ToolEnum)]
+/// #[serde(rename_all = "lowercase")]
+/// enum Role { Admin, User }
+///
+/// /// Create a user.
+/// #[derive(Deserialize, ToolArgs)]
+/// struct CreateUser {
+///     /// Login name.
+///     #[guard(length(min = 3, max = 20), pattern = "^[a-zA-Z0-9_]+$", example = "john_doe")]
+///     username: String,
+///     #[guard(format = "email")]
+///     email: String,
+///     #[guard(range(min = 18, max = 120))]
+///     age: u8,
+///     role: Role,
+///     #[guard(length(min = 1, max = 5), unique)]
+///     tags: Option<Vec<String>>,
+/// }
+///
+/// let args = serde_json::json!({"username": "ab", "email": "x", "age": 300, "role": "root"});
+/// let Err(report) = CreateUser::validate_value(args) else { unreachable!() };
+/// assert_eq!(report.len(), 4);
+/// assert!(CreateUser::validate_value(CreateUser::example().clone()).is_ok());
+/// ```
+pub use guardrails_derive::ToolArgs;
+
+/// Derives [`ToolEnum`](trait@ToolEnum) (and [`ArgValue`]) for an enum of unit variants: each
+/// variant is accepted as its serde name (honouring `rename` and `rename_all`), and any other
+/// value is an `enum` issue that lists the allowed names. Use it for fields with a fixed set of
+/// values; the schema says `"enum": [...]` and teaching blocks list the names.
+///
+/// ```
+/// use guardrails::ToolEnum;
+///
+/// #[derive(serde::Deserialize, ToolEnum)]
+/// #[serde(rename_all = "snake_case")]
+/// enum Status { Todo, InProgress, Done }
+///
+/// assert_eq!(Status::VARIANTS, ["todo", "in_progress", "done"]);
+/// assert_eq!(Status::InProgress.as_str(), "in_progress");
+/// ```
+pub use guardrails_derive::ToolEnum;
 pub use render::{RenderFormat, RenderOptions};
 pub use validation::{ArgValue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
 

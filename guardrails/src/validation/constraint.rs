@@ -669,7 +669,10 @@ fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
 fn json_equal(left: &Value, right: &Value) -> bool {
     match (left, right) {
         (Value::Number(l), Value::Number(r)) => {
-            let exact = l.as_i64().map(i128::from).or_else(|| l.as_u64().map(i128::from));
+            let exact = l
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| l.as_u64().map(i128::from));
             let as_bound = match (exact, l.as_f64()) {
                 (Some(int), _) => Num::Int(int),
                 (None, Some(float)) => Num::Float(float),
@@ -682,7 +685,8 @@ fn json_equal(left: &Value, right: &Value) -> bool {
         }
         (Value::Object(l), Value::Object(r)) => {
             l.len() == r.len()
-                && l.iter().all(|(key, x)| r.get(key).is_some_and(|y| json_equal(x, y)))
+                && l.iter()
+                    .all(|(key, x)| r.get(key).is_some_and(|y| json_equal(x, y)))
         }
         _ => left == right,
     }
