@@ -1,1 +1,3 @@
 pub use guardrails_derive::*;
+
+pub mod policy;
