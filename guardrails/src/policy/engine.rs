@@ -284,7 +284,11 @@ fn compile_rule(
             "a required pattern has no match to replace, so it cannot have a fix".into(),
         );
     }
+    let words_are_wrong = matches!(rule.kind(), RuleKind::Words { words, .. }
+        if words.is_empty() || words.iter().any(|word| word.trim().is_empty()));
     let parsed = match parse_non_empty(&pattern) {
+        // The pattern of a bad word list is wrong only because of the list, already reported.
+        _ if words_are_wrong => None,
         Ok(hir) => Some((hir, is_required)),
         Err(message) => {
             problem(Some(field), format!("`{field}` {message}"));
