@@ -48,12 +48,18 @@ fn a_forbidden_pattern_blocks_and_reports_everything_about_the_match() {
     );
     let verdict = check_text(&policy, "Intro.\nAn ROI of 200% is expected.");
     assert_eq!(verdict.status, Status::Blocked);
-    assert_eq!((verdict.critical, verdict.warnings, verdict.advisories), (1, 0, 0));
+    assert_eq!(
+        (verdict.critical, verdict.warnings, verdict.advisories),
+        (1, 0, 0)
+    );
     let violation = &verdict.violations[0];
     assert_eq!(violation.rule, "roi_figure");
     assert_eq!(violation.severity, Severity::Critical);
     assert_eq!(violation.message, "Figures need a source.");
-    assert_eq!(violation.alternative.as_deref(), Some("Strong ROI potential"));
+    assert_eq!(
+        violation.alternative.as_deref(),
+        Some("Strong ROI potential")
+    );
     assert_eq!(violation.fix.as_deref(), Some("strong ROI potential"));
     let found = violation.found.as_ref().expect("a match has an occurrence");
     assert_eq!(found.text, "ROI of 200%");
@@ -67,10 +73,19 @@ fn a_tag_right_after_the_match_makes_it_acceptable() {
     assert!(check_text(&policy, "It costs $50,000 [AI estimation: vendor quote].").is_approved());
     assert!(check_text(&policy, "It costs $50,000\n\t [AI estimation: quote].").is_approved());
     let untagged = check_text(&policy, "It costs $50,000. [AI estimation: later]");
-    assert_eq!(rules_found(&untagged), [("untagged_dollar_amount", Some("$50,000"))]);
+    assert_eq!(
+        rules_found(&untagged),
+        [("untagged_dollar_amount", Some("$50,000"))]
+    );
     // Each match is judged on its own tag.
-    let mixed = check_text(&policy, "$1 [AI estimation: a] and $2 and $3 [AI estimation: c]");
-    assert_eq!(rules_found(&mixed), [("untagged_dollar_amount", Some("$2"))]);
+    let mixed = check_text(
+        &policy,
+        "$1 [AI estimation: a] and $2 and $3 [AI estimation: c]",
+    );
+    assert_eq!(
+        rules_found(&mixed),
+        [("untagged_dollar_amount", Some("$2"))]
+    );
 }
 
 #[test]
@@ -89,18 +104,29 @@ fn a_tag_must_end_within_the_window() {
 
 #[test]
 fn a_mandatory_tag_must_follow_its_content() {
-    let policy = build(Policy::builder().warning(
-        Rule::mandatory_tag(
-            "inference_tag",
-            r"(?i)\btherefore\b",
-            r"[^.\n\[]*\[Inference:",
+    let policy = build(
+        Policy::builder().warning(
+            Rule::mandatory_tag(
+                "inference_tag",
+                r"(?i)\btherefore\b",
+                r"[^.\n\[]*\[Inference:",
+            )
+            .alternative("Add [Inference: …]"),
+        ),
+    );
+    assert!(
+        check_text(
+            &policy,
+            "Therefore the plan works [Inference: from the tests]."
         )
-        .alternative("Add [Inference: …]"),
-    ));
-    assert!(check_text(&policy, "Therefore the plan works [Inference: from the tests].").is_approved());
+        .is_approved()
+    );
     let verdict = check_text(&policy, "Therefore the plan works. [Inference: late]");
     assert_eq!(verdict.status, Status::Pending);
-    assert_eq!(rules_found(&verdict), [("inference_tag", Some("Therefore"))]);
+    assert_eq!(
+        rules_found(&verdict),
+        [("inference_tag", Some("Therefore"))]
+    );
     match verdict.violations[0].severity {
         Severity::Warning => {}
         other => panic!("expected a warning, got {other}"),
@@ -183,7 +209,10 @@ fn status_follows_the_most_serious_violation() {
 
     let blocked = check_text(&policy, "ADV WARN CRIT");
     assert_eq!(blocked.status, Status::Blocked);
-    assert_eq!((blocked.critical, blocked.warnings, blocked.advisories), (1, 1, 1));
+    assert_eq!(
+        (blocked.critical, blocked.warnings, blocked.advisories),
+        (1, 1, 1)
+    );
     assert!(!blocked.permits_delivery(true));
     assert_eq!(blocked.violations_of(Severity::Warning).count(), 1);
 }
@@ -198,7 +227,14 @@ fn positions_are_bytes_lines_and_character_columns() {
         .violations
         .iter()
         .filter_map(|violation| violation.found.as_ref())
-        .map(|found| (found.start, found.line, found.column, found.end - found.start))
+        .map(|found| {
+            (
+                found.start,
+                found.line,
+                found.column,
+                found.end - found.start,
+            )
+        })
         .collect();
     let first = text.find("$1").expect("present");
     let second = text.find("$22").expect("present");
@@ -228,7 +264,10 @@ fn overlapping_rules_are_all_reported() {
 #[test]
 fn fixes_replace_left_to_right_and_the_result_is_checked_again() {
     let policy = dollar_policy();
-    let outcome = fix_text(&policy, "Phase one: $10,000.\nPhase two: $20,000 [AI estimation: x].");
+    let outcome = fix_text(
+        &policy,
+        "Phase one: $10,000.\nPhase two: $20,000 [AI estimation: x].",
+    );
     assert_eq!(
         outcome.text,
         "Phase one: substantial investment [AI estimation: enterprise scope].\nPhase two: $20,000 [AI estimation: x]."
@@ -237,7 +276,10 @@ fn fixes_replace_left_to_right_and_the_result_is_checked_again() {
     assert_eq!(outcome.changes.len(), 1);
     let change = &outcome.changes[0];
     assert_eq!(change.rule, "untagged_dollar_amount");
-    assert_eq!((change.start, change.end, change.line, change.column), (11, 18, 1, 12));
+    assert_eq!(
+        (change.start, change.end, change.line, change.column),
+        (11, 18, 1, 12)
+    );
     assert_eq!(change.found, "$10,000");
     assert!(outcome.after.is_approved());
 }
@@ -252,7 +294,11 @@ fn overlapping_fixes_keep_the_longer_match_and_leave_the_rest_to_the_recheck() {
         "It delivers significant annual value [AI estimation based on operational improvement] \
          and requires a moderate investment [AI estimation based on project scope]."
     );
-    let fixed: Vec<&str> = outcome.changes.iter().map(|change| change.rule.as_str()).collect();
+    let fixed: Vec<&str> = outcome
+        .changes
+        .iter()
+        .map(|change| change.rule.as_str())
+        .collect();
     assert_eq!(fixed, ["annual_savings_figure", "cost_figure"]);
     assert_eq!(outcome.before.critical, 4);
     assert!(outcome.after.is_approved(), "{}", outcome.after);
@@ -359,7 +405,13 @@ fn profiles_carry_every_rule_of_their_kind_of_agent() {
     assert!(decision.iter().any(|name| name == "no_guarantees"));
     assert!(!decision.iter().any(|name| name == "no_speculation"));
     for profile in Profile::ALL {
-        assert_eq!(Policy::profile(profile.name()).expect("known").rules().len(), names(profile).len());
+        assert_eq!(
+            Policy::profile(profile.name())
+                .expect("known")
+                .rules()
+                .len(),
+            names(profile).len()
+        );
     }
 }
 
@@ -367,8 +419,15 @@ fn profiles_carry_every_rule_of_their_kind_of_agent() {
 fn the_observation_profile_wants_facts_with_sources() {
     let policy = Profile::Observation.policy();
     let speculative = policy.check("The data suggests churn is likely rising.");
-    let rules: Vec<&str> = speculative.violations.iter().map(|v| v.rule.as_str()).collect();
-    assert_eq!(rules, ["no_speculation", "no_speculation", "mandatory_source"]);
+    let rules: Vec<&str> = speculative
+        .violations
+        .iter()
+        .map(|v| v.rule.as_str())
+        .collect();
+    assert_eq!(
+        rules,
+        ["no_speculation", "no_speculation", "mandatory_source"]
+    );
     assert!(speculative.is_blocked());
 
     let factual = policy.check("Churn rose in March [Source: churn_report.md].");
@@ -384,7 +443,14 @@ fn the_decision_profile_allows_tagged_estimation_and_no_guarantees() {
     assert!(good.is_approved(), "{good}");
     let bad = policy.check("Results are guaranteed.");
     let rules: Vec<&str> = bad.violations.iter().map(|v| v.rule.as_str()).collect();
-    assert_eq!(rules, ["overconfident_language", "no_guarantees", "conservative_estimates"]);
+    assert_eq!(
+        rules,
+        [
+            "overconfident_language",
+            "no_guarantees",
+            "conservative_estimates"
+        ]
+    );
     assert!(bad.is_blocked());
     let advisory = policy.check("The ROI is high [AI estimation based on pilots].");
     assert_eq!(advisory.status, Status::Approved);
@@ -421,8 +487,14 @@ fn building_reports_every_problem_with_its_rule() {
     );
     let shown = error.to_string();
     assert!(shown.starts_with("the policy has 6 problems:"), "{shown}");
-    assert!(shown.contains("rule `unclosed`: `pattern` does not compile: unclosed group"), "{shown}");
-    assert!(shown.contains("rule `empty_match`: `pattern` can match the empty string"), "{shown}");
+    assert!(
+        shown.contains("rule `unclosed`: `pattern` does not compile: unclosed group"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("rule `empty_match`: `pattern` can match the empty string"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -466,7 +538,11 @@ fn violations_are_plain_data() {
     let cloned: Vec<Violation> = verdict.violations.clone();
     assert_eq!(cloned, verdict.violations);
     assert_eq!(
-        cloned.iter().filter_map(|v| v.found.as_ref()).map(|f| f.start).collect::<Vec<_>>(),
+        cloned
+            .iter()
+            .filter_map(|v| v.found.as_ref())
+            .map(|f| f.start)
+            .collect::<Vec<_>>(),
         [0, 3]
     );
 }

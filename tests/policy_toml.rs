@@ -60,7 +60,9 @@ fn a_file_describes_every_kind_of_rule() {
         Some((Severity::Warning, RuleKind::Words { words, .. })) if words.len() == 2
     ));
     assert!(matches!(
-        policy.rule("inference_tag").map(|rule| rule.kind()),
+        policy
+            .rule("inference_tag")
+            .map(guardrails::policy::Rule::kind),
         Some(RuleKind::MandatoryTag { .. })
     ));
 
@@ -68,11 +70,18 @@ fn a_file_describes_every_kind_of_rule() {
     let rules: Vec<&str> = verdict.violations.iter().map(|v| v.rule.as_str()).collect();
     assert_eq!(
         rules,
-        ["overconfident_language", "untagged_dollar_amount", "inference_tag", "mandatory_source"]
+        [
+            "overconfident_language",
+            "untagged_dollar_amount",
+            "inference_tag",
+            "mandatory_source"
+        ]
     );
-    assert!(policy
-        .check("It costs $5 [AI estimation: quote] [Source: a.md].")
-        .is_approved());
+    assert!(
+        policy
+            .check("It costs $5 [AI estimation: quote] [Source: a.md].")
+            .is_approved()
+    );
 }
 
 #[test]
@@ -99,7 +108,8 @@ pattern = "synergy"
     assert!(policy.rule("no_guarantees").is_some());
     assert_eq!(policy.rules().len(), decision.rules().len() - 2 + 1);
     // The replaced rule keeps its place.
-    let position = |policy: &Policy, name: &str| policy.rules().iter().position(|rule| rule.name() == name);
+    let position =
+        |policy: &Policy, name: &str| policy.rules().iter().position(|rule| rule.name() == name);
     assert_eq!(
         position(&policy, "overconfident_language"),
         position(&decision, "overconfident_language")
@@ -136,12 +146,14 @@ fn a_bad_tag_pattern_points_at_the_tag() {
 
 #[test]
 fn an_unknown_severity_names_its_rule_and_line() {
-    let problem = single_problem(
-        "[[rule]]\nname = \"loud\"\nseverity = \"fatal\"\npattern = 'x'\n",
-    );
+    let problem =
+        single_problem("[[rule]]\nname = \"loud\"\nseverity = \"fatal\"\npattern = 'x'\n");
     assert_eq!(problem.rule.as_deref(), Some("loud"));
     assert_eq!(problem.line, Some(3));
-    assert!(problem.message.contains("unknown severity `fatal`"), "{problem}");
+    assert!(
+        problem.message.contains("unknown severity `fatal`"),
+        "{problem}"
+    );
 }
 
 #[test]
@@ -156,7 +168,12 @@ fn missing_fields_are_reported_at_their_rule() {
         .collect();
     assert_eq!(
         summary,
-        [(Some("a"), Some(1)), (None, Some(5)), (Some("c"), Some(9)), (Some("d"), Some(16))]
+        [
+            (Some("a"), Some(1)),
+            (None, Some(5)),
+            (Some("c"), Some(9)),
+            (Some("d"), Some(16))
+        ]
     );
     assert!(problems[0].message.contains("missing field `severity`"));
     assert!(problems[1].message.contains("rule #2 has no `name`"));
@@ -172,19 +189,27 @@ fn an_unknown_key_names_its_rule_and_line() {
     );
     assert_eq!(problem.rule.as_deref(), Some("second"));
     assert_eq!(problem.line, Some(9));
-    assert!(problem.message.contains("unknown field `patern`"), "{problem}");
+    assert!(
+        problem.message.contains("unknown field `patern`"),
+        "{problem}"
+    );
 }
 
 #[test]
 fn a_wrong_type_names_its_rule_and_line() {
-    let problem = single_problem(
-        "[[rule]]\nname = \"w\"\nseverity = \"warning\"\nwords = 'will'\n",
+    let problem =
+        single_problem("[[rule]]\nname = \"w\"\nseverity = \"warning\"\nwords = 'will'\n");
+    assert_eq!(
+        (problem.rule.as_deref(), problem.line),
+        (Some("w"), Some(4))
     );
-    assert_eq!((problem.rule.as_deref(), problem.line), (Some("w"), Some(4)));
     let negative = single_problem(
         "[[rule]]\nname = \"n\"\nseverity = \"warning\"\npattern = 'x'\nunless_followed_by = 'y'\nwithin = -3\n",
     );
-    assert_eq!((negative.rule.as_deref(), negative.line), (Some("n"), Some(6)));
+    assert_eq!(
+        (negative.rule.as_deref(), negative.line),
+        (Some("n"), Some(6))
+    );
 }
 
 #[test]
@@ -207,10 +232,18 @@ fn conflicting_and_duplicate_rules_are_refused() {
         .collect();
     assert_eq!(
         summary,
-        [(Some("twice"), Some(1)), (Some("dup"), Some(13)), (Some("stray_tag"), Some(21))]
+        [
+            (Some("twice"), Some(1)),
+            (Some("dup"), Some(13)),
+            (Some("stray_tag"), Some(21))
+        ]
     );
     assert!(problems[0].message.contains("not `pattern` and `words`"));
-    assert!(problems[1].message.contains("already used by the rule at line 7"));
+    assert!(
+        problems[1]
+            .message
+            .contains("already used by the rule at line 7")
+    );
 }
 
 #[test]
@@ -229,15 +262,24 @@ fn files_are_read_from_disk_and_errors_name_the_file() {
     std::fs::create_dir_all(&directory).expect("temp dir");
     let good = directory.join("good.toml");
     std::fs::write(&good, EVERY_KIND).expect("write");
-    assert_eq!(Policy::from_toml_file(&good).expect("valid").rules().len(), 4);
+    assert_eq!(
+        Policy::from_toml_file(&good).expect("valid").rules().len(),
+        4
+    );
 
     let bad = directory.join("bad.toml");
-    std::fs::write(&bad, "[[rule]]\nname = \"b\"\nseverity = \"critical\"\npattern = '['\n")
-        .expect("write");
+    std::fs::write(
+        &bad,
+        "[[rule]]\nname = \"b\"\nseverity = \"critical\"\npattern = '['\n",
+    )
+    .expect("write");
     let error = Policy::from_toml_file(&bad).expect_err("invalid");
     let shown = error.to_string();
     assert!(shown.starts_with("policy file `"), "{shown}");
-    assert!(shown.contains("bad.toml` is invalid: line 4, column 11: rule `b`:"), "{shown}");
+    assert!(
+        shown.contains("bad.toml` is invalid: line 4, column 11: rule `b`:"),
+        "{shown}"
+    );
     assert!(matches!(error, PolicyError::Invalid { origin: Some(ref path), .. } if *path == bad));
 
     let missing = directory.join("missing.toml");
@@ -250,7 +292,9 @@ fn files_are_read_from_disk_and_errors_name_the_file() {
     let combined = load_policy(Some("observation"), Some(good.as_path())).expect("valid");
     assert!(combined.rule("no_speculation").is_some());
     assert_eq!(
-        combined.rule("untagged_dollar_amount").map(|rule| rule.tag_window()),
+        combined
+            .rule("untagged_dollar_amount")
+            .map(guardrails::policy::Rule::tag_window),
         Some(64)
     );
     let _ = std::fs::remove_dir_all(PathBuf::from(&directory));
