@@ -37,8 +37,15 @@ fn build_overlapping_policy() -> Policy {
         .expect("the overlapping policy compiles")
 }
 
+/// Runs longer than the engine's probe window, so that probes cannot decide and full searches
+/// must.
+static LONG_DIGITS: LazyLock<String> = LazyLock::new(|| "7".repeat(300));
+static LONG_WORD: LazyLock<String> = LazyLock::new(|| "ab".repeat(200));
+
 fn token() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
+        LONG_DIGITS.as_str(),
+        LONG_WORD.as_str(),
         "a",
         "b",
         "c",

@@ -4,25 +4,33 @@
 //!
 //! The reference semantics are those of running each rule's pattern on its own, left to right,
 //! each search starting where that rule's previous match ended ([`Engine::scan_each_rule`]). The
-//! fast scan ([`Engine::scan`]) runs all forbidden patterns as one multi-pattern automaton with
-//! leftmost-first semantics. Such a scan reports, from a position, the leftmost place where *any*
-//! pattern matches, and then continues after that match: so between two reported matches no
-//! pattern matches at all, and the only matches it can hide are those of other patterns that
-//! start inside a reported match. For each reported match the engine therefore asks which
-//! patterns could start inside it, using per-pattern sets of possible first bytes computed from
-//! the patterns themselves, and settles those patterns with their own search. Each such search
-//! finds that pattern's true next match and is remembered until the scan reaches it, so a
-//! pattern is never searched twice over the same stretch of text: the total work is bounded by
-//! one multi-pattern pass plus, at worst, the per-rule scans of the patterns that actually
-//! overlap others, and stays linear in the length of the text.
+//! fast scan ([`Engine::scan`]) runs all patterns, forbidden and required, as one multi-pattern
+//! automaton with leftmost-first semantics. From a position, such a scan reports the leftmost
+//! place where *any* pattern matches and continues after that match: so between two reported
+//! matches no pattern matches at all, and the only matches it can hide are those of other
+//! patterns that start inside a reported match (or at its start, with a lower priority).
 //!
-//! Patterns that cannot match the empty string are the only ones accepted, which keeps the
-//! semantics of "the next match" simple and the same in both scans. A first multi-pattern pass
-//! (`which_overlapping_matches`) tells which patterns occur at all, required patterns included:
-//! a text that breaks no rule costs that one pass.
+//! For each reported match the engine therefore settles the patterns that could start inside
+//! it. Which ones could is known from per-pattern sets of possible first bytes, computed from
+//! the patterns themselves. A candidate pattern is then *probed* at each position where it could
+//! start: its own lazy DFA runs anchored there for at most `PROBE_WINDOW` bytes and usually
+//! dies after a byte or two. A probe that finds a match fixes the pattern's next match (its end
+//! is taken from an anchored search, so it is exactly what the pattern alone would report). A
+//! probe that cannot tell, because the window ran out or the text is beyond what its automaton
+//! judges, hands over to a full search of that pattern from there, whose answer is remembered
+//! until the scan reaches it, so a pattern is never searched twice over the same stretch.
+//!
+//! The work is one multi-pattern pass, plus probes bounded by the window for each byte of each
+//! reported match, plus at worst the per-rule scans of the patterns whose probes cannot tell:
+//! linear in the length of the text whatever it holds.
+//!
+//! Only patterns that cannot match the empty string are accepted, which keeps "the next match"
+//! the same notion in both scans.
 
 use regex_automata::meta::{self, Regex};
-use regex_automata::{Input, MatchKind, PatternSet};
+use regex_automata::nfa::thompson;
+use regex_automata::nfa::thompson::WhichCaptures;
+use regex_automata::{Anchored, Input, hybrid};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::rule::{Rule, RuleKind};
@@ -87,6 +95,10 @@ impl PatternBits {
         self.words.fill(0);
     }
 
+    fn contains(&self, pattern: usize) -> bool {
+        self.words[pattern / 64] & (1 << (pattern % 64)) != 0
+    }
+
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.words.iter().enumerate().flat_map(|(index, &word)| {
             (0..64)
@@ -110,17 +122,17 @@ enum NextMatch {
 /// The compiled form of a policy's rules.
 #[derive(Debug, Clone)]
 pub(crate) struct Engine {
-    /// Every pattern, forbidden ones first then required ones, matched in overlapping mode to
-    /// learn which occur at all.
-    detector: Option<Regex>,
-    /// Every forbidden pattern in one leftmost-first automaton; pattern id = forbidden index.
+    /// Every pattern in one leftmost-first automaton: forbidden patterns have the ids
+    /// `0..singles.len()`, required patterns the ids after them.
     finder: Option<Regex>,
     /// Each forbidden pattern on its own, for the searches that settle overlaps (and for the
     /// reference scan).
     singles: Vec<Regex>,
     /// Each required pattern on its own, for the reference scan.
     required_singles: Vec<Regex>,
-    /// For each byte, the forbidden patterns whose match can start with it.
+    /// Per pattern id, a lazy DFA to ask cheaply whether the pattern matches at a position.
+    probes: Vec<Option<hybrid::dfa::DFA>>,
+    /// For each byte, the pattern ids whose match can start with it.
     starters: Vec<PatternBits>,
     /// Rule index of each forbidden pattern.
     forbidden_rule: Vec<usize>,
@@ -375,29 +387,20 @@ impl Engine {
                 message: format!("the rules together are too large to compile: {error}"),
             }]
         };
+        // Pattern ids of the finder: forbidden patterns first, then required ones.
         let all_hirs: Vec<&Hir> = forbidden_hirs.iter().chain(&required_hirs).collect();
-        let detector = if all_hirs.is_empty() {
+        let finder = if all_hirs.is_empty() {
             None
         } else {
             Some(
                 meta::Builder::new()
-                    .configure(meta::Config::new().match_kind(MatchKind::All))
                     .build_many_from_hir(&all_hirs)
                     .map_err(whole_policy_problem)?,
             )
         };
-        let finder = if forbidden_hirs.is_empty() {
-            None
-        } else {
-            Some(
-                meta::Builder::new()
-                    .build_many_from_hir(&forbidden_hirs)
-                    .map_err(whole_policy_problem)?,
-            )
-        };
 
-        let mut starters = vec![PatternBits::with_capacity(forbidden_hirs.len()); 256];
-        for (pattern, hir) in forbidden_hirs.iter().enumerate() {
+        let mut starters = vec![PatternBits::with_capacity(all_hirs.len()); 256];
+        for (pattern, hir) in all_hirs.iter().enumerate() {
             let mut set = [false; 256];
             if first_bytes(hir, &mut set) {
                 // Unreachable for accepted patterns (they cannot match empty), but a pattern
@@ -408,12 +411,13 @@ impl Engine {
                 starters[byte].insert(pattern);
             }
         }
+        let probes = all_hirs.iter().map(|hir| build_probe(hir)).collect();
 
         Ok(Engine {
-            detector,
             finder,
             singles,
             required_singles,
+            probes,
             starters,
             forbidden_rule,
             required_rule,
@@ -428,118 +432,23 @@ impl Engine {
 
     /// Finds every match of every rule in one multi-pattern pass (see the module docs).
     pub(crate) fn scan(&self, text: &str) -> ScanOutcome {
-        let Some(detector) = &self.detector else {
+        let Some(finder) = &self.finder else {
             return ScanOutcome {
                 matches: Vec::new(),
                 missing_required: Vec::new(),
             };
         };
-        let forbidden_count = self.singles.len();
-        let mut present = PatternSet::new(detector.pattern_len());
-        detector.which_overlapping_matches(&Input::new(text), &mut present);
-        let mut occurs = vec![false; detector.pattern_len()];
-        for pattern in present.iter() {
-            occurs[pattern.as_usize()] = true;
-        }
-        let missing_required = self
-            .required_rule
-            .iter()
-            .enumerate()
-            .filter(|(pattern, _)| !occurs[forbidden_count + pattern])
-            .map(|(_, &rule)| rule)
-            .collect();
-
-        let mut matches = Vec::new();
-        if let Some(finder) = &self.finder {
-            let any_forbidden = occurs[..forbidden_count].contains(&true);
-            if any_forbidden {
-                self.scan_forbidden(finder, text, &occurs, &mut matches);
-            }
-        }
-        matches.sort_unstable();
-        ScanOutcome {
-            matches,
-            missing_required,
-        }
-    }
-
-    fn scan_forbidden(
-        &self,
-        finder: &Regex,
-        text: &str,
-        occurs: &[bool],
-        matches: &mut Vec<RawMatch>,
-    ) {
-        let length = text.len();
-        let pattern_count = self.singles.len();
-        // Where each pattern's own scan would search next: the end of its last match.
-        let mut resume_at = vec![0_usize; pattern_count];
-        let mut next: Vec<NextMatch> = (0..pattern_count)
-            .map(|pattern| {
-                if occurs[pattern] {
-                    NextMatch::Unknown
-                } else {
-                    NextMatch::Exhausted
-                }
-            })
-            .collect();
-        let mut candidates = PatternBits::with_capacity(pattern_count);
-        let mut record = |pattern: usize, start: usize, end: usize| {
-            matches.push(RawMatch {
-                start,
-                rule: self.forbidden_rule[pattern],
-                end,
-            });
-        };
-
+        let mut scan = Scan::new(self, text);
         let mut position = 0;
-        while position < length {
-            let Some(found) = finder.search(&Input::new(text).span(position..length)) else {
+        while position < text.len() {
+            let input = Input::new(text).span(position..text.len());
+            let Some(found) = finder.search(&input) else {
                 break;
             };
-            let (reported, start, end) = (found.pattern().as_usize(), found.start(), found.end());
-            // No pattern starts in [position, start), and the reported pattern's own scan has
-            // nothing unsettled before `start`: this is its true next match, unless it lies
-            // inside the pattern's previous match.
-            if resume_at[reported] <= start {
-                record(reported, start, end);
-                resume_at[reported] = end;
-                next[reported] = NextMatch::Unknown;
-            }
-            candidates.clear();
-            for &byte in &text.as_bytes()[start..end] {
-                candidates.union_with(&self.starters[usize::from(byte)]);
-            }
-            for pattern in candidates.iter() {
-                // Settle every match of `pattern` that starts before `end`.
-                while resume_at[pattern] < end {
-                    let (next_start, next_end) = match next[pattern] {
-                        NextMatch::Exhausted => break,
-                        NextMatch::At { start, end } => (start, end),
-                        NextMatch::Unknown => {
-                            let from = resume_at[pattern].max(start);
-                            let input = Input::new(text).span(from..length);
-                            let Some(own) = self.singles[pattern].search(&input) else {
-                                next[pattern] = NextMatch::Exhausted;
-                                break;
-                            };
-                            (own.start(), own.end())
-                        }
-                    };
-                    if next_start >= end {
-                        next[pattern] = NextMatch::At {
-                            start: next_start,
-                            end: next_end,
-                        };
-                        break;
-                    }
-                    record(pattern, next_start, next_end);
-                    resume_at[pattern] = next_end;
-                    next[pattern] = NextMatch::Unknown;
-                }
-            }
-            position = end;
+            scan.settle_span(found.pattern().as_usize(), found.start(), found.end());
+            position = found.end();
         }
+        scan.finish()
     }
 
     /// The reference scan: each rule's pattern on its own over the whole text. Gives the same
@@ -570,6 +479,256 @@ impl Engine {
     }
 }
 
+/// How far a probe looks for a match before it gives up and lets a full search decide.
+const PROBE_WINDOW: usize = 256;
+
+/// What a probe learned about a pattern at one position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Probe {
+    /// The pattern has no match starting here.
+    Absent,
+    /// The pattern has at least one match starting here.
+    Present,
+    /// The probe could not tell within its window (or met text its automaton cannot judge).
+    Undecided,
+}
+
+/// A lazy DFA of one pattern, for anchored probes. `None` when the pattern cannot have one;
+/// its probes are then always undecided, which only costs speed.
+fn build_probe(hir: &Hir) -> Option<hybrid::dfa::DFA> {
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+        .build_from_hir(hir)
+        .ok()?;
+    hybrid::dfa::DFA::builder()
+        .configure(hybrid::dfa::DFA::config().unicode_word_boundary(true))
+        .build_from_nfa(nfa)
+        .ok()
+}
+
+/// The state of one one-pass scan: per pattern, where its own scan would resume and what is
+/// known of its next match.
+struct Scan<'e, 't> {
+    engine: &'e Engine,
+    text: &'t str,
+    /// Where each forbidden pattern's own scan would search next: the end of its last match.
+    resume_at: Vec<usize>,
+    next: Vec<NextMatch>,
+    /// Per required pattern: found, and whether some probe of it was undecided.
+    required_found: Vec<bool>,
+    required_undecided: Vec<bool>,
+    caches: Vec<Option<hybrid::dfa::Cache>>,
+    candidates: PatternBits,
+    matches: Vec<RawMatch>,
+}
+
+impl<'e, 't> Scan<'e, 't> {
+    fn new(engine: &'e Engine, text: &'t str) -> Self {
+        let forbidden = engine.singles.len();
+        let required = engine.required_singles.len();
+        Scan {
+            engine,
+            text,
+            resume_at: vec![0; forbidden],
+            next: vec![NextMatch::Unknown; forbidden],
+            required_found: vec![false; required],
+            required_undecided: vec![false; required],
+            caches: (0..forbidden + required).map(|_| None).collect(),
+            candidates: PatternBits::with_capacity(forbidden + required),
+            matches: Vec::new(),
+        }
+    }
+
+    fn record(&mut self, pattern: usize, start: usize, end: usize) {
+        self.matches.push(RawMatch {
+            start,
+            rule: self.engine.forbidden_rule[pattern],
+            end,
+        });
+        self.resume_at[pattern] = end;
+        self.next[pattern] = NextMatch::Unknown;
+    }
+
+    /// Handles a match of the multi-pattern scan: records it when it is its pattern's true
+    /// next match, then settles every pattern that could start inside it.
+    fn settle_span(&mut self, reported: usize, start: usize, end: usize) {
+        let forbidden = self.engine.singles.len();
+        // No pattern starts in [previous end, start): if the reported pattern's own scan is not
+        // still inside its previous match, this is its next match.
+        if reported >= forbidden {
+            self.required_found[reported - forbidden] = true;
+        } else if self.resume_at[reported] <= start {
+            self.record(reported, start, end);
+        }
+        self.candidates.clear();
+        for &byte in &self.text.as_bytes()[start..end] {
+            self.candidates
+                .union_with(&self.engine.starters[usize::from(byte)]);
+        }
+        let candidates: Vec<usize> = self.candidates.iter().collect();
+        for pattern in candidates {
+            if pattern >= forbidden {
+                self.settle_required(pattern, start, end);
+            } else {
+                self.settle_forbidden(pattern, start, end);
+            }
+        }
+    }
+
+    /// Records every true match of a forbidden pattern that starts before `end`.
+    fn settle_forbidden(&mut self, pattern: usize, start: usize, end: usize) {
+        let length = self.text.len();
+        while self.resume_at[pattern] < end {
+            match self.next[pattern] {
+                NextMatch::Exhausted => return,
+                NextMatch::At {
+                    start: next_start,
+                    end: next_end,
+                } => {
+                    if next_start >= end {
+                        return;
+                    }
+                    self.record(pattern, next_start, next_end);
+                }
+                NextMatch::Unknown => {
+                    // Probe each position where the pattern could start, in order: the first
+                    // one present is its next match. Only when a probe cannot tell does a full
+                    // search from there decide, and its answer is kept.
+                    let from = self.resume_at[pattern].max(start);
+                    let undecided_at = match self.probe_range(pattern, from, end) {
+                        ProbeOutcome::NoneBefore => return,
+                        ProbeOutcome::PresentAt(position) => {
+                            let input = Input::new(self.text)
+                                .span(position..length)
+                                .anchored(Anchored::Yes);
+                            match self.engine.singles[pattern].search(&input) {
+                                Some(found) => {
+                                    self.record(pattern, found.start(), found.end());
+                                    continue;
+                                }
+                                // Cannot happen when the probe and the search agree; the
+                                // full search below is right either way.
+                                None => position,
+                            }
+                        }
+                        ProbeOutcome::UndecidedAt(position) => position,
+                    };
+                    let input = Input::new(self.text).span(undecided_at..length);
+                    self.next[pattern] = match self.engine.singles[pattern].search(&input) {
+                        Some(found) => NextMatch::At {
+                            start: found.start(),
+                            end: found.end(),
+                        },
+                        None => NextMatch::Exhausted,
+                    };
+                }
+            }
+        }
+    }
+
+    /// Notes a required pattern that starts inside a match of another pattern.
+    fn settle_required(&mut self, pattern: usize, start: usize, end: usize) {
+        let required = pattern - self.engine.singles.len();
+        if self.required_found[required] {
+            return;
+        }
+        match self.probe_range(pattern, start, end) {
+            ProbeOutcome::NoneBefore => {}
+            ProbeOutcome::PresentAt(_) => self.required_found[required] = true,
+            ProbeOutcome::UndecidedAt(_) => self.required_undecided[required] = true,
+        }
+    }
+
+    /// Probes the positions of `from..end` where `pattern` could start, in order.
+    fn probe_range(&mut self, pattern: usize, from: usize, end: usize) -> ProbeOutcome {
+        let bytes = self.text.as_bytes();
+        for (position, &byte) in bytes.iter().enumerate().take(end).skip(from) {
+            let could_start = self.engine.starters[usize::from(byte)].contains(pattern);
+            if !could_start || !self.text.is_char_boundary(position) {
+                continue;
+            }
+            match self.probe(pattern, position) {
+                Probe::Absent => {}
+                Probe::Present => return ProbeOutcome::PresentAt(position),
+                Probe::Undecided => return ProbeOutcome::UndecidedAt(position),
+            }
+        }
+        ProbeOutcome::NoneBefore
+    }
+
+    /// Runs the pattern's lazy DFA anchored at `position`, at most `PROBE_WINDOW` bytes.
+    fn probe(&mut self, pattern: usize, position: usize) -> Probe {
+        let Some(dfa) = &self.engine.probes[pattern] else {
+            return Probe::Undecided;
+        };
+        let cache = self.caches[pattern].get_or_insert_with(|| dfa.create_cache());
+        let length = self.text.len();
+        let limit = position.saturating_add(PROBE_WINDOW).min(length);
+        let input = Input::new(self.text)
+            .span(position..length)
+            .anchored(Anchored::Yes);
+        let Ok(mut state) = dfa.start_state_forward(cache, &input) else {
+            return Probe::Undecided;
+        };
+        for &byte in &self.text.as_bytes()[position..limit] {
+            let Ok(next) = dfa.next_state(cache, state, byte) else {
+                return Probe::Undecided;
+            };
+            state = next;
+            if state.is_tagged() {
+                // Matches show one byte late: a match state means a match ended before `byte`.
+                if state.is_match() {
+                    return Probe::Present;
+                }
+                if state.is_dead() {
+                    return Probe::Absent;
+                }
+                if state.is_quit() || state.is_unknown() {
+                    return Probe::Undecided;
+                }
+            }
+        }
+        if limit < length {
+            return Probe::Undecided;
+        }
+        match dfa.next_eoi_state(cache, state) {
+            Ok(last) if last.is_match() => Probe::Present,
+            Ok(_) => Probe::Absent,
+            Err(_) => Probe::Undecided,
+        }
+    }
+
+    fn finish(mut self) -> ScanOutcome {
+        let mut missing_required = Vec::new();
+        for (required, regex) in self.engine.required_singles.iter().enumerate() {
+            // A required pattern never reported nor probed present is missing, unless a probe
+            // could not tell: only then is it searched for on its own.
+            let found = self.required_found[required]
+                || (self.required_undecided[required] && regex.is_match(self.text));
+            if !found {
+                missing_required.push(self.engine.required_rule[required]);
+            }
+        }
+        self.matches.sort_unstable();
+        ScanOutcome {
+            matches: self.matches,
+            missing_required,
+        }
+    }
+}
+
+/// What probing a range of positions found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProbeOutcome {
+    /// The pattern has no match starting in the range.
+    NoneBefore,
+    /// The first position of the range where the pattern has a match.
+    PresentAt(usize),
+    /// The first position of the range where a probe could not tell; the positions before it
+    /// have no match.
+    UndecidedAt(usize),
+}
+
 impl TagCheck {
     /// Whether the tag follows a match ending at `end`: after optional whitespace, the tag
     /// matches anchored there and ends within the window.
@@ -584,7 +743,7 @@ impl TagCheck {
         let tag_start = end + (window.len() - window.trim_start().len());
         let input = Input::new(text)
             .span(tag_start..limit)
-            .anchored(regex_automata::Anchored::Yes);
+            .anchored(Anchored::Yes);
         self.tag.search(&input).is_some()
     }
 }
