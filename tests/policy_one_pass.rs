@@ -170,3 +170,54 @@ fn the_same_text_matched_by_several_rules_is_reported_for_each() {
     );
     assert_eq!(verdict, policy.check_each_rule_separately("ab"));
 }
+
+#[test]
+fn more_rules_than_a_machine_word_still_agree() {
+    // 150 patterns: the engine's sets of candidate patterns span several words.
+    let mut builder = Policy::builder();
+    for index in 0..150 {
+        builder = builder.warning(Rule::forbidden(
+            format!("rule_{index}"),
+            format!("{index}[a-c]?"),
+        ));
+    }
+    builder = builder.critical(Rule::required("tagged", r"\[T\]"));
+    let policy = builder.build().expect("compiles");
+    let text: String = (0..2_000)
+        .map(|index| format!("{}{} ", index % 173, ["a", "b", "", "[T]"][index % 4]))
+        .collect();
+    let verdict = policy.check(&text);
+    assert_eq!(verdict, policy.check_each_rule_separately(&text));
+    assert!(
+        verdict
+            .violations
+            .iter()
+            .any(|violation| violation.rule == "rule_149")
+    );
+    assert!(
+        verdict
+            .violations
+            .iter()
+            .all(|violation| violation.rule != "tagged")
+    );
+}
+
+#[test]
+fn policies_are_shared_across_threads() {
+    fn assert_shareable<T: Send + Sync + Clone + 'static>() {}
+    assert_shareable::<Policy>();
+    let policy = Profile::Observation.policy();
+    let handles: Vec<_> = (0..2)
+        .map(|worker| {
+            let policy = policy.clone();
+            std::thread::spawn(move || {
+                policy
+                    .check(&format!("{worker} likely [Source: a.md]"))
+                    .critical
+            })
+        })
+        .collect();
+    for handle in handles {
+        assert_eq!(handle.join().expect("no panic"), 1);
+    }
+}

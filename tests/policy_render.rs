@@ -85,7 +85,7 @@ Output policy: BLOCKED (1 critical, 1 warning, 0 advisories)
 1. WARNING overconfident_language at line 2, column 6
    found:    \"will\"
    why:      Overconfident language hides uncertainty.
-   instead:  Use 'may', 'potential' or 'expected' instead
+   instead:  'may', 'potential' or 'expected'
 
 2. CRITICAL untagged_dollar_amount at line 2, column 17
    found:    \"$50,000\"
@@ -111,4 +111,22 @@ fn the_text_report_of_a_missing_requirement_and_of_warnings() {
         report
             .contains("Delivery pending: 1 warning must be corrected or explicitly acknowledged.")
     );
+}
+
+#[test]
+fn the_seed_example_as_the_model_sees_it() {
+    let verdict = Profile::Decision
+        .policy()
+        .check("This will save $50,000 annually and brings a 75% reduction in effort.");
+    insta::assert_snapshot!(verdict.render_for_model(), @r#"
+    <output_policy verdict="BLOCKED" critical="4" warnings="2" advisories="0">
+    <violation rule="annual_savings_figure" severity="CRITICAL" line="1" column="11" found="save $50,000 annually">Specific figures are not allowed in this phrasing; use the approved qualitative wording. Instead: Delivers significant annual value [AI estimation based on operational improvement]. Fix: replace with 'delivers significant annual value [AI estimation based on operational improvement]'.</violation>
+    <violation rule="untagged_dollar_amount" severity="CRITICAL" line="1" column="16" found="$50,000">Dollar amounts must use qualitative language and an [AI estimation …] tag. Instead: Qualitative language with a tag: "Substantial investment [AI estimation: enterprise scope]". Fix: replace with 'substantial investment [AI estimation: enterprise scope]'.</violation>
+    <violation rule="untagged_percentage" severity="CRITICAL" line="1" column="46" found="75% reduction">A percentage must state its methodology or source. Instead: Conservative language with an [AI estimation based on …] or [Source: …] tag.</violation>
+    <violation rule="percentage_reduction" severity="CRITICAL" line="1" column="46" found="75% reduction">Specific figures are not allowed in this phrasing; use the approved qualitative wording. Instead: Substantial reduction [AI estimation]. Fix: replace with 'substantial reduction [AI estimation]'.</violation>
+    <violation rule="overconfident_language" severity="WARNING" line="1" column="6" found="will">Overconfident language hides uncertainty. Instead: 'may', 'potential' or 'expected'.</violation>
+    <violation rule="conservative_estimates" severity="WARNING">Estimates must include methodology. Instead: Tag estimates with [AI estimation based on …].</violation>
+    <recovery>Delivery is blocked. Rewrite every critical passage with its approved alternative, or apply the fixes, and submit the whole text again.</recovery>
+    </output_policy>
+    "#);
 }

@@ -231,7 +231,7 @@ fn base_warnings(builder: PolicyBuilder) -> PolicyBuilder {
                 ["will", "guaranteed", "definitely", "certainly"],
             )
             .message("Overconfident language hides uncertainty.")
-            .alternative("Use 'may', 'potential' or 'expected' instead"),
+            .alternative("'may', 'potential' or 'expected'"),
         )
         .warning(
             Rule::forbidden_words(

@@ -58,9 +58,9 @@ fn cut(text: &str, max_chars: usize) -> (&str, bool) {
     }
 }
 
-/// Escapes text for an attribute or the content of a tag; control characters, which have no
-/// place in either, become U+FFFD.
-fn escape_into(out: &mut String, text: &str) {
+/// Escapes text for an attribute value; control characters, which have no place in one,
+/// become U+FFFD.
+fn escape_attribute_into(out: &mut String, text: &str) {
     for character in text.chars() {
         match character {
             '&' => out.push_str("&amp;"),
@@ -76,9 +76,24 @@ fn escape_into(out: &mut String, text: &str) {
     }
 }
 
-fn escape_cut_into(out: &mut String, text: &str, max_chars: usize) {
+/// Escapes text for the content of an element: only what could open or close markup, so that
+/// quotes stay readable.
+fn escape_content_into(out: &mut String, text: &str) {
+    for character in text.chars() {
+        match character {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\t' => out.push(character),
+            other if other.is_control() => out.push('\u{fffd}'),
+            other => out.push(other),
+        }
+    }
+}
+
+fn escape_cut_into(out: &mut String, text: &str, max_chars: usize, escape: fn(&mut String, &str)) {
     let (shown, was_cut) = cut(text, max_chars);
-    escape_into(out, shown);
+    escape(out, shown);
     if was_cut {
         out.push('…');
     }
@@ -127,7 +142,7 @@ impl Verdict {
         let listed = by_importance(self);
         for violation in listed.iter().take(limits.max_violations) {
             out.push_str("<violation rule=\"");
-            escape_into(&mut out, &violation.rule);
+            escape_attribute_into(&mut out, &violation.rule);
             let _ = write!(out, "\" severity=\"{}\"", violation.severity);
             if let Some(found) = &violation.found {
                 let _ = write!(
@@ -135,19 +150,29 @@ impl Verdict {
                     " line=\"{}\" column=\"{}\" found=\"",
                     found.line, found.column
                 );
-                escape_cut_into(&mut out, &found.text, limits.max_echo_chars);
+                escape_cut_into(
+                    &mut out,
+                    &found.text,
+                    limits.max_echo_chars,
+                    escape_attribute_into,
+                );
                 out.push('"');
             }
             out.push('>');
-            escape_into(&mut out, &violation.message);
+            escape_content_into(&mut out, &violation.message);
             if let Some(alternative) = &violation.alternative {
                 out.push_str(" Instead: ");
-                escape_into(&mut out, alternative);
+                escape_content_into(&mut out, alternative);
                 out.push('.');
             }
             if let Some(fix) = &violation.fix {
                 out.push_str(" Fix: replace with '");
-                escape_cut_into(&mut out, fix, limits.max_echo_chars.max(200));
+                escape_cut_into(
+                    &mut out,
+                    fix,
+                    limits.max_echo_chars.max(200),
+                    escape_content_into,
+                );
                 out.push_str("'.");
             }
             out.push_str("</violation>\n");
