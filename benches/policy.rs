@@ -92,6 +92,19 @@ fn bench_policy(c: &mut Criterion) {
         bencher.iter(|| policy.check_each_rule_separately(black_box(&text)));
     });
     group.finish();
+
+    // The size of a tool argument: here fixed costs per check dominate, not throughput.
+    let mut short = c.benchmark_group("policy_short");
+    for (name, text) in [("clean", COMPLIANT[0]), ("violating", VIOLATING[0])] {
+        short.throughput(Throughput::Bytes(text.len() as u64));
+        short.bench_function(format!("one_pass/{name}"), |bencher| {
+            bencher.iter(|| policy.check(black_box(text)));
+        });
+        short.bench_function(format!("per_rule/{name}"), |bencher| {
+            bencher.iter(|| policy.check_each_rule_separately(black_box(text)));
+        });
+    }
+    short.finish();
 }
 
 criterion_group!(benches, bench_policy);

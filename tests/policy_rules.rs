@@ -546,3 +546,15 @@ fn violations_are_plain_data() {
         [0, 3]
     );
 }
+
+#[test]
+fn rules_serialize_with_their_kind() {
+    let policy = dollar_policy();
+    let json = serde_json::to_value(policy.rules()).expect("serializes");
+    assert_eq!(json[0]["name"], "untagged_dollar_amount");
+    assert_eq!(json[0]["severity"], "CRITICAL");
+    assert_eq!(json[0]["kind"], "forbidden");
+    assert_eq!(json[0]["pattern"], r"\$\d[\d,]*");
+    assert_eq!(json[0]["unless_followed_by"], r"\[AI estimation");
+    assert_eq!(json[0]["tag_window"], 256);
+}

@@ -30,8 +30,10 @@
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson;
 use regex_automata::nfa::thompson::WhichCaptures;
+use regex_automata::util::pool::{Pool, PoolGuard};
 use regex_automata::{Anchored, Input, hybrid};
 use regex_syntax::hir::{Class, Hir, HirKind};
+use std::panic::{RefUnwindSafe, UnwindSafe};
 
 use super::rule::{Rule, RuleKind};
 
@@ -119,8 +121,12 @@ enum NextMatch {
     At { start: usize, end: usize },
 }
 
+/// The lazy DFA caches of the probes, one per pattern, created on first use.
+type ProbeCaches = Vec<Option<hybrid::dfa::Cache>>;
+type ProbeCachesFn = Box<dyn Fn() -> ProbeCaches + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
 /// The compiled form of a policy's rules.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Engine {
     /// Every pattern in one leftmost-first automaton: forbidden patterns have the ids
     /// `0..singles.len()`, required patterns the ids after them.
@@ -132,6 +138,9 @@ pub(crate) struct Engine {
     required_singles: Vec<Regex>,
     /// Per pattern id, a lazy DFA to ask cheaply whether the pattern matches at a position.
     probes: Vec<Option<hybrid::dfa::DFA>>,
+    /// Caches of the probes, kept across checks: creating one costs more than checking a short
+    /// text.
+    probe_caches: Pool<ProbeCaches, ProbeCachesFn>,
     /// For each byte, the pattern ids whose match can start with it.
     starters: Vec<PatternBits>,
     /// Rule index of each forbidden pattern.
@@ -412,12 +421,16 @@ impl Engine {
             }
         }
         let probes = all_hirs.iter().map(|hir| build_probe(hir)).collect();
+        let pattern_count = all_hirs.len();
+        let create_caches: ProbeCachesFn =
+            Box::new(move || (0..pattern_count).map(|_| None).collect());
 
         Ok(Engine {
             finder,
             singles,
             required_singles,
             probes,
+            probe_caches: Pool::new(create_caches),
             starters,
             forbidden_rule,
             required_rule,
@@ -517,7 +530,7 @@ struct Scan<'e, 't> {
     /// Per required pattern: found, and whether some probe of it was undecided.
     required_found: Vec<bool>,
     required_undecided: Vec<bool>,
-    caches: Vec<Option<hybrid::dfa::Cache>>,
+    caches: PoolGuard<'e, ProbeCaches, ProbeCachesFn>,
     candidates: PatternBits,
     matches: Vec<RawMatch>,
 }
@@ -533,7 +546,7 @@ impl<'e, 't> Scan<'e, 't> {
             next: vec![NextMatch::Unknown; forbidden],
             required_found: vec![false; required],
             required_undecided: vec![false; required],
-            caches: (0..forbidden + required).map(|_| None).collect(),
+            caches: engine.probe_caches.get(),
             candidates: PatternBits::with_capacity(forbidden + required),
             matches: Vec::new(),
         }
