@@ -320,3 +320,24 @@ fn arbitrary_bytes_never_panic() {
     assert!(empty.rules().is_empty());
     assert!(empty.check("anything at all").is_approved());
 }
+
+#[test]
+fn misspelt_names_get_a_suggestion() {
+    let severity =
+        single_problem("[[rule]]\nname = \"r\"\nseverity = \"critcal\"\npattern = 'x'\n");
+    assert_eq!(
+        severity.message,
+        "unknown severity `critcal`, did you mean `critical`?"
+    );
+    let problems = problems_of("extends = \"decison\"\n");
+    assert_eq!(
+        problems[0].message,
+        "unknown profile `decison`, did you mean `decision`?"
+    );
+    let disabled = single_problem("extends = \"decision\"\ndisable = [\"overconfident\"]\n");
+    assert_eq!(
+        disabled.message,
+        "cannot disable `overconfident`: no such rule, did you mean `overconfident_language`?"
+    );
+    assert_eq!(disabled.line, Some(2));
+}

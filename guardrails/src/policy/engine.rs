@@ -578,14 +578,16 @@ impl<'e, 't> Scan<'e, 't> {
             self.candidates
                 .union_with(&self.engine.starters[usize::from(byte)]);
         }
-        let candidates: Vec<usize> = self.candidates.iter().collect();
-        for pattern in candidates {
+        // Taken out while settling, which needs `self` whole; put back to reuse its memory.
+        let candidates = std::mem::take(&mut self.candidates);
+        for pattern in candidates.iter() {
             if pattern >= forbidden {
                 self.settle_required(pattern, start, end);
             } else {
                 self.settle_forbidden(pattern, start, end);
             }
         }
+        self.candidates = candidates;
     }
 
     /// Records every true match of a forbidden pattern that starts before `end`.

@@ -82,7 +82,7 @@ pub enum PolicyError {
         source: std::io::Error,
     },
     /// No built-in profile has this name.
-    #[error("unknown profile `{name}`, expected one of `base`, `observation`, `decision`")]
+    #[error("unknown profile `{name}`, {}", expected_profile(name))]
     UnknownProfile {
         /// The name that was asked for.
         name: String,
@@ -123,4 +123,31 @@ fn list_problems(origin: Option<&PathBuf>, problems: &[Problem]) -> String {
             listing
         }
     }
+}
+
+fn expected_profile(name: &str) -> String {
+    let profiles = super::Profile::ALL.map(super::Profile::name);
+    match closest(name, profiles) {
+        Some(profile) => format!("did you mean `{profile}`?"),
+        None => "expected `base`, `observation` or `decision`".to_owned(),
+    }
+}
+
+/// The candidate closest to a misspelt `input`, if one is close enough to be what was meant.
+pub(crate) fn closest<'c>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    let input = input.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|candidate| {
+            (
+                strsim::jaro_winkler(&input, &candidate.to_lowercase()),
+                candidate,
+            )
+        })
+        .filter(|(similarity, _)| *similarity >= 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
 }

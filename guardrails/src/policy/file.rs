@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::error::{PolicyError, Problem};
+use super::error::{PolicyError, Problem, closest};
 use super::profiles::Profile;
 use super::rule::{Rule, Severity};
 use super::set::{Policy, PolicyBuilder};
@@ -196,10 +196,14 @@ fn read_policy(text: &str) -> Result<Policy, Vec<Problem>> {
             builder = builder.without(name.get_ref());
         } else {
             let (line, column) = at(name.span());
-            let whose = file.extends.as_ref().map_or_else(
-                || "there is no `extends` profile to take it from".to_owned(),
-                |profile| format!("profile `{}` has no such rule", profile.get_ref()),
-            );
+            let known: Vec<&str> = builder.rule_names().collect();
+            let whose = match (&file.extends, closest(name.get_ref(), known)) {
+                (None, _) => "there is no `extends` profile to take it from".to_owned(),
+                (Some(_), Some(close)) => format!("no such rule, did you mean `{close}`?"),
+                (Some(profile), None) => {
+                    format!("profile `{}` has no such rule", profile.get_ref())
+                }
+            };
             problems.push(
                 Problem::new(format!("cannot disable `{}`: {whose}", name.get_ref()))
                     .in_field("disable")

@@ -44,10 +44,18 @@ impl fmt::Display for Severity {
 
 /// The error of parsing a [`Severity`] from a name that is none of the three.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown severity `{name}`, expected `critical`, `warning` or `advisory`")]
+#[error("unknown severity `{name}`, {}", expected_severity(name))]
 pub struct UnknownSeverity {
     /// The name that was given.
     pub name: String,
+}
+
+fn expected_severity(name: &str) -> String {
+    let names = Severity::ALL.map(|severity| severity.as_str());
+    match super::error::closest(name, names) {
+        Some(close) => format!("did you mean `{}`?", close.to_lowercase()),
+        None => "expected `critical`, `warning` or `advisory`".to_owned(),
+    }
 }
 
 impl FromStr for Severity {

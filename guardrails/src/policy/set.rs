@@ -181,6 +181,11 @@ impl PolicyBuilder {
         self
     }
 
+    /// The names of the rules in the builder, in order.
+    pub fn rule_names(&self) -> impl Iterator<Item = &str> {
+        self.rules.iter().map(Rule::name)
+    }
+
     /// Whether a rule of this name is in the builder.
     #[must_use]
     pub fn contains(&self, name: &str) -> bool {
