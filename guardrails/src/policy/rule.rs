@@ -51,7 +51,7 @@ pub struct UnknownSeverity {
 }
 
 fn expected_severity(name: &str) -> String {
-    let names = Severity::ALL.map(|severity| severity.as_str());
+    let names = Severity::ALL.map(Severity::as_str);
     match super::error::closest(name, names) {
         Some(close) => format!("did you mean `{}`?", close.to_lowercase()),
         None => "expected `critical`, `warning` or `advisory`".to_owned(),
