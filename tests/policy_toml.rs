@@ -341,3 +341,67 @@ fn misspelt_names_get_a_suggestion() {
     );
     assert_eq!(disabled.line, Some(2));
 }
+
+mod never_panics {
+    use guardrails::policy::Policy;
+    use proptest::prelude::*;
+
+    fn fragment() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "[[rule]]\n",
+            "[rule]\n",
+            "name = \"r\"\n",
+            "name = 3\n",
+            "severity = \"critical\"\n",
+            "severity = \"loud\"\n",
+            "pattern = '\\d+'\n",
+            "pattern = '('\n",
+            "pattern = 'a*'\n",
+            "words = [\"will\"]\n",
+            "words = []\n",
+            "content = 'x'\n",
+            "tag = '\\[T\\]'\n",
+            "required = '\\[S\\]'\n",
+            "unless_followed_by = 'y'\n",
+            "within = 0\n",
+            "within = -1\n",
+            "fix = '{found}!'\n",
+            "extends = \"decision\"\n",
+            "extends = 1\n",
+            "disable = [\"no_guarantees\"]\n",
+            "disable = [\"x\"]\n",
+            "message = \"m\"\n",
+            "alternative = \"a\"\n",
+            "= \n",
+            "\"unterminated\n",
+            "é = 1\n",
+            "\u{0}",
+            "[[\n",
+            "]]\n",
+            "\n",
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn any_policy_file_gives_a_policy_or_located_problems(
+            fragments in prop::collection::vec(fragment(), 0..12)
+        ) {
+            let text = fragments.concat();
+            match Policy::from_toml_str(&text) {
+                Ok(policy) => {
+                    let _ = policy.check("It will cost $5 [T] [S] x y.");
+                }
+                Err(error) => {
+                    prop_assert!(!error.problems().is_empty());
+                    let lines = text.lines().count().max(1);
+                    for problem in error.problems() {
+                        if let Some(line) = problem.line {
+                            prop_assert!(line >= 1 && line <= lines + 1, "{problem} in {text:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
