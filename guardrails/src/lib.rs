@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod format;
+pub mod policy;
 pub mod render;
 mod sample;
 pub mod schema;

@@ -1,0 +1,225 @@
+//! The one-pass scan must find exactly what running each rule separately finds, including the
+//! matches of rules that overlap each other.
+
+use std::sync::LazyLock;
+
+use guardrails::policy::{Policy, Profile, Rule};
+use proptest::prelude::*;
+
+/// Rules built to overlap: shared prefixes, one inside another, the same text at the same
+/// start, long runs that hide short matches, tags that are themselves matches of other rules.
+fn overlapping_policy() -> Policy {
+    static POLICY: LazyLock<Policy> = LazyLock::new(build_overlapping_policy);
+    POLICY.clone()
+}
+
+fn build_overlapping_policy() -> Policy {
+    Policy::builder()
+        .critical(Rule::forbidden("dollar", r"\$[\d,]+"))
+        .critical(Rule::forbidden("digits", r"\d+"))
+        .critical(Rule::forbidden("percent", r"\d+%"))
+        .warning(Rule::forbidden("digit_pair", r"\d\d"))
+        .warning(Rule::forbidden("ab", "ab"))
+        .warning(Rule::forbidden("b_then_cs", "bc+"))
+        .warning(Rule::forbidden("a_word", r"a\w*"))
+        .advisory(Rule::forbidden("lazy", r"b.*?c"))
+        .advisory(Rule::forbidden("greedy_line", r"a[^\n]*b"))
+        .critical(Rule::forbidden("quote", "\"[^\"]+\"").unless_followed_by(r"\[S\]"))
+        .critical(Rule::forbidden("bracket", r"\[[^\]]*\]"))
+        .warning(Rule::forbidden_words(
+            "words",
+            ["will", "will definitely", "aa"],
+        ))
+        .warning(Rule::mandatory_tag("tagged", r"(?i)\bab\b", r"[^.]*\[S\]"))
+        .advisory(Rule::required("needs_tag", r"\[S\]"))
+        .critical(Rule::forbidden("unicode", r"é+\p{L}"))
+        .build()
+        .expect("the overlapping policy compiles")
+}
+
+/// Runs longer than the engine's probe window, so that probes cannot decide and full searches
+/// must.
+static LONG_DIGITS: LazyLock<String> = LazyLock::new(|| "7".repeat(300));
+static LONG_WORD: LazyLock<String> = LazyLock::new(|| "ab".repeat(200));
+
+fn token() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        LONG_DIGITS.as_str(),
+        LONG_WORD.as_str(),
+        "a",
+        "b",
+        "c",
+        "ab",
+        "bc",
+        "abc",
+        "cc",
+        " ",
+        " ",
+        "\n",
+        ".",
+        "$",
+        "$1",
+        "5",
+        "99",
+        "1,000",
+        "%",
+        "\"",
+        "[",
+        "]",
+        "[S]",
+        "will",
+        "Will",
+        "definitely",
+        "aa",
+        "é",
+        "ée",
+        "👍",
+        "e\u{301}",
+        "ROI of 200%",
+        "saves $50,000 annually",
+        "costs $9",
+        "guaranteed",
+        "results",
+        "75%",
+        "reduction",
+        "3x",
+        "improvement",
+        "[AI estimation",
+        "[Source: a.md]",
+        "therefore",
+        "according to",
+        "likely",
+        "around",
+        "[Source: various]",
+        "\u{5e9}\u{5dc}",
+        "ROI",
+        "6 weeks",
+        "given",
+    ])
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(token(), 0..60).prop_map(|tokens| tokens.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn one_pass_equals_per_rule_on_overlapping_rules(text in text()) {
+        let policy = overlapping_policy();
+        prop_assert_eq!(policy.check(&text), policy.check_each_rule_separately(&text));
+    }
+
+    #[test]
+    fn one_pass_equals_per_rule_on_every_profile(text in text()) {
+        for profile in Profile::ALL {
+            let policy = profile.policy();
+            prop_assert_eq!(policy.check(&text), policy.check_each_rule_separately(&text));
+        }
+    }
+
+    #[test]
+    fn one_pass_equals_per_rule_on_arbitrary_unicode(text in "\\PC{0,200}") {
+        let policy = overlapping_policy();
+        prop_assert_eq!(policy.check(&text), policy.check_each_rule_separately(&text));
+    }
+
+    #[test]
+    fn every_reported_span_holds_its_text(text in text()) {
+        let verdict = Profile::Decision.policy().check(&text);
+        for violation in &verdict.violations {
+            if let Some(found) = &violation.found {
+                prop_assert_eq!(text.get(found.start..found.end), Some(found.text.as_str()));
+                let before = &text[..found.start];
+                prop_assert_eq!(found.line, 1 + before.matches('\n').count());
+                let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+                prop_assert_eq!(found.column, 1 + before[line_start..].chars().count());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_long_match_hides_many_matches_of_other_rules_and_all_are_found() {
+    let policy = overlapping_policy();
+    let text = format!("${}% ab\"x\"[S] abc", "1".repeat(1000));
+    let one_pass = policy.check(&text);
+    assert_eq!(one_pass, policy.check_each_rule_separately(&text));
+    let count = |rule: &str| {
+        one_pass
+            .violations
+            .iter()
+            .filter(|v| v.rule == rule)
+            .count()
+    };
+    assert_eq!(count("dollar"), 1);
+    assert_eq!(count("digits"), 1);
+    assert_eq!(count("percent"), 1);
+    assert_eq!(count("digit_pair"), 500);
+}
+
+#[test]
+fn the_same_text_matched_by_several_rules_is_reported_for_each() {
+    let policy = overlapping_policy();
+    let verdict = policy.check("ab");
+    let rules: Vec<&str> = verdict.violations.iter().map(|v| v.rule.as_str()).collect();
+    assert_eq!(
+        rules,
+        ["ab", "a_word", "greedy_line", "tagged", "needs_tag"]
+    );
+    assert_eq!(verdict, policy.check_each_rule_separately("ab"));
+}
+
+#[test]
+fn more_rules_than_a_machine_word_still_agree() {
+    // 150 patterns: the engine's sets of candidate patterns span several words.
+    let mut builder = Policy::builder();
+    for index in 0..150 {
+        builder = builder.warning(Rule::forbidden(
+            format!("rule_{index}"),
+            format!("{index}[a-c]?"),
+        ));
+    }
+    builder = builder.critical(Rule::required("tagged", r"\[T\]"));
+    let policy = builder.build().expect("compiles");
+    let mut text = String::new();
+    for index in 0..2_000 {
+        text.push_str(&(index % 173).to_string());
+        text.push_str(["a ", "b ", " ", "[T] "][index % 4]);
+    }
+    let verdict = policy.check(&text);
+    assert_eq!(verdict, policy.check_each_rule_separately(&text));
+    assert!(
+        verdict
+            .violations
+            .iter()
+            .any(|violation| violation.rule == "rule_149")
+    );
+    assert!(
+        verdict
+            .violations
+            .iter()
+            .all(|violation| violation.rule != "tagged")
+    );
+}
+
+#[test]
+fn policies_are_shared_across_threads() {
+    fn assert_shareable<T: Send + Sync + Clone + 'static>() {}
+    assert_shareable::<Policy>();
+    let policy = Profile::Observation.policy();
+    let handles: Vec<_> = (0..2)
+        .map(|worker| {
+            let policy = policy.clone();
+            std::thread::spawn(move || {
+                policy
+                    .check(&format!("{worker} likely [Source: a.md]"))
+                    .critical
+            })
+        })
+        .collect();
+    for handle in handles {
+        assert_eq!(handle.join().expect("no panic"), 1);
+    }
+}
