@@ -391,3 +391,42 @@ fn enums_accept_their_serde_names_only() {
         Some("one of \"todo\", \"in_progress\", \"done\", \"blocked\"")
     );
 }
+
+/// A type that contains itself.
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+struct TreeNode {
+    #[guard(length(min = 1, max = 16))]
+    label: String,
+    #[guard(length(max = 8))]
+    children: Vec<TreeNode>,
+    parent: Option<Box<TreeNode>>,
+}
+
+#[test]
+fn recursive_types_validate_at_every_depth_and_have_a_schema_and_example() {
+    let tree = TreeNode::validate_value(json!({
+        "label": "root",
+        "children": [{"label": "a", "children": [{"label": "b", "children": []}]}]
+    }))
+    .unwrap();
+    assert_eq!(tree.children[0].children[0].label, "b");
+    assert!(tree.parent.is_none());
+    let report = reject::<TreeNode>(json!({
+        "label": "root",
+        "children": [{"label": "a", "children": [{"label": "", "children": [], "colour": 1}]}]
+    }));
+    assert_eq!(
+        codes(&report),
+        [
+            ("children[0].children[0].label", IssueCode::TooShort),
+            ("children[0].children[0].colour", IssueCode::UnknownField),
+        ]
+    );
+    assert!(
+        TreeNode::validate_value(TreeNode::example().clone()).is_ok(),
+        "{}",
+        TreeNode::example()
+    );
+    let schema = serde_json::to_value(TreeNode::schema()).unwrap();
+    assert_eq!(schema["properties"]["children"]["items"]["type"], "object");
+}

@@ -111,7 +111,7 @@ pub mod __private {
     pub use {schemars, serde_json};
 
     pub use crate::format::Format;
-    pub use crate::schema::{build_example, nested_schema, root_schema};
+    pub use crate::schema::{build_example, nested_example, nested_schema, root_schema};
     pub use crate::validation::{
         ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num, Pattern,
         ToolArgs, ToolEnum, enum_example, enum_mismatch, enum_schema, run_custom, take_field,

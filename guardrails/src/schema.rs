@@ -3,6 +3,8 @@
 //! Every object of an arguments type says `additionalProperties: false`, and nested types are
 //! inlined rather than referenced, because several MCP clients do not resolve `$ref`.
 
+use std::cell::RefCell;
+
 use serde_json::{Map, Value};
 
 use crate::validation::{ArgsInfo, ToolArgs};
@@ -30,9 +32,45 @@ pub(crate) fn allow_null(schema: &mut Map<String, Value>) {
     }
 }
 
+thread_local! {
+    /// The argument types whose schema is being built on this thread, innermost last.
+    static SCHEMAS_IN_PROGRESS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    /// The argument types whose example is being built on this thread, innermost last.
+    static EXAMPLES_IN_PROGRESS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `build` with `info` marked as in progress on `stack`, or returns `None` when it already
+/// is: a recursive type reached itself.
+fn guarded<R>(
+    stack: &'static std::thread::LocalKey<RefCell<Vec<usize>>>,
+    info: &ArgsInfo,
+    build: impl FnOnce() -> R,
+) -> Option<R> {
+    let id = std::ptr::from_ref(info) as usize;
+    if stack.with_borrow(|s| s.contains(&id)) {
+        return None;
+    }
+    stack.with_borrow_mut(|s| s.push(id));
+    let out = build();
+    stack.with_borrow_mut(|s| s.pop());
+    Some(out)
+}
+
 /// The object schema of an arguments type, without the dialect and the example.
+///
+/// A recursive type (one that contains itself, e.g. through a `Vec`) is inlined once; where it
+/// reaches itself again the schema says only `{"type": "object"}`, because inlined schemas cannot
+/// refer to themselves. The validator stays strict at every depth.
 #[must_use]
 pub fn object_schema(info: &ArgsInfo) -> Map<String, Value> {
+    guarded(&SCHEMAS_IN_PROGRESS, info, || object_schema_unguarded(info)).unwrap_or_else(|| {
+        let mut cut = Map::new();
+        cut.insert("type".into(), "object".into());
+        cut
+    })
+}
+
+fn object_schema_unguarded(info: &ArgsInfo) -> Map<String, Value> {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for field in info.wire_fields() {
@@ -75,9 +113,23 @@ pub fn nested_schema<T: ToolArgs>() -> Map<String, Value> {
 /// Called once per type by generated code.
 #[must_use]
 pub fn build_example(info: &ArgsInfo) -> Value {
-    let mut example = Map::new();
-    for field in info.wire_fields() {
-        example.insert(field.name.to_owned(), field.example_value());
+    guarded(&EXAMPLES_IN_PROGRESS, info, || {
+        let mut example = Map::new();
+        for field in info.wire_fields() {
+            example.insert(field.name.to_owned(), field.example_value());
+        }
+        Value::Object(example)
+    })
+    .unwrap_or(Value::Null)
+}
+
+/// The example of an arguments type used as a field; `null` where a recursive type reaches
+/// itself (containers then leave the item out). Used by generated code.
+#[must_use]
+pub fn nested_example<T: ToolArgs>() -> Value {
+    let id = std::ptr::from_ref(T::info()) as usize;
+    if EXAMPLES_IN_PROGRESS.with_borrow(|s| s.contains(&id)) {
+        return Value::Null;
     }
-    Value::Object(example)
+    T::example().clone()
 }

@@ -377,7 +377,7 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
                 }
 
                 fn example(_: &__gr::Constraints, _: ::core::primitive::usize) -> __gr::Value {
-                    ::core::clone::Clone::clone(<Self as __gr::ToolArgs>::example())
+                    __gr::nested_example::<Self>()
                 }
             }
 

@@ -489,9 +489,13 @@ impl<T: ArgValue> ArgValue for Vec<T> {
             .and_then(|m| usize::try_from(m).ok())
             .unwrap_or(usize::MAX);
         let count = min.min(max).min(16);
-        let items = (0..count)
+        let items: Vec<Value> = (0..count)
             .map(|i| T::example(&Constraints::NONE, i + nth))
             .collect();
+        // A recursive item type reached itself: the shortest valid example leaves it out.
+        if !T::OPTIONAL && items.iter().any(Value::is_null) {
+            return Value::Array(Vec::new());
+        }
         Value::Array(items)
     }
 }
