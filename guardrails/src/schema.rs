@@ -52,7 +52,7 @@ fn guarded<R>(
     }
     stack.with_borrow_mut(|s| s.push(id));
     let out = build();
-    stack.with_borrow_mut(|s| s.pop());
+    stack.with_borrow_mut(Vec::pop);
     Some(out)
 }
 
