@@ -2,15 +2,27 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod error;
 pub mod format;
+#[cfg(feature = "rmcp")]
+pub mod mcp;
+pub mod present;
 pub mod render;
 mod sample;
 pub mod schema;
+pub mod tool;
 pub mod validation;
 
+pub use error::{ErrorCode, Severity, ToolError};
 pub use guardrails_derive::{ToolArgs, ToolEnum};
+#[cfg(feature = "rmcp")]
+pub use mcp::Server;
 pub use render::{RenderFormat, RenderOptions};
+pub use tool::{CallOutput, OutputCheck, StateRef, Tool, ToolSpec, Verdict};
 pub use validation::{ArgValue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
+
+#[doc = include_str!("tool_attr.md")]
+pub use guardrails_derive::tool;
 
 /// Items used by generated code. Not part of the public API: no stability guarantees.
 #[doc(hidden)]
@@ -20,12 +32,21 @@ pub mod __private {
     pub use {schemars, serde_json};
 
     pub use crate::format::Format;
+    pub use crate::present::probe::{Probe, WithSchema, WithoutSchema};
+    pub use crate::present::{listing_of, present_collection, present_value};
+    pub use crate::render::RenderOptions;
     pub use crate::schema::{build_example, nested_schema, root_schema};
+    pub use crate::tool::outcome::{FallibleKind, ValueKind};
+    pub use crate::tool::{
+        AgentLimit, Annotations, BoxFuture, CallOutput, StateRef, Teaching, Tool, ToolSpec, run,
+    };
     pub use crate::validation::{
         ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num, Pattern,
         ToolArgs, ToolEnum, enum_example, enum_mismatch, enum_schema, run_custom, take_field,
         take_field_or,
     };
+    pub use core::marker::PhantomData;
+    pub use std::boxed::Box;
 
     /// Marker traits that say which guards fit a field's type; generated code asserts them
     /// so that a guard on the wrong type is a compile error at the guard.
