@@ -50,6 +50,11 @@ pub struct Head<T> {
 ///     }
 /// }
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`agent_limit` needs a collection result, and `{Self}` is not one",
+    label = "the result of this tool does not implement `Truncate`",
+    note = "return a `Vec`, a slice, a `VecDeque`, an iterator wrapped in `guardrails::present::Iter`, or implement `Truncate` for your type"
+)]
 pub trait Truncate {
     /// The items, as serialized.
     type Item: Serialize;

@@ -133,6 +133,17 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
 
         #(#cfgs)*
         impl #ident {
+            /// The tool's definition and guardrails.
+            #[must_use]
+            #vis fn spec(&self) -> &'static ::guardrails::ToolSpec {
+                use ::guardrails::__private as __gr;
+
+                #spec
+                #output_schema
+
+                &__SPEC
+            }
+
             /// The handler as written, callable directly (in tests, say). Calls from clients go
             /// through the tool's pipeline instead, which validates the arguments first.
             #(#attrs)*
@@ -144,16 +155,13 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
         const _: () = {
             use ::guardrails::__private as __gr;
 
-            #spec
-            #output_schema
-
             #[automatically_derived]
             impl<__S> __gr::Tool<__S> for #ident
             where
                 __S: #bound ::core::marker::Send + ::core::marker::Sync + 'static,
             {
                 fn spec(&self) -> &'static __gr::ToolSpec {
-                    &__SPEC
+                    #ident::spec(self)
                 }
 
                 fn call<'__a>(
@@ -164,7 +172,7 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
                 ) -> __gr::BoxFuture<'__a, __gr::CallOutput> {
                     #unused_state
                     __gr::Box::pin(__gr::run(
-                        &__SPEC,
+                        #ident::spec(self),
                         __options,
                         __arguments,
                         move |__args: #args| async move {
