@@ -330,6 +330,14 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
+/// A detail value as text: a string as it is, anything else in JSON notation.
+fn detail_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// The texts of an error, cut to their bounds before any escaping.
 struct Bounded {
     code: String,
@@ -337,7 +345,8 @@ struct Bounded {
     recovery: String,
     actions: Vec<String>,
     more_actions: usize,
-    details: Vec<(String, String)>,
+    /// Strings cut, numbers and booleans as they are, anything larger as a bounded preview.
+    details: Vec<(String, Value)>,
     more_details: usize,
     retry_seconds: Option<u64>,
 }
@@ -355,11 +364,14 @@ impl Bounded {
             .iter()
             .take(MAX_LISTED)
             .map(|(k, v)| {
-                let text = match v {
-                    Value::String(s) => cut(s, MAX_DETAIL_CHARS, false),
-                    other => crate::validation::preview(other),
+                let value = match v {
+                    Value::String(s) => Value::String(cut(s, MAX_DETAIL_CHARS, false)),
+                    Value::Array(_) | Value::Object(_) => {
+                        Value::String(crate::validation::preview(v))
+                    }
+                    scalar => scalar.clone(),
                 };
-                (name(k), text)
+                (name(k), value)
             })
             .collect();
         Self {
@@ -409,7 +421,7 @@ impl Bounded {
                     out,
                     "<detail key=\"{}\">{}</detail>",
                     escape_xml_attr(k),
-                    escape_xml(v)
+                    escape_xml(&detail_text(v))
                 );
             }
             if self.more_details > 0 {
@@ -452,7 +464,7 @@ impl Bounded {
         if !self.details.is_empty() {
             out.push_str("\n**Details:**\n");
             for (k, v) in &self.details {
-                let _ = writeln!(out, "- {}: {}", code_span(k), code_span(v));
+                let _ = writeln!(out, "- {}: {}", code_span(k), code_span(&detail_text(v)));
             }
             if self.more_details > 0 {
                 let _ = writeln!(out, "- and {} more", self.more_details);
@@ -468,7 +480,7 @@ impl Bounded {
         let details: Map<String, Value> = self
             .details
             .iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         json!({
             "error": {
