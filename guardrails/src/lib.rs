@@ -32,8 +32,8 @@ pub mod __private {
     pub use {schemars, serde_json};
 
     pub use crate::format::Format;
-    pub use crate::present::probe::{Probe, WithSchema, WithoutSchema};
-    pub use crate::present::{listing_of, present_collection, present_value};
+    pub use crate::present::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
+    pub use crate::present::{present_collection, present_value};
     pub use crate::render::RenderOptions;
     pub use crate::schema::{build_example, nested_schema, root_schema};
     pub use crate::tool::outcome::{FallibleKind, ValueKind};

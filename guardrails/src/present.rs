@@ -11,13 +11,11 @@
 //!   text is cut at a character boundary, and both say so. A JSON object cannot be cut and stay
 //!   valid, so one that is too large is replaced by an error telling the model to filter.
 
+use serde::Serialize;
+use serde_json::{Map, Value, json};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io;
-use std::marker::PhantomData;
-
-use serde::Serialize;
-use serde_json::{Map, Value, json};
 
 use crate::error::ToolError;
 use crate::render::{RenderFormat, RenderOptions, code_span, escape_xml, escape_xml_attr};
@@ -141,13 +139,6 @@ pub struct Listing<T> {
     pub total: usize,
 }
 
-/// The type-level output of a tool with an agent limit. Used by generated code.
-#[doc(hidden)]
-#[must_use]
-pub fn listing_of<O: Truncate>(_: PhantomData<O>) -> PhantomData<Listing<O::Item>> {
-    PhantomData
-}
-
 /// Finds the output schema of a type when it has one. Generated code calls
 /// `(&Probe::<T>::new()).output_schema()`: method resolution picks [`WithSchema`] for types
 /// that implement `JsonSchema`, and [`WithoutSchema`] for the rest.
@@ -194,6 +185,28 @@ pub mod probe {
         }
     }
     impl<T: ?Sized> WithoutSchema for &Probe<T> {}
+
+    /// The type-level output of a tool with an agent limit: the envelope of its items.
+    pub trait ListingOf {
+        /// The envelope type.
+        type Listing;
+        /// The envelope of a collection output.
+        fn listing(&self) -> PhantomData<Self::Listing> {
+            PhantomData
+        }
+    }
+    impl<O: super::Truncate> ListingOf for Probe<O> {
+        type Listing = super::Listing<O::Item>;
+    }
+
+    /// Chosen when the output is not a collection; the presenter reports that, once.
+    pub trait NotListing {
+        /// No envelope.
+        fn listing(&self) -> PhantomData<()> {
+            PhantomData
+        }
+    }
+    impl<O: ?Sized> NotListing for &Probe<O> {}
 }
 
 /// Field names read as paging rather than filtering. Matched by name, because nothing in a

@@ -73,6 +73,8 @@ pub(crate) struct CreateTask {
 #[tool(destructive = false, idempotent = false)]
 pub(crate) async fn create_task(state: &AppState, args: CreateTask) -> Result<Task, ToolError> {
     state.ran();
+    // A real handler would await its database here.
+    tokio::task::yield_now().await;
     Ok(Task {
         id: 10_000,
         title: args.title,
@@ -183,7 +185,7 @@ pub(crate) fn get_task(state: &AppState, args: TaskId) -> Result<Task, ToolError
 #[tool]
 pub(crate) fn fragile(state: &AppState, args: TaskId) -> u32 {
     state.ran();
-    assert!(args.id % 2 == 0, "db password is hunter2");
+    assert!(args.id.is_multiple_of(2), "db password is hunter2");
     args.id
 }
 

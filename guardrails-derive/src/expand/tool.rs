@@ -71,11 +71,14 @@ fn spec(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
 /// the `{items, shown, total}` envelope when the tool has an agent limit.
 fn output_schema(tool: &ToolFn<'_>) -> TokenStream {
     let ret = tool.return_type();
-    let listing = tool
-        .attr
-        .agent_limit
-        .as_ref()
-        .map(|limit| quote_spanned!(limit.span=> let __out = __gr::listing_of(__out);));
+    // A result that is not a collection is reported by the presenter; the probe stays quiet.
+    let listing = tool.attr.agent_limit.as_ref().map(|_| {
+        quote! {
+            #[allow(unused_imports)]
+            use __gr::{ListingOf as _, NotListing as _};
+            let __out = (&__gr::Probe::new(__out)).listing();
+        }
+    });
     quote! {
         fn __output_schema() -> ::core::option::Option<&'static __gr::Map<::std::string::String, __gr::Value>> {
             static __CACHE: __gr::OnceLock<::core::option::Option<__gr::Map<::std::string::String, __gr::Value>>> =
@@ -120,6 +123,8 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
     } else {
         quote!(__gr::present_value)
     };
+    // At the arguments type, so that an arguments type that is not `ToolArgs` is reported there.
+    let run = quote_spanned!(args.span()=> __gr::run);
     let spec = spec(tool, params);
     let output_schema = output_schema(tool);
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
@@ -146,6 +151,13 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
 
             /// The handler as written, callable directly (in tests, say). Calls from clients go
             /// through the tool's pipeline instead, which validates the arguments first.
+            #[allow(
+                clippy::needless_pass_by_value,
+                clippy::must_use_candidate,
+                clippy::missing_errors_doc,
+                clippy::missing_panics_doc,
+                reason = "the pipeline hands the arguments over; the tool's docs are on its type"
+            )]
             #(#attrs)*
             #vis #sig #block
         }
@@ -171,7 +183,7 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
                     __options: &'__a __gr::RenderOptions,
                 ) -> __gr::BoxFuture<'__a, __gr::CallOutput> {
                     #unused_state
-                    __gr::Box::pin(__gr::run(
+                    __gr::Box::pin(#run(
                         #ident::spec(self),
                         __options,
                         __arguments,
