@@ -8,6 +8,10 @@
 )]
 
 use guardrails::{ToolArgs, ToolError, tool};
+// Names the generated code also uses, imported by the user: generated paths must not trip
+// `unused_qualifications`.
+#[allow(unused_imports)]
+use guardrails::{present::present_collection, tool::run};
 
 struct Result;
 struct Ok;

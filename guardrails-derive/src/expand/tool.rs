@@ -8,6 +8,12 @@ use syn::spanned::Spanned as _;
 
 use crate::tool_ast::{Params, ToolFn};
 
+/// A span that points at the user's token for diagnostics but keeps the macro's hygiene, so
+/// that lints on user code (`unused_qualifications`) do not fire on generated paths.
+fn at(span: proc_macro2::Span) -> proc_macro2::Span {
+    proc_macro2::Span::mixed_site().located_at(span)
+}
+
 fn opt_flag(flag: Option<&crate::ast::At<bool>>, method: &str) -> TokenStream {
     match flag {
         Some(f) => {
@@ -42,7 +48,7 @@ fn spec(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
                 let hint = &hint.value;
                 quote!(__gr::Teaching::Hint(#hint))
             }
-            (None, Some(teach)) => quote_spanned!(teach.span()=> __gr::Teaching::Teach(#teach)),
+            (None, Some(teach)) => quote_spanned!(at(teach.span())=> __gr::Teaching::Teach(#teach)),
             (None, None) => quote!(__gr::Teaching::Filters),
         };
         quote!(.with_agent_limit(__gr::AgentLimit { max: #max, teaching: #teaching }))
@@ -54,8 +60,8 @@ fn spec(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
     let policy = attr
         .policy
         .as_ref()
-        .map(|p| quote_spanned!(p.span()=> .with_policy(&#p)));
-    let new = quote_spanned!(args.span()=> __gr::ToolSpec::new::<#args>);
+        .map(|p| quote_spanned!(at(p.span())=> .with_policy(&#p)));
+    let new = quote_spanned!(at(args.span())=> __gr::ToolSpec::new::<#args>);
     quote! {
         static __SPEC: __gr::ToolSpec = #new(#name, #description)
             #title
@@ -114,17 +120,17 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
         .state
         .map(|_| quote!(__gr::StateRef::state(__state),));
     let bound = match params.state {
-        Some(state) => quote_spanned!(state.span()=> __gr::StateRef<#state> +),
+        Some(state) => quote_spanned!(at(state.span())=> __gr::StateRef<#state> +),
         None => TokenStream::new(),
     };
     let awaited = item.sig.asyncness.map(|_| quote!(.await));
     let present = if let Some(limit) = &tool.attr.agent_limit {
-        quote_spanned!(limit.span=> __gr::present_collection)
+        quote_spanned!(at(limit.span)=> __gr::present_collection)
     } else {
         quote!(__gr::present_value)
     };
     // At the arguments type, so that an arguments type that is not `ToolArgs` is reported there.
-    let run = quote_spanned!(args.span()=> __gr::run);
+    let run = quote_spanned!(at(args.span())=> __gr::run);
     let spec = spec(tool, params);
     let output_schema = output_schema(tool);
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
