@@ -112,6 +112,7 @@ fn create_user(args: CreateUser) -> User {
 }
 
 #[tool_router]
+#[allow(clippy::unused_self, reason = "rmcp tools are methods")]
 impl Bench {
     #[rmcp::tool(description = "Creates a user.")]
     fn create_user_plain(&self, Parameters(args): Parameters<CreateUserPlain>) -> Json<User> {
@@ -155,9 +156,9 @@ fn bench(c: &mut Criterion) {
     // A real request context, captured from one call over an in-process transport.
     let context = rt.block_on(async {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        let served = server.clone();
+        let background = server.clone();
         tokio::spawn(async move {
-            if let Ok(running) = served.serve(server_io).await {
+            if let Ok(running) = background.serve(server_io).await {
                 let _ = running.waiting().await;
             }
         });
@@ -178,7 +179,7 @@ fn bench(c: &mut Criterion) {
         )));
         match result {
             Ok(rmcp::model::CallToolResponse::Complete(r)) => {
-                assert_eq!(r.is_error, Some(false), "{r:?}")
+                assert_eq!(r.is_error, Some(false), "{r:?}");
             }
             other => panic!("{name}: {other:?}"),
         }

@@ -140,8 +140,8 @@ pub struct Listing<T> {
 }
 
 /// Finds the output schema of a type when it has one. Generated code calls
-/// `(&Probe::<T>::new()).output_schema()`: method resolution picks [`WithSchema`] for types
-/// that implement `JsonSchema`, and [`WithoutSchema`] for the rest.
+/// `(&Probe::<T>::new()).output_schema()`: method resolution picks [`WithSchema`](probe::WithSchema) for types
+/// that implement `JsonSchema`, and [`WithoutSchema`](probe::WithoutSchema) for the rest.
 #[doc(hidden)]
 pub mod probe {
     use std::marker::PhantomData;

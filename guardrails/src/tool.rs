@@ -443,7 +443,8 @@ fn panicked(spec: &ToolSpec, options: &RenderOptions) -> CallOutput {
 /// Turns whatever a handler returns into `Result<O, ToolError>`, choosing by the returned type:
 /// a `Result<T, E>` whose error converts into [`ToolError`] passes through, any other value is
 /// a success. Generated code calls `(&PhantomData::<R>).outcome_kind()`, which method
-/// resolution sends to [`FallibleKind`] for results and to [`ValueKind`] for the rest.
+/// resolution sends to [`FallibleKind`](outcome::FallibleKind) for results and to
+/// [`ValueKind`](outcome::ValueKind) for the rest.
 #[doc(hidden)]
 pub mod outcome {
     use std::marker::PhantomData;
