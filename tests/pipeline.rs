@@ -219,6 +219,22 @@ async fn an_output_check_can_block_a_result() {
 }
 
 #[tokio::test]
+async fn an_output_check_can_advise() {
+    let s = server(1);
+    let out = s
+        .call("whisper", obj(json!({"text": "LOUD"})))
+        .await
+        .unwrap();
+    assert!(!out.is_error);
+    assert_eq!(out.text, ["LOUD", "Write the reply in lowercase."]);
+    let out = s
+        .call("whisper", obj(json!({"text": "quiet"})))
+        .await
+        .unwrap();
+    assert_eq!(out.text, ["quiet"]);
+}
+
+#[tokio::test]
 async fn the_render_format_is_chosen_on_the_server() {
     let s = server(100).format(RenderFormat::Json);
     let out = s.call("get_task", obj(json!({"id": 4242}))).await.unwrap();

@@ -233,6 +233,27 @@ pub(crate) fn echo(args: Echo) -> String {
     args.text
 }
 
+/// Advises against capitals; a policy as a `static` value.
+struct NoShouting;
+
+impl guardrails::OutputCheck for NoShouting {
+    fn check(&self, _tool: &str, text: &str) -> Verdict {
+        if text.chars().any(char::is_uppercase) {
+            Verdict::Advise("Write the reply in lowercase.".into())
+        } else {
+            Verdict::Pass
+        }
+    }
+}
+
+static NO_SHOUTING: NoShouting = NoShouting;
+
+/// Echoes text, advising against capitals.
+#[tool(policy = NO_SHOUTING)]
+pub(crate) fn whisper(args: Echo) -> String {
+    args.text
+}
+
 pub(crate) fn server(n: u32) -> Server<AppState> {
     Server::new(AppState::seeded(n))
         .name("task-tracker-test")
@@ -247,6 +268,7 @@ pub(crate) fn server(n: u32) -> Server<AppState> {
         .tool(big_object)
         .tool(all_tasks)
         .tool(echo)
+        .tool(whisper)
 }
 
 pub(crate) fn obj(v: Value) -> Map<String, Value> {
