@@ -130,7 +130,9 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
         quote!(__gr::present_value)
     };
     // At the arguments type, so that an arguments type that is not `ToolArgs` is reported there.
-    let run = quote_spanned!(at(args.span())=> __gr::run);
+    // Plain user span here (not `at`): with the macro's hygiene rustc reports a missing
+    // `ToolArgs` on this call twice.
+    let run = quote_spanned!(args.span()=> __gr::run);
     let spec = spec(tool, params);
     let output_schema = output_schema(tool);
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
