@@ -130,6 +130,33 @@ async fn truncated_lists_carry_shown_total_and_a_teaching_block() {
 }
 
 #[tokio::test]
+async fn structured_results_match_the_advertised_output_schemas() {
+    let client = connect(common::server(100)).await;
+    let tools = client.list_all_tools().await.unwrap();
+    for (name, args) in [
+        (
+            "create_task",
+            json!({"title": "Write docs", "assignee": "ada"}),
+        ),
+        ("list_tasks", json!({})),
+        ("list_tasks", json!({"status": "done"})),
+        ("browse_tasks", json!({})),
+        ("all_tasks", json!({})),
+        ("get_task", json!({"id": 7})),
+    ] {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        let schema = Value::Object((**tool.output_schema.as_ref().unwrap()).clone());
+        let result = client.call_tool(call(name, args)).await.unwrap();
+        let structured = result.structured_content.as_ref().unwrap();
+        assert!(
+            jsonschema::is_valid(&schema, structured),
+            "{name}: {structured} does not match {schema}"
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn unknown_tools_and_methods_are_protocol_errors() {
     let client = connect(common::server(1)).await;
     match client.call_tool(call("does_not_exist", json!({}))).await {
