@@ -41,6 +41,32 @@ fn rows(n: u64) -> Vec<Row> {
 fn bench(c: &mut Criterion) {
     let spec = list_rows.spec();
     let options = RenderOptions::default();
+    // Interleaved batches over both sizes, so that both see the same machine load.
+    let small = rows(1_000);
+    let large = rows(1_000_000);
+    let batch = |data: &[Row]| {
+        let start = std::time::Instant::now();
+        for _ in 0..20 {
+            std::hint::black_box(present_collection(spec, data, &options));
+        }
+        start.elapsed().as_secs_f64() / 20.0
+    };
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..200 {
+        a.push(batch(&small));
+        b.push(batch(&large));
+    }
+    a.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    let (a, b) = (a[a.len() / 2], b[b.len() / 2]);
+    println!(
+        "interleaved medians at limit 50: 1k items {:.1} µs, 1M items {:.1} µs, ratio 1M/1k = {:.2}",
+        a * 1e6,
+        b * 1e6,
+        b / a
+    );
+    drop((small, large));
+
     let mut group = c.benchmark_group("presenter_limit_50");
     for n in [1_000u64, 1_000_000] {
         let data = rows(n);
