@@ -142,6 +142,40 @@ fn arguments() -> JsonObject {
     }))
 }
 
+/// On a shared machine, runs measured one after the other see different loads. Interleave
+/// batches of the three tools and compare medians, so that all see the same load.
+fn interleaved(call: &dyn Fn(&'static str)) {
+    let batch = |name: &'static str| {
+        let start = std::time::Instant::now();
+        for _ in 0..200 {
+            call(name);
+        }
+        start.elapsed().as_secs_f64() / 200.0
+    };
+    let names = ["create_user_plain", "create_user_unguarded", "create_user"];
+    let mut samples: [Vec<f64>; 3] = Default::default();
+    for _ in 0..300 {
+        for (i, name) in names.iter().enumerate() {
+            samples[i].push(batch(name));
+        }
+    }
+    let medians: Vec<f64> = samples
+        .iter_mut()
+        .map(|s| {
+            s.sort_by(f64::total_cmp);
+            s[s.len() / 2]
+        })
+        .collect();
+    println!(
+        "interleaved medians: plain {:.3} µs, guardrails (types only) {:.3} µs = {:.2}x, guardrails (7 guards) {:.3} µs = {:.2}x",
+        medians[0] * 1e6,
+        medians[1] * 1e6,
+        medians[1] / medians[0],
+        medians[2] * 1e6,
+        medians[2] / medians[0],
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -188,42 +222,14 @@ fn bench(c: &mut Criterion) {
     call("create_user_plain");
     call("create_user_unguarded");
 
-    // On a shared machine, runs measured one after the other see different loads. Interleave
-    // batches of both tools and compare medians, so that both see the same load.
-    let batch = |name: &'static str| {
-        let start = std::time::Instant::now();
-        for _ in 0..200 {
-            let params = CallToolRequestParams::new(name).with_arguments(arguments());
-            let _ = rt.block_on(server.tool_router.call(ToolCallContext::new(
-                &server,
-                params,
-                context.clone(),
-            )));
-        }
-        start.elapsed().as_secs_f64() / 200.0
-    };
-    let names = ["create_user_plain", "create_user_unguarded", "create_user"];
-    let mut samples: [Vec<f64>; 3] = Default::default();
-    for _ in 0..300 {
-        for (i, name) in names.iter().enumerate() {
-            samples[i].push(batch(name));
-        }
-    }
-    let medians: Vec<f64> = samples
-        .iter_mut()
-        .map(|s| {
-            s.sort_by(f64::total_cmp);
-            s[s.len() / 2]
-        })
-        .collect();
-    println!(
-        "interleaved medians: plain {:.3} µs, guardrails (types only) {:.3} µs = {:.2}x, guardrails (7 guards) {:.3} µs = {:.2}x",
-        medians[0] * 1e6,
-        medians[1] * 1e6,
-        medians[1] / medians[0],
-        medians[2] * 1e6,
-        medians[2] / medians[0],
-    );
+    interleaved(&|name| {
+        let params = CallToolRequestParams::new(name).with_arguments(arguments());
+        let _ = rt.block_on(server.tool_router.call(ToolCallContext::new(
+            &server,
+            params,
+            context.clone(),
+        )));
+    });
 
     let mut group = c.benchmark_group("valid_call");
     group.bench_function("rmcp_plain_tool", |b| {
