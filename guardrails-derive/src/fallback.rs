@@ -47,3 +47,9 @@ pub(crate) fn tool_enum(input: &syn::DeriveInput, errors: &TokenStream) -> Token
         });
     quote!(#errors #stub)
 }
+
+/// The user's function unchanged, next to the errors of its `#[tool]` attribute: code that
+/// calls it keeps compiling, so the errors shown are the attribute's own.
+pub(crate) fn tool(item: &TokenStream, errors: &TokenStream) -> TokenStream {
+    quote!(#errors #item)
+}

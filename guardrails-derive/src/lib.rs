@@ -5,6 +5,8 @@ mod ast;
 mod case;
 mod expand;
 mod fallback;
+mod tool_ast;
+mod tool_valid;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -24,11 +26,35 @@ pub fn derive_tool_enum(input: TokenStream) -> TokenStream {
     derive::tool_enum(&input).into()
 }
 
+/// Turns a function into a guarded tool; documented in the `guardrails` crate.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    derive::tool(args.into(), &item.into()).into()
+}
+
 /// The three stages of each derive: parse, check, emit (or the fallback on error).
 mod derive {
     use proc_macro2::TokenStream;
 
-    use crate::{ast, expand, fallback, valid};
+    use crate::{ast, expand, fallback, tool_ast, tool_valid, valid};
+
+    pub(crate) fn tool(args: TokenStream, item: &TokenStream) -> TokenStream {
+        let function: syn::ItemFn = match syn::parse2(item.clone()) {
+            Ok(function) => function,
+            Err(e) => {
+                let message = syn::Error::new(e.span(), "`#[tool]` goes on a function");
+                return fallback::tool(item, &message.to_compile_error());
+            }
+        };
+        let mut acc = darling::Error::accumulator();
+        let parsed = tool_ast::ToolFn::parse(args, &function, &mut acc);
+        tool_valid::check_tool(&parsed, &mut acc);
+        match (acc.finish(), &parsed.params) {
+            (Ok(()), Some(params)) => expand::tool::expand(&parsed, params),
+            (Err(errors), _) => fallback::tool(item, &errors.write_errors()),
+            (Ok(()), None) => fallback::tool(item, &TokenStream::new()),
+        }
+    }
 
     pub(crate) fn tool_args(input: &syn::DeriveInput) -> TokenStream {
         let mut acc = darling::Error::accumulator();

@@ -2,11 +2,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod error;
 pub mod format;
 pub mod policy;
+#[cfg(feature = "rmcp")]
+pub mod mcp;
+pub mod present;
 pub mod render;
 mod sample;
 pub mod schema;
+pub mod tool;
 pub mod validation;
 
 /// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields: a strict one-pass
@@ -100,8 +105,15 @@ pub use guardrails_derive::ToolArgs;
 /// assert_eq!(Status::InProgress.as_str(), "in_progress");
 /// ```
 pub use guardrails_derive::ToolEnum;
+pub use error::{ErrorCode, Severity, ToolError};
+#[cfg(feature = "rmcp")]
+pub use mcp::Server;
 pub use render::{RenderFormat, RenderOptions};
+pub use tool::{CallOutput, OutputCheck, StateRef, Tool, ToolSpec, Verdict};
 pub use validation::{ArgValue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
+
+#[doc = include_str!("tool_attr.md")]
+pub use guardrails_derive::tool;
 
 /// Items used by generated code. Not part of the public API: no stability guarantees.
 #[doc(hidden)]
@@ -111,12 +123,21 @@ pub mod __private {
     pub use {schemars, serde_json};
 
     pub use crate::format::Format;
+    pub use crate::present::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
+    pub use crate::present::{present_collection, present_value};
+    pub use crate::render::RenderOptions;
     pub use crate::schema::{build_example, nested_example, nested_schema, root_schema};
+    pub use crate::tool::outcome::{FallibleKind, ValueKind};
+    pub use crate::tool::{
+        AgentLimit, Annotations, BoxFuture, CallOutput, StateRef, Teaching, Tool, ToolSpec, run,
+    };
     pub use crate::validation::{
         ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num, Pattern,
         ToolArgs, ToolEnum, enum_example, enum_mismatch, enum_schema, run_custom, take_field,
         take_field_or,
     };
+    pub use core::marker::PhantomData;
+    pub use std::boxed::Box;
 
     /// Marker traits that say which guards fit a field's type; generated code asserts them
     /// so that a guard on the wrong type is a compile error at the guard.

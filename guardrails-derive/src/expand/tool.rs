@@ -1,0 +1,210 @@
+//! `#[tool]`: the function becomes a unit struct of the same name (so that the name is the
+//! value registered), its body becomes the struct's `handler`, and the struct implements
+//! `Tool` with a `static` definition and a call that runs validate → handler → present.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
+
+use crate::tool_ast::{Params, ToolFn};
+
+/// A span that points at the user's token for diagnostics but keeps the macro's hygiene, so
+/// that lints on user code (`unused_qualifications`) do not fire on generated paths.
+fn at(span: proc_macro2::Span) -> proc_macro2::Span {
+    proc_macro2::Span::mixed_site().located_at(span)
+}
+
+fn opt_flag(flag: Option<&crate::ast::At<bool>>, method: &str) -> TokenStream {
+    match flag {
+        Some(f) => {
+            let method = syn::Ident::new(method, f.span);
+            let value = f.value;
+            quote!(.#method(#value))
+        }
+        None => TokenStream::new(),
+    }
+}
+
+/// The `static` that describes the tool.
+fn spec(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
+    let attr = &tool.attr;
+    let args = params.args;
+    let name = tool.name();
+    let description = tool.description().unwrap_or_default();
+    let title = attr.title.as_ref().map(|t| {
+        let t = &t.value;
+        quote!(.with_title(#t))
+    });
+    let hints = [
+        opt_flag(attr.read_only.as_ref(), "read_only"),
+        opt_flag(attr.destructive.as_ref(), "destructive"),
+        opt_flag(attr.idempotent.as_ref(), "idempotent"),
+        opt_flag(attr.open_world.as_ref(), "open_world"),
+    ];
+    let limit = attr.agent_limit.as_ref().map(|limit| {
+        let max = usize::try_from(limit.value).unwrap_or(usize::MAX);
+        let teaching = match (&attr.hint, &attr.teach) {
+            (Some(hint), _) => {
+                let hint = &hint.value;
+                quote!(__gr::Teaching::Hint(#hint))
+            }
+            (None, Some(teach)) => quote_spanned!(at(teach.span())=> __gr::Teaching::Teach(#teach)),
+            (None, None) => quote!(__gr::Teaching::Filters),
+        };
+        quote!(.with_agent_limit(__gr::AgentLimit { max: #max, teaching: #teaching }))
+    });
+    let max_bytes = attr.max_bytes.as_ref().map(|m| {
+        let max = usize::try_from(m.value).unwrap_or(usize::MAX);
+        quote!(.with_max_bytes(#max))
+    });
+    let policy = attr
+        .policy
+        .as_ref()
+        .map(|p| quote_spanned!(at(p.span())=> .with_policy(&#p)));
+    let new = quote_spanned!(at(args.span())=> __gr::ToolSpec::new::<#args>);
+    quote! {
+        static __SPEC: __gr::ToolSpec = #new(#name, #description)
+            #title
+            .with_annotations(__gr::Annotations::new() #(#hints)*)
+            #limit
+            #max_bytes
+            #policy
+            .with_output_schema(__output_schema);
+    }
+}
+
+/// The function that finds the output schema once: the success type of the return type, in
+/// the `{items, shown, total}` envelope when the tool has an agent limit.
+fn output_schema(tool: &ToolFn<'_>) -> TokenStream {
+    let ret = tool.return_type();
+    // A result that is not a collection is reported by the presenter; the probe stays quiet.
+    let listing = tool.attr.agent_limit.as_ref().map(|_| {
+        quote! {
+            #[allow(unused_imports)]
+            use __gr::{ListingOf as _, NotListing as _};
+            let __out = (&__gr::Probe::new(__out)).listing();
+        }
+    });
+    quote! {
+        fn __output_schema() -> ::core::option::Option<&'static __gr::Map<::std::string::String, __gr::Value>> {
+            static __CACHE: __gr::OnceLock<::core::option::Option<__gr::Map<::std::string::String, __gr::Value>>> =
+                __gr::OnceLock::new();
+            __CACHE
+                .get_or_init(|| {
+                    #[allow(unused_imports)]
+                    use __gr::{FallibleKind as _, ValueKind as _, WithSchema as _, WithoutSchema as _};
+                    let __ret = __gr::PhantomData::<#ret>;
+                    let __out = (&__ret).outcome_kind().output(__ret);
+                    #listing
+                    (&__gr::Probe::new(__out)).output_schema()
+                })
+                .as_ref()
+        }
+    }
+}
+
+pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
+    let item = tool.item;
+    let ident = &item.sig.ident;
+    let vis = &item.vis;
+    let (docs, attrs): (Vec<&syn::Attribute>, Vec<&syn::Attribute>) =
+        item.attrs.iter().partition(|a| a.path().is_ident("doc"));
+    let cfgs: Vec<&&syn::Attribute> = attrs.iter().filter(|a| a.path().is_ident("cfg")).collect();
+    let mut sig = item.sig.clone();
+    sig.ident = syn::Ident::new("handler", ident.span());
+    let block = &item.block;
+    let args = params.args;
+    let ret = tool.return_type();
+
+    let state_call = params
+        .state
+        .map(|_| quote!(__gr::StateRef::state(__state),));
+    let bound = match params.state {
+        Some(state) => quote_spanned!(at(state.span())=> __gr::StateRef<#state> +),
+        None => TokenStream::new(),
+    };
+    let awaited = item.sig.asyncness.map(|_| quote!(.await));
+    let present = if let Some(limit) = &tool.attr.agent_limit {
+        quote_spanned!(at(limit.span)=> __gr::present_collection)
+    } else {
+        quote!(__gr::present_value)
+    };
+    // At the arguments type, so that an arguments type that is not `ToolArgs` is reported there.
+    // Plain user span here (not `at`): with the macro's hygiene rustc reports a missing
+    // `ToolArgs` on this call twice.
+    let run = quote_spanned!(args.span()=> __gr::run);
+    let spec = spec(tool, params);
+    let output_schema = output_schema(tool);
+    let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
+
+    quote! {
+        #(#docs)*
+        #(#cfgs)*
+        #[allow(non_camel_case_types)]
+        #[derive(Debug, Clone, Copy, Default)]
+        #vis struct #ident;
+
+        #(#cfgs)*
+        impl #ident {
+            /// The tool's definition and guardrails.
+            #[must_use]
+            #vis fn spec(&self) -> &'static ::guardrails::ToolSpec {
+                use ::guardrails::__private as __gr;
+
+                #spec
+                #output_schema
+
+                &__SPEC
+            }
+
+            /// The handler as written, callable directly (in tests, say). Calls from clients go
+            /// through the tool's pipeline instead, which validates the arguments first.
+            #[allow(
+                clippy::needless_pass_by_value,
+                clippy::must_use_candidate,
+                clippy::missing_errors_doc,
+                clippy::missing_panics_doc,
+                reason = "the pipeline hands the arguments over; the tool's docs are on its type"
+            )]
+            #(#attrs)*
+            #vis #sig #block
+        }
+
+        #(#cfgs)*
+        #[doc(hidden)]
+        const _: () = {
+            use ::guardrails::__private as __gr;
+
+            #[automatically_derived]
+            impl<__S> __gr::Tool<__S> for #ident
+            where
+                __S: #bound ::core::marker::Send + ::core::marker::Sync + 'static,
+            {
+                fn spec(&self) -> &'static __gr::ToolSpec {
+                    #ident::spec(self)
+                }
+
+                fn call<'__a>(
+                    &'__a self,
+                    __state: &'__a __S,
+                    __arguments: __gr::Map<::std::string::String, __gr::Value>,
+                    __options: &'__a __gr::RenderOptions,
+                ) -> __gr::BoxFuture<'__a, __gr::CallOutput> {
+                    #unused_state
+                    __gr::Box::pin(#run(
+                        #ident::spec(self),
+                        __options,
+                        __arguments,
+                        move |__args: #args| async move {
+                            #[allow(unused_imports)]
+                            use __gr::{FallibleKind as _, ValueKind as _};
+                            let __returned = #ident::handler(#state_call __args) #awaited;
+                            (&__gr::PhantomData::<#ret>).outcome_kind().convert(__returned)
+                        },
+                        #present,
+                    ))
+                }
+            }
+        };
+    }
+}

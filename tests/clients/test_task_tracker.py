@@ -1,0 +1,120 @@
+"""The task tracker example, driven over stdio by the official Python `mcp` client."""
+
+from conftest import session_run, text_of
+
+
+def test_tools_are_listed_with_strict_schemas_and_examples():
+    async def body(session):
+        return (await session.list_tools()).tools
+
+    tools = {tool.name: tool for tool in session_run("task_tracker", body)}
+    assert {"list_tasks", "create_task", "update_task", "delete_task"} <= set(tools)
+    for tool in tools.values():
+        schema = tool.input_schema
+        assert schema["type"] == "object"
+        assert schema["additionalProperties"] is False
+        assert schema["examples"], f"{tool.name} advertises an example"
+        assert tool.description
+    create = tools["create_task"].input_schema
+    assert create["properties"]["status"]["enum"] == ["todo", "in_progress", "done", "blocked"]
+    assert tools["delete_task"].annotations.destructive_hint is True
+    assert tools["list_tasks"].annotations.read_only_hint is True
+
+
+def test_a_valid_call_succeeds():
+    async def body(session):
+        return await session.call_tool(
+            "create_task",
+            {"title": "Write the release notes", "assignee": "ada", "due": "2026-12-01"},
+        )
+
+    result = session_run("task_tracker", body)
+    assert not result.is_error, text_of(result)
+    assert result.structured_content["title"] == "Write the release notes"
+    assert result.structured_content["status"] == "todo"
+
+
+def test_a_hallucinated_field_is_named_with_a_did_you_mean():
+    async def body(session):
+        return await session.call_tool(
+            "create_task",
+            {"title": "Write the release notes", "assignee": "ada", "due": "2026-12-01",
+             "asignee_email": "ada@example.com", "priorty": 2},
+        )
+
+    result = session_run("task_tracker", body)
+    assert result.is_error
+    text = text_of(result)
+    assert '<field name="priorty" code="unknown_field">' in text
+    assert 'Did you mean "priority"?' in text
+    assert '<field name="asignee_email" code="unknown_field">' in text
+    assert "<valid_example>" in text and "<recovery>" in text
+
+
+def test_wrong_types_in_several_fields_are_all_reported_with_what_was_sent():
+    async def body(session):
+        return await session.call_tool(
+            "create_task",
+            {"title": 42, "assignee": ["ada"], "due": "tomorrow", "priority": "high"},
+        )
+
+    result = session_run("task_tracker", body)
+    assert result.is_error
+    text = text_of(result)
+    for field, sent in [("title", "42"), ("assignee", '["ada"]'), ("due", '"tomorrow"'),
+                        ("priority", '"high"')]:
+        assert f'<field name="{field}"' in text, field
+        assert f"You sent: {sent}." in text, (field, text)
+
+
+def test_a_large_list_is_truncated_with_a_teaching_block():
+    async def body(session):
+        return await session.call_tool("list_tasks", {})
+
+    result = session_run("task_tracker", body)
+    assert not result.is_error
+    structured = result.structured_content
+    assert structured["shown"] == 50
+    assert structured["total"] > 1000
+    assert len(structured["items"]) == 50
+    text = text_of(result)
+    assert '<truncated tool="list_tasks" shown="50"' in text
+    assert '<filter name="status">' in text and "in_progress" in text
+    assert '<filter name="due_before">' in text
+
+
+def test_a_filtered_list_fits():
+    async def body(session):
+        return await session.call_tool(
+            "list_tasks", {"status": "blocked", "assignee": "ada", "priority": 1}
+        )
+
+    result = session_run("task_tracker", body)
+    assert not result.is_error
+    items = result.structured_content["items"]
+    assert all(item["status"] == "blocked" and item["assignee"] == "ada" for item in items)
+
+
+def test_not_found_carries_recovery_and_available_actions():
+    async def body(session):
+        return await session.call_tool("delete_task", {"id": 99999999, "requested_by": "ada"})
+
+    result = session_run("task_tracker", body)
+    assert result.is_error
+    text = text_of(result)
+    assert '<tool_error tool="delete_task" code="NOT_FOUND">' in text
+    assert "<recovery>" in text
+    assert "<available_actions>list_tasks" in text
+
+
+def test_an_unknown_tool_is_a_protocol_error():
+    async def body(session):
+        try:
+            await session.call_tool("no_such_tool", {})
+        except Exception as error:  # the SDK raises on JSON-RPC errors
+            return error
+        return None
+
+    error = session_run("task_tracker", body)
+    assert error is not None
+    assert getattr(getattr(error, "error", None), "code", None) == -32602

@@ -1,0 +1,279 @@
+//! A small task tracker shared by the pipeline tests.
+#![allow(dead_code, reason = "each test file uses part of the fixture")]
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use guardrails::present::{Iter, Truncated};
+use guardrails::{Server, ToolArgs, ToolEnum, ToolError, Verdict, tool};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToolEnum, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Status {
+    Todo,
+    InProgress,
+    Done,
+}
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct Task {
+    pub(crate) id: u32,
+    pub(crate) title: String,
+    pub(crate) status: Status,
+    pub(crate) assignee: String,
+}
+
+pub(crate) struct AppState {
+    pub(crate) tasks: Vec<Task>,
+    /// How many times a handler ran: validation failures must never count.
+    pub(crate) handler_calls: AtomicUsize,
+}
+
+impl AppState {
+    pub(crate) fn seeded(n: u32) -> Self {
+        let statuses = [Status::Todo, Status::InProgress, Status::Done];
+        let people = ["ada", "grace", "linus"];
+        Self {
+            tasks: (0..n)
+                .map(|id| Task {
+                    id,
+                    title: format!("Task {id}"),
+                    status: statuses[id as usize % 3],
+                    assignee: people[id as usize % 3].to_owned(),
+                })
+                .collect(),
+            handler_calls: AtomicUsize::new(0),
+        }
+    }
+
+    pub(crate) fn calls(&self) -> usize {
+        self.handler_calls.load(Ordering::SeqCst)
+    }
+
+    fn ran(&self) {
+        self.handler_calls.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// Arguments of `create_task`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub(crate) struct CreateTask {
+    /// What the task is about.
+    #[guard(length(min = 3, max = 80))]
+    pub(crate) title: String,
+    /// Who does it.
+    #[guard(pattern = "^[a-z]+$")]
+    pub(crate) assignee: String,
+}
+
+/// Creates a task and returns it.
+#[tool(destructive = false, idempotent = false)]
+pub(crate) async fn create_task(state: &AppState, args: CreateTask) -> Result<Task, ToolError> {
+    state.ran();
+    // A real handler would await its database here.
+    tokio::task::yield_now().await;
+    Ok(Task {
+        id: 10_000,
+        title: args.title,
+        status: Status::Todo,
+        assignee: args.assignee,
+    })
+}
+
+/// Arguments of `list_tasks`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub(crate) struct ListTasks {
+    /// Only tasks in this status.
+    pub(crate) status: Option<Status>,
+    /// Only tasks of this person.
+    #[guard(pattern = "^[a-z]+$")]
+    pub(crate) assignee: Option<String>,
+    /// Skip this many tasks.
+    pub(crate) offset: Option<u32>,
+}
+
+fn matches(task: &Task, args: &ListTasks) -> bool {
+    args.status.is_none_or(|s| s == task.status)
+        && args.assignee.as_deref().is_none_or(|a| a == task.assignee)
+}
+
+/// Lists tasks, oldest first.
+#[tool(read_only, agent_limit = 5)]
+pub(crate) fn list_tasks(state: &AppState, args: ListTasks) -> Vec<Task> {
+    state.ran();
+    state
+        .tasks
+        .iter()
+        .filter(|t| matches(t, &args))
+        .skip(args.offset.unwrap_or(0) as usize)
+        .cloned()
+        .collect()
+}
+
+/// Lists tasks without copying them.
+#[tool(
+    read_only,
+    agent_limit = 3,
+    hint = "Ask the user which tasks matter most."
+)]
+pub(crate) fn browse_tasks(
+    state: &AppState,
+    args: ListTasks,
+) -> Iter<Box<dyn Iterator<Item = Task> + Send>> {
+    state.ran();
+    let tasks: Vec<Task> = state
+        .tasks
+        .iter()
+        .filter(|t| matches(t, &args))
+        .cloned()
+        .collect();
+    Iter(Box::new(tasks.into_iter()))
+}
+
+fn teach_briefly(t: &Truncated<'_>) -> String {
+    format!(
+        "{} of {} shown. Filter by: {}.",
+        t.shown,
+        t.total,
+        t.filters()
+            .iter()
+            .map(|f| f.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// Lists task titles, with a custom teaching block.
+#[tool(read_only, agent_limit = 2, teach = teach_briefly)]
+pub(crate) fn task_titles(state: &AppState, args: ListTasks) -> Vec<String> {
+    state
+        .tasks
+        .iter()
+        .filter(|t| matches(t, &args))
+        .map(|t| t.title.clone())
+        .collect()
+}
+
+/// Arguments naming one task.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub(crate) struct TaskId {
+    /// The task's id.
+    pub(crate) id: u32,
+}
+
+/// Fetches one task by id.
+#[tool(read_only)]
+pub(crate) fn get_task(state: &AppState, args: TaskId) -> Result<Task, ToolError> {
+    state.ran();
+    state
+        .tasks
+        .iter()
+        .find(|t| t.id == args.id)
+        .cloned()
+        .ok_or_else(|| {
+            ToolError::not_found(format!("Task {} does not exist.", args.id))
+                .recovery("Call list_tasks to find the id of the task.")
+                .actions(["list_tasks"])
+                .detail("id", args.id)
+        })
+}
+
+/// Fails for odd ids with a panic that holds a secret.
+#[tool]
+pub(crate) fn fragile(state: &AppState, args: TaskId) -> u32 {
+    state.ran();
+    assert!(args.id.is_multiple_of(2), "db password is hunter2");
+    args.id
+}
+
+/// Echoes a long text, capped at 300 bytes.
+#[tool(max_bytes = 300)]
+pub(crate) fn long_text(args: TaskId) -> String {
+    "é".repeat(args.id as usize)
+}
+
+/// Returns a big object, capped at 300 bytes.
+#[tool(max_bytes = 300)]
+pub(crate) fn big_object(state: &AppState, args: TaskId) -> Task {
+    let mut task = state.tasks[0].clone();
+    task.title = "x".repeat(args.id as usize);
+    task
+}
+
+/// Lists every task, capped at 600 bytes.
+#[tool(read_only, agent_limit = 50, max_bytes = 600)]
+pub(crate) fn all_tasks(state: &AppState, _args: ListTasks) -> &[Task] {
+    &state.tasks
+}
+
+fn no_secrets(_tool: &str, text: &str) -> Verdict {
+    if text.contains("secret") {
+        Verdict::Block(ToolError::custom(
+            "POLICY_VIOLATION",
+            "The result holds a secret and was withheld.",
+        ))
+    } else {
+        Verdict::Pass
+    }
+}
+
+/// Arguments of `echo`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub(crate) struct Echo {
+    /// Text to echo.
+    pub(crate) text: String,
+}
+
+/// Echoes text, unless it holds a secret.
+#[tool(policy = no_secrets)]
+pub(crate) fn echo(args: Echo) -> String {
+    args.text
+}
+
+/// Advises against capitals; a policy as a `static` value.
+struct NoShouting;
+
+impl guardrails::OutputCheck for NoShouting {
+    fn check(&self, _tool: &str, text: &str) -> Verdict {
+        if text.chars().any(char::is_uppercase) {
+            Verdict::Advise("Write the reply in lowercase.".into())
+        } else {
+            Verdict::Pass
+        }
+    }
+}
+
+static NO_SHOUTING: NoShouting = NoShouting;
+
+/// Echoes text, advising against capitals.
+#[tool(policy = NO_SHOUTING)]
+pub(crate) fn whisper(args: Echo) -> String {
+    args.text
+}
+
+pub(crate) fn server(n: u32) -> Server<AppState> {
+    Server::new(AppState::seeded(n))
+        .name("task-tracker-test")
+        .version("1.2.3")
+        .tool(create_task)
+        .tool(list_tasks)
+        .tool(browse_tasks)
+        .tool(task_titles)
+        .tool(get_task)
+        .tool(fragile)
+        .tool(long_text)
+        .tool(big_object)
+        .tool(all_tasks)
+        .tool(echo)
+        .tool(whisper)
+}
+
+pub(crate) fn obj(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}

@@ -1,0 +1,277 @@
+//! Guarded tools served through rmcp, driven by rmcp's own client in-process over
+//! `tokio::io::duplex`.
+
+mod common;
+
+use common::AppState;
+use guardrails::mcp::GuardedRoutes as _;
+use guardrails::{ToolArgs, tool};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientRequest, CustomRequest, ErrorCode};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::{ServerHandler, ServiceExt as _, tool_handler, tool_router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("handshake")
+}
+
+fn call(name: &'static str, args: Value) -> CallToolRequestParams {
+    CallToolRequestParams::new(name).with_arguments(common::obj(args))
+}
+
+fn text(result: &CallToolResult, index: usize) -> &str {
+    result.content[index]
+        .as_text()
+        .map(|t| t.text.as_str())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_server_announces_itself_and_lists_its_tools_with_schemas() {
+    let client = connect(common::server(10)).await;
+    let info = client.peer_info().expect("initialized");
+    let server_info = info.server_info.as_ref().expect("server info");
+    assert_eq!(server_info.name, "task-tracker-test");
+    assert_eq!(server_info.version, "1.2.3");
+    let tools = client.list_all_tools().await.unwrap();
+    let list = tools.iter().find(|t| t.name == "list_tasks").unwrap();
+    assert_eq!(
+        list.description.as_deref(),
+        Some("Lists tasks, oldest first.")
+    );
+    assert_eq!(list.input_schema["additionalProperties"], false);
+    assert_eq!(list.input_schema["properties"]["status"]["enum"][0], "todo");
+    let output = list
+        .output_schema
+        .as_ref()
+        .expect("an agent-limited Vec<Task> has an output schema");
+    assert_eq!(output["properties"]["items"]["type"], "array");
+    assert_eq!(
+        list.annotations.as_ref().unwrap().read_only_hint,
+        Some(true)
+    );
+    let fragile = tools.iter().find(|t| t.name == "fragile").unwrap();
+    assert!(
+        fragile.output_schema.is_none(),
+        "a number has no object schema"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn validation_errors_are_tool_results_with_is_error() {
+    let server = common::server(10);
+    let client = connect(server.clone()).await;
+    let result = client
+        .call_tool(call("create_task", json!({"title": "x", "asignee": "ada"})))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    let message = text(&result, 0);
+    assert!(message.contains("code=\"too_short\""), "{message}");
+    assert!(message.contains("Did you mean \"assignee\"?"), "{message}");
+    assert_eq!(server.state().calls(), 0);
+
+    let result = client
+        .call_tool(call(
+            "create_task",
+            json!({"title": "Write docs", "assignee": "ada"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(false));
+    assert_eq!(result.structured_content.as_ref().unwrap()["id"], 10_000);
+    assert_eq!(server.state().calls(), 1);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_panicking_handler_does_not_stop_the_server() {
+    let client = connect(common::server(10)).await;
+    let result = client
+        .call_tool(call("fragile", json!({"id": 1})))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert!(text(&result, 0).contains("INTERNAL"));
+    assert!(!text(&result, 0).contains("hunter2"));
+    let result = client
+        .call_tool(call("fragile", json!({"id": 2})))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(false));
+    assert_eq!(text(&result, 0), "2");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn truncated_lists_carry_shown_total_and_a_teaching_block() {
+    let client = connect(common::server(1000)).await;
+    let result = client
+        .call_tool(call("list_tasks", json!({})))
+        .await
+        .unwrap();
+    let structured = result.structured_content.as_ref().unwrap();
+    assert_eq!(
+        (structured["shown"].as_u64(), structured["total"].as_u64()),
+        (Some(5), Some(1000))
+    );
+    assert!(text(&result, 1).contains("<filter name=\"status\">"));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn structured_results_match_the_advertised_output_schemas() {
+    let client = connect(common::server(100)).await;
+    let tools = client.list_all_tools().await.unwrap();
+    for (name, args) in [
+        (
+            "create_task",
+            json!({"title": "Write docs", "assignee": "ada"}),
+        ),
+        ("list_tasks", json!({})),
+        ("list_tasks", json!({"status": "done"})),
+        ("browse_tasks", json!({})),
+        ("all_tasks", json!({})),
+        ("get_task", json!({"id": 7})),
+    ] {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        let schema = Value::Object((**tool.output_schema.as_ref().unwrap()).clone());
+        let result = client.call_tool(call(name, args)).await.unwrap();
+        let structured = result.structured_content.as_ref().unwrap();
+        assert!(
+            jsonschema::is_valid(&schema, structured),
+            "{name}: {structured} does not match {schema}"
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_tools_and_methods_are_protocol_errors() {
+    let client = connect(common::server(1)).await;
+    match client.call_tool(call("does_not_exist", json!({}))).await {
+        Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::INVALID_PARAMS),
+        other => panic!("expected -32602, got {other:?}"),
+    }
+    let request = ClientRequest::CustomRequest(CustomRequest::new("foo/bar", None));
+    match client.send_request(request).await {
+        Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::METHOD_NOT_FOUND),
+        other => panic!("expected -32601, got {other:?}"),
+    }
+    client.cancel().await.unwrap();
+}
+
+// A server written with rmcp's own macros, with guarded tools in the same router.
+
+#[derive(Clone)]
+struct Mixed {
+    app: std::sync::Arc<AppState>,
+    tool_router: ToolRouter<Self>,
+}
+
+impl guardrails::StateRef<AppState> for Mixed {
+    fn state(&self) -> &AppState {
+        &self.app
+    }
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct AddArgs {
+    a: i64,
+    b: i64,
+}
+
+#[tool_router]
+impl Mixed {
+    #[rmcp::tool(description = "Adds two integers")]
+    async fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
+        (a + b).to_string()
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Mixed {}
+
+/// Arguments of `shout`.
+#[derive(Deserialize, ToolArgs)]
+struct Shout {
+    /// Text to shout.
+    #[guard(length(min = 1, max = 20))]
+    text: String,
+}
+
+/// Shouts the text.
+#[tool]
+fn shout(args: Shout) -> String {
+    args.text.to_uppercase()
+}
+
+#[tokio::test]
+async fn guarded_tools_sit_beside_native_tools_in_one_router() {
+    let router = Mixed::tool_router()
+        .with_guarded(shout)
+        .with_guarded(common::get_task)
+        .with_guarded(common::list_tasks);
+    let app = std::sync::Arc::new(AppState::seeded(20));
+    let client = connect(Mixed {
+        app: app.clone(),
+        tool_router: router,
+    })
+    .await;
+
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.into())
+        .collect();
+    assert_eq!(names, ["add", "get_task", "list_tasks", "shout"]);
+
+    let r = client
+        .call_tool(call("add", json!({"a": 2, "b": 40})))
+        .await
+        .unwrap();
+    assert_eq!(text(&r, 0), "42");
+    let r = client
+        .call_tool(call("shout", json!({"text": "hi"})))
+        .await
+        .unwrap();
+    assert_eq!(text(&r, 0), "HI");
+    let r = client
+        .call_tool(call("shout", json!({"text": ""})))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r, 0).starts_with("<validation_error tool=\"shout\""));
+    let r = client
+        .call_tool(call("get_task", json!({"id": 99})))
+        .await
+        .unwrap();
+    assert!(text(&r, 0).contains("code=\"NOT_FOUND\""));
+    let r = client
+        .call_tool(call("list_tasks", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(r.structured_content.as_ref().unwrap()["total"], 20);
+    assert_eq!(
+        app.calls(),
+        2,
+        "get_task and list_tasks ran on the shared state"
+    );
+    match client.call_tool(call("nope", json!({}))).await {
+        Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::INVALID_PARAMS),
+        other => panic!("expected -32602, got {other:?}"),
+    }
+    client.cancel().await.unwrap();
+}

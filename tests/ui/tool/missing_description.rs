@@ -1,0 +1,17 @@
+use guardrails::{ToolArgs, tool};
+
+/// Arguments.
+#[derive(serde::Deserialize, ToolArgs)]
+struct Args {
+    /// A name.
+    name: String,
+}
+
+struct AppState;
+
+#[tool]
+fn greet(args: Args) -> String {
+    args.name
+}
+
+fn main() {}
