@@ -57,6 +57,22 @@ mod shadowing {
         /// Defaulted.
         #[serde(default)]
         pub(crate) flag: core::primitive::bool,
+        /// Text under a built-in output policy.
+        #[guard(policy = "base")]
+        pub(crate) summary: core::option::Option<std::string::String>,
+        /// Text under a policy of this crate.
+        #[guard(policy = house_rules)]
+        pub(crate) notes: std::vec::Vec<std::string::String>,
+        /// Acknowledges policy warnings.
+        #[serde(default)]
+        #[guard(acknowledges_policy)]
+        pub(crate) acknowledge: core::primitive::bool,
+    }
+
+    fn house_rules() -> &'static guardrails::policy::Policy {
+        static POLICY: std::sync::LazyLock<guardrails::policy::Policy> =
+            std::sync::LazyLock::new(|| guardrails::policy::Profile::Decision.policy());
+        &POLICY
     }
 }
 
@@ -64,7 +80,8 @@ mod shadowing {
 fn shadowed_names_do_not_leak_into_generated_code() {
     use guardrails::ToolArgs;
     let args = shadowing::Args::validate_value(serde_json::json!({
-        "name": "abc", "mode": "Safe", "inner": [{"value": 3}]
+        "name": "abc", "mode": "Safe", "inner": [{"value": 3}], "notes": [],
+        "acknowledge": true
     }));
     assert!(args.is_ok(), "{:?}", args.err());
 }

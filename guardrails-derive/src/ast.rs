@@ -113,6 +113,15 @@ pub(crate) struct RangeGuard {
     pub(crate) exclusive_max: bool,
 }
 
+/// Where the output policy of a `policy` guard comes from.
+#[derive(Debug, Clone)]
+pub(crate) enum PolicySource {
+    /// A built-in profile, by name (`policy = "decision"`).
+    Profile(String),
+    /// A function returning the policy (`policy = path::to::policy`).
+    Path(ExprPath),
+}
+
 /// Every guard of one field.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Guards {
@@ -125,6 +134,8 @@ pub(crate) struct Guards {
     pub(crate) multiple_of: Option<At<NumLit>>,
     pub(crate) non_empty: Option<Span>,
     pub(crate) custom: Option<ExprPath>,
+    pub(crate) policy: Option<At<PolicySource>>,
+    pub(crate) acknowledges_policy: Option<Span>,
     pub(crate) example: Option<At<ValueLit>>,
     pub(crate) description: Option<String>,
 }
@@ -140,6 +151,8 @@ impl Guards {
             && self.multiple_of.is_none()
             && self.non_empty.is_none()
             && self.custom.is_none()
+            && self.policy.is_none()
+            && self.acknowledges_policy.is_none()
             && self.example.is_none()
     }
 }
@@ -198,8 +211,19 @@ pub(crate) const GUARD_NAMES: &[&str] = &[
     "multiple_of",
     "non_empty",
     "custom",
+    "policy",
+    "acknowledges_policy",
     "example",
     "description",
+];
+
+/// The built-in output policy profiles `policy = ".."` accepts, with their variant of
+/// `guardrails::policy::Profile`. The generated code names the variant, so a name the runtime
+/// does not know cannot compile.
+pub(crate) const POLICY_PROFILES: &[(&str, &str)] = &[
+    ("base", "Base"),
+    ("observation", "Observation"),
+    ("decision", "Decision"),
 ];
 
 /// The formats `format = ".."` accepts.
@@ -629,6 +653,34 @@ fn parse_guard(
             let path: ExprPath = meta.value()?.parse()?;
             set_once(&mut guards.custom, path, "custom", span, acc);
         }
+        "policy" => {
+            let expr: Expr = meta.value()?.parse()?;
+            let value = match &expr {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(name),
+                    ..
+                }) => PolicySource::Profile(name.value()),
+                Expr::Path(path) => PolicySource::Path(path.clone()),
+                other => {
+                    return Err(syn::Error::new(
+                        other.span(),
+                        "`policy` takes a built-in profile name (`policy = \"decision\"`) or the path of a `fn() -> &'static Policy`",
+                    ));
+                }
+            };
+            let value = At {
+                value,
+                span: expr.span(),
+            };
+            set_once(&mut guards.policy, value, "policy", span, acc);
+        }
+        "acknowledges_policy" => set_once(
+            &mut guards.acknowledges_policy,
+            span,
+            "acknowledges_policy",
+            span,
+            acc,
+        ),
         "example" => {
             let expr: Expr = meta.value()?.parse()?;
             let value = At {

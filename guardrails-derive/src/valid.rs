@@ -3,9 +3,13 @@
 
 use darling::error::Accumulator;
 
-use crate::ast::{At, FORMAT_NAMES, Field, Guards, NumLit, Struct, ValueLit, closest, error};
+use crate::ast::{
+    At, FORMAT_NAMES, Field, Guards, NumLit, POLICY_PROFILES, PolicySource, Struct, ValueLit,
+    closest, error,
+};
 
 pub(crate) fn check_struct(input: &Struct<'_>, acc: &mut Accumulator) {
+    check_acknowledgement(input, acc);
     let mut seen: Vec<(&str, &syn::Ident)> = Vec::new();
     for field in &input.fields {
         if !field.skip {
@@ -21,6 +25,39 @@ pub(crate) fn check_struct(input: &Struct<'_>, acc: &mut Accumulator) {
             seen.push((&field.wire_name, field.ident));
         }
         check_field(field, acc);
+    }
+}
+
+/// One acknowledgement field at most, and only where a policy can raise warnings to acknowledge.
+fn check_acknowledgement(input: &Struct<'_>, acc: &mut Accumulator) {
+    let mut acknowledging = input
+        .fields
+        .iter()
+        .filter_map(|field| field.guards.acknowledges_policy.map(|span| (field, span)));
+    let Some((first, first_span)) = acknowledging.next() else {
+        return;
+    };
+    for (_, span) in acknowledging {
+        acc.push(error(
+            span,
+            format!(
+                "only one field can acknowledge policy warnings, and `{}` already does",
+                first.ident
+            ),
+        ));
+    }
+    if input
+        .fields
+        .iter()
+        .all(|field| field.guards.policy.is_none())
+    {
+        acc.push(error(
+            first_span,
+            format!(
+                "`acknowledges_policy` has nothing to acknowledge: no field of `{}` has a `policy` guard",
+                input.ident
+            ),
+        ));
     }
 }
 
@@ -82,6 +119,9 @@ fn check_field(field: &Field<'_>, acc: &mut Accumulator) {
     if let Some(one_of) = &g.one_of {
         check_one_of(one_of, acc);
     }
+    if let Some(policy) = &g.policy {
+        check_policy(policy, acc);
+    }
     if let Some(step) = &g.multiple_of
         && !(step.value.as_f64() > 0.0 && step.value.as_f64().is_finite())
     {
@@ -115,6 +155,24 @@ fn check_field(field: &Field<'_>, acc: &mut Accumulator) {
             ));
         }
     }
+}
+
+fn check_policy(policy: &At<PolicySource>, acc: &mut Accumulator) {
+    let PolicySource::Profile(name) = &policy.value else {
+        return;
+    };
+    if POLICY_PROFILES.iter().any(|(known, _)| known == name) {
+        return;
+    }
+    let names: Vec<&str> = POLICY_PROFILES.iter().map(|(known, _)| *known).collect();
+    let message = match closest(name, &names) {
+        Some(best) => format!("unknown policy profile `{name}`, did you mean `{best}`?"),
+        None => format!(
+            "unknown policy profile `{name}`, expected one of: {}; or give the path of a `fn() -> &'static Policy`",
+            names.join(", ")
+        ),
+    };
+    acc.push(error(policy.span, message));
 }
 
 fn check_range(range: &At<crate::ast::RangeGuard>, acc: &mut Accumulator) {

@@ -42,6 +42,8 @@ pub mod validation;
 /// | `one_of(…)` | strings, numbers, booleans | `enum` | `#[guard(one_of("EUR", "USD"))]` |
 /// | `unique` | arrays | `uniqueItems` | `#[guard(unique)]` |
 /// | `custom = path` | any | (not expressible) | `#[guard(custom = no_weekends)]` with `fn(&T) -> Result<(), String>` |
+/// | `policy = "profile"`, `policy = path` | strings, and `Option`, `Box`, `Vec` of them | (not expressible) | `#[guard(policy = "decision")]`, `#[guard(policy = house_rules)]` with `fn() -> &'static Policy` |
+/// | `acknowledges_policy` | one `bool` (or `Option<bool>`) field | (none: an ordinary boolean) | `#[serde(default)] #[guard(acknowledges_policy)] acknowledge_warnings: bool` |
 /// | `example = literal` | any | `examples` | `#[guard(example = "john_doe")]` |
 /// | `description = "…"` | any | `description` | overrides the doc comment |
 ///
@@ -52,6 +54,80 @@ pub mod validation;
 /// value is present. Patterns use the `regex` crate's syntax; prefer constructs that mean the
 /// same in ECMA-262 (which clients read the schema with): explicit classes such as `[0-9]`
 /// rather than `\d`, no inline flags.
+///
+/// # Output policies on text arguments
+///
+/// `policy` checks the text an agent writes into a field against an output
+/// [`Policy`](policy::Policy): a built-in profile by name (`"base"`, `"observation"`,
+/// `"decision"`; a misspelt name is a compile error with a suggestion), or the path of a
+/// `fn() -> &'static Policy`, for instance one that returns a policy kept in a `LazyLock`. It
+/// runs once the field's other guards (and its `custom` check) have passed, on each string the
+/// field holds (each item of a list at its own path, `items[2]`), and its issues are reported in
+/// the same pass as every other issue:
+///
+/// - each **critical** violation is an issue with code `policy`, whose message names the rule
+///   and quotes the text found (with its line and column), and whose fix gives the approved
+///   alternative (and the automatic replacement, when the rule has one): the model rewrites
+///   its text and calls again;
+/// - **warnings** follow the PENDING status of a verdict: they hold the call back only when
+///   the struct has a field marked `acknowledges_policy` and the call did not send it `true`.
+///   Each is then a `policy` issue whose fix says to rewrite the text or, if the wording is
+///   intentional, to call again with that field set to `true`. Without an acknowledgement
+///   field, warnings do not block. An acknowledgement covers the policy fields of its own
+///   struct, never a critical violation;
+/// - **advisories** never block.
+///
+/// At most one field acknowledges, it must be a `bool` or `Option<bool>` (give it
+/// `#[serde(default)]`, so that calls without warnings need not send it), and the struct must
+/// have a field with a policy. A policy does not change the JSON Schema: what it checks cannot
+/// be expressed there, so clients learn it from the issues. The generated example of a policy
+/// field is the generic one (`"example"`); when the policy requires text it lacks (the
+/// `observation` profile requires a `[Source: …]` tag), give the field an `example` that
+/// satisfies the policy, so that the arguments' example still validates.
+///
+/// ```
+/// use std::sync::LazyLock;
+///
+/// use guardrails::policy::{Policy, Rule};
+/// use guardrails::{IssueCode, ToolArgs};
+///
+/// static HOUSE_RULES: LazyLock<Policy> = LazyLock::new(|| {
+///     Policy::builder()
+///         .critical(
+///             Rule::forbidden("untagged_dollar_amount", r"\$\d[\d,]*")
+///                 .unless_followed_by(r"\s*\[AI estimation")
+///                 .alternative("Qualitative language with an [AI estimation …] tag"),
+///         )
+///         .warning(Rule::forbidden_words("overconfident_language", ["guaranteed"]))
+///         .build()
+///         .expect("the rules compile")
+/// });
+///
+/// fn house_rules() -> &'static Policy {
+///     &HOUSE_RULES
+/// }
+///
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct Summarize {
+///     #[guard(length(max = 2000), policy = house_rules)]
+///     summary: String,
+///     /// Set to true to keep wording the output policy warned about.
+///     #[serde(default)]
+///     #[guard(acknowledges_policy)]
+///     acknowledge_warnings: bool,
+/// }
+///
+/// let Err(report) = Summarize::validate_value(serde_json::json!({"summary": "It costs $9,000."}))
+/// else { unreachable!() };
+/// assert_eq!(report.issues()[0].code, IssueCode::Policy);
+///
+/// let pending = serde_json::json!({"summary": "Results are guaranteed."});
+/// assert!(Summarize::validate_value(pending).is_err());
+/// let acknowledged = serde_json::json!({"summary": "Results are guaranteed.", "acknowledge_warnings": true});
+/// assert!(Summarize::validate_value(acknowledged).is_ok());
+/// ```
+///
+/// # Field types
 ///
 /// Field types are decided by the [`ArgValue`] trait: strings, booleans, every integer and
 /// float type (each with its own range: `300` for a `u8` is a range issue, `1.5` for an integer
@@ -123,6 +199,7 @@ pub mod __private {
     pub use {schemars, serde_json};
 
     pub use crate::format::Format;
+    pub use crate::policy::{Policy, Profile};
     pub use crate::present::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
     pub use crate::present::{present_collection, present_value};
     pub use crate::render::RenderOptions;
@@ -132,9 +209,9 @@ pub mod __private {
         AgentLimit, Annotations, BoxFuture, CallOutput, StateRef, Teaching, Tool, ToolSpec, run,
     };
     pub use crate::validation::{
-        ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num, Pattern,
-        ToolArgs, ToolEnum, enum_example, enum_mismatch, enum_schema, run_custom, take_field,
-        take_field_or,
+        Acknowledgement, ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num,
+        Pattern, PolicyText, ToolArgs, ToolEnum, WarningGate, enum_example, enum_mismatch,
+        enum_schema, policy_from, run_custom, run_policy, take_field, take_field_or, warning_gate,
     };
     pub use core::marker::PhantomData;
     pub use std::boxed::Box;

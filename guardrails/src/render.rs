@@ -274,6 +274,9 @@ fn suggestions(report: &Report) -> Vec<String> {
     if report.has(IssueCode::MultipleOf) {
         out.push("Round numbers to the required step.".into());
     }
+    if report.has(IssueCode::Policy) {
+        out.push("Rewrite the text the output policy flags with its approved alternative.".into());
+    }
     out.push("Start from the valid example and change only what you need.".into());
     out
 }

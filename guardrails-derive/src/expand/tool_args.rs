@@ -3,8 +3,11 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
 
-use crate::ast::{Field, FieldDefault, Guards, NumLit, Struct, ValueLit};
+use crate::ast::{
+    Field, FieldDefault, Guards, NumLit, POLICY_PROFILES, PolicySource, Struct, ValueLit,
+};
 use crate::expand::opt_str;
 
 fn num(n: NumLit) -> TokenStream {
@@ -213,7 +216,77 @@ fn guard_asserts(field: &Field<'_>) -> TokenStream {
     if let Some(span) = g.unique {
         assert(span, "assert_items");
     }
+    // `policy` and `acknowledges_policy` need no assertion: the runtime calls that read the
+    // typed value carry the trait bound, spanned at the field's type (see `policy_checks`).
     out
+}
+
+/// The `&'static Policy` a `policy` guard names.
+fn policy_expr(source: &PolicySource) -> TokenStream {
+    match source {
+        PolicySource::Profile(name) => {
+            // The checks reject unknown names; the fallback is never emitted in compiled code.
+            let variant = POLICY_PROFILES
+                .iter()
+                .find(|(known, _)| known == name)
+                .map_or("Base", |(_, variant)| variant);
+            let variant = format_ident!("{}", variant);
+            quote!(__gr::Profile::shared_policy(__gr::Profile::#variant))
+        }
+        PolicySource::Path(path) => {
+            quote_spanned!(path.span()=> __gr::policy_from(#path))
+        }
+    }
+}
+
+/// The policy checks of a struct, run once every field is read: the acknowledgement field may
+/// come after the fields whose warnings it acknowledges.
+fn policy_checks(input: &Struct<'_>) -> TokenStream {
+    let checks: Vec<TokenStream> = input
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.skip)
+        .filter_map(|(i, field)| {
+            let policy = policy_expr(&field.guards.policy.as_ref()?.value);
+            let ty = field.ty;
+            let value = format_ident!("__field_{}", i);
+            let clean = format_ident!("__clean_{}", i);
+            let run = quote_spanned! {ty.span()=>
+                __gr::run_policy::<#ty>(cx, &__FIELDS[#i], checked, #policy, __policy_gate);
+            };
+            Some(quote! {
+                if #clean {
+                    if let ::core::option::Option::Some(checked) = &#value {
+                        #run
+                    }
+                }
+            })
+        })
+        .collect();
+    if checks.is_empty() {
+        return TokenStream::new();
+    }
+    let gate = input
+        .fields
+        .iter()
+        .enumerate()
+        .find(|(_, f)| !f.skip && f.guards.acknowledges_policy.is_some())
+        .map_or_else(
+            || quote!(__gr::WarningGate::Open),
+            |(i, field)| {
+                let value = format_ident!("__field_{}", i);
+                let name = &field.wire_name;
+                let ty = field.ty;
+                quote_spanned! {ty.span()=>
+                    __gr::warning_gate::<#ty>(#name, ::core::option::Option::as_ref(&#value))
+                }
+            },
+        );
+    quote! {
+        let __policy_gate = #gate;
+        #(#checks)*
+    }
 }
 
 #[expect(
@@ -272,6 +345,12 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
             continue;
         }
         let slot = format_ident!("__slot_{}", i);
+        // A policy checks text that passed the field's other guards: the field is clean when
+        // reading it (and its custom check) added no issue.
+        let issues_before = format_ident!("__issues_before_{}", i);
+        if field.guards.policy.is_some() {
+            reads.push(quote!(let #issues_before = cx.issue_count();));
+        }
         reads.push(match default {
             Some(default) => quote! {
                 let #value = __gr::take_field_or::<#ty>(cx, #slot, &__FIELDS[#i], || #default);
@@ -287,12 +366,17 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
                 }
             });
         }
+        if field.guards.policy.is_some() {
+            let clean = format_ident!("__clean_{}", i);
+            reads.push(quote!(let #clean = cx.issue_count() == #issues_before;));
+        }
         values.push(value);
         bindings.push(quote!(::core::option::Option::Some(#bound)));
         patterns.push(bound.clone());
         inits.push(quote!(#fid: #bound));
     }
     let _ = patterns;
+    let policies = policy_checks(input);
 
     quote! {
         #[doc(hidden)]
@@ -329,6 +413,7 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
                     }
                     #container_defaults
                     #(#reads)*
+                    #policies
                     if !unknown.is_empty() {
                         cx.unknown_fields(unknown, &__FIELDS);
                     }

@@ -66,6 +66,13 @@ impl Profile {
     /// The profile's policy (compiled once per process, then shared).
     #[must_use]
     pub fn policy(self) -> Policy {
+        self.shared_policy().clone()
+    }
+
+    /// The profile's policy, compiled on first use and kept for the life of the process: what
+    /// a `#[guard(policy = "…")]` field checks with, without a clone per call.
+    #[must_use]
+    pub fn shared_policy(self) -> &'static Policy {
         static COMPILED: [OnceLock<Policy>; 3] =
             [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         let slot = match self {
@@ -73,7 +80,7 @@ impl Profile {
             Profile::Observation => &COMPILED[1],
             Profile::Decision => &COMPILED[2],
         };
-        slot.get_or_init(|| compile_builtin(self)).clone()
+        slot.get_or_init(|| compile_builtin(self))
     }
 
     /// The profile's rules in a builder, to adjust before building.

@@ -241,23 +241,10 @@ impl Verdict {
             match &violation.found {
                 Some(found) => {
                     let _ = writeln!(out, " at line {}, column {}", found.line, found.column);
-                    let (shown, was_cut) = cut(&found.text, limits.max_echo_chars);
-                    let _ = writeln!(
-                        out,
-                        "   found:    {:?}{}",
-                        shown,
-                        if was_cut { "…" } else { "" }
-                    );
                 }
                 None => out.push_str(" (nowhere in the text)\n"),
             }
-            let _ = writeln!(out, "   why:      {}", violation.message);
-            if let Some(alternative) = &violation.alternative {
-                let _ = writeln!(out, "   instead:  {alternative}");
-            }
-            if let Some(fix) = &violation.fix {
-                let _ = writeln!(out, "   fix:      replace with {fix:?}");
-            }
+            write_details(&mut out, violation, limits);
         }
         let omitted = self.violations.len().saturating_sub(limits.max_violations);
         if omitted > 0 {
@@ -300,6 +287,70 @@ impl Verdict {
                     "Check passed: ready for delivery; the suggestions above are optional.\n",
                 );
             }
+        }
+        out
+    }
+}
+
+/// What a violation found, why it is one and what to write instead, one indented line each.
+fn write_details(out: &mut String, violation: &Violation, limits: RenderLimits) {
+    if let Some(found) = &violation.found {
+        let (shown, was_cut) = cut(&found.text, limits.max_echo_chars);
+        let _ = writeln!(
+            out,
+            "   found:    {:?}{}",
+            shown,
+            if was_cut { "…" } else { "" }
+        );
+    }
+    let _ = writeln!(out, "   why:      {}", violation.message);
+    if let Some(alternative) = &violation.alternative {
+        let _ = writeln!(out, "   instead:  {alternative}");
+    }
+    if let Some(fix) = &violation.fix {
+        let _ = writeln!(out, "   fix:      replace with {fix:?}");
+    }
+}
+
+impl Verdict {
+    /// Renders the violations of a text that came from `origin` (a file path) the way compilers
+    /// report problems, so that editors and CI logs link each one to its place:
+    /// `origin:line:column: SEVERITY rule`, then what was found, why, and what to write
+    /// instead. A required pattern that occurs nowhere is reported as `origin: SEVERITY rule`.
+    /// Nothing is rendered for a text without violations.
+    ///
+    /// ```
+    /// use guardrails::policy::{Profile, RenderLimits};
+    ///
+    /// let verdict = Profile::Base.policy().check("Intro.\nIt saves $50,000 annually.");
+    /// let rendered = verdict.render_located("notes/plan.md", RenderLimits::unlimited());
+    /// assert!(rendered.starts_with("notes/plan.md:2:4: CRITICAL annual_savings_figure\n"));
+    /// ```
+    #[must_use]
+    pub fn render_located(&self, origin: &str, limits: RenderLimits) -> String {
+        let mut out = String::new();
+        for violation in self.violations.iter().take(limits.max_violations) {
+            match &violation.found {
+                Some(found) => {
+                    let _ = writeln!(
+                        out,
+                        "{origin}:{}:{}: {} {}",
+                        found.line, found.column, violation.severity, violation.rule
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "{origin}: {} {} (nowhere in the text)",
+                        violation.severity, violation.rule
+                    );
+                }
+            }
+            write_details(&mut out, violation, limits);
+        }
+        let omitted = self.violations.len().saturating_sub(limits.max_violations);
+        if omitted > 0 {
+            let _ = writeln!(out, "{origin}: … and {omitted} more.");
         }
         out
     }

@@ -6,6 +6,7 @@
 //! there is none.
 
 mod constraint;
+mod policy;
 mod report;
 mod value;
 
@@ -16,6 +17,9 @@ use serde_json::{Map, Value};
 pub use constraint::{
     Bound, Constraints, CustomCheck, Literal, Num, Pattern, PresentValue, WholeValue,
 };
+pub use policy::{Acknowledgement, PolicyText};
+#[doc(hidden)]
+pub use policy::{WarningGate, policy_from, run_policy, warning_gate};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 pub use value::ArgValue;
 #[doc(hidden)]

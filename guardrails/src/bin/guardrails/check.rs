@@ -1,0 +1,216 @@
+//! `guardrails check`: text files against an output policy, for CI pipelines that gate the
+//! documents an agent wrote.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use guardrails::policy::{Policy, RenderLimits, Status, Verdict, load_policy};
+use serde::Serialize;
+
+use crate::{Failure, Outcome};
+
+/// The extensions a directory is searched for.
+const TEXT_EXTENSIONS: [&str; 2] = ["md", "txt"];
+
+/// How many characters of a found text a violation echoes: enough to recognise it, bounded so
+/// that a minified file does not flood the log.
+const ECHO_CHARS: usize = 120;
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct CheckArgs {
+    /// A built-in profile: base, observation or decision [default: base, unless --policy is
+    /// given].
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+
+    /// A TOML policy file; with --profile, its rules apply over the profile's rules.
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+
+    /// Print one JSON document with every file's verdict instead of text.
+    #[arg(long)]
+    json: bool,
+
+    /// Files to check, and directories to search for `.md` and `.txt` files.
+    #[arg(required = true, value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+}
+
+/// One checked file, as `--json` prints it.
+#[derive(Serialize)]
+struct FileVerdict {
+    path: String,
+    #[serde(flatten)]
+    verdict: Verdict,
+}
+
+/// Every checked file, as `--json` prints it.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    status: Status,
+    files_checked: usize,
+    critical: usize,
+    warnings: usize,
+    advisories: usize,
+    files: &'a [FileVerdict],
+}
+
+pub(crate) fn run(args: &CheckArgs) -> Result<Outcome, Failure> {
+    let policy = load_policy(args.profile.as_deref(), args.policy.as_deref())?;
+    // Every file is found and read before anything is printed: a run either reports on all
+    // the files it was given or fails with status 2, never half of each.
+    let mut files = Vec::new();
+    for path in &args.paths {
+        collect(path, true, &mut files)?;
+    }
+    let checked = check_files(&policy, &files)?;
+    let blocked = checked
+        .iter()
+        .any(|file| file.verdict.status == Status::Blocked);
+    let printed = if args.json {
+        print_json(&checked)
+    } else {
+        print_text(&checked)
+    };
+    match printed {
+        // Whoever reads the output stopped early (`| head`); the verdict still decides.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        other => other.map_err(|error| Failure(format!("cannot write the report: {error}")))?,
+    }
+    Ok(if blocked {
+        Outcome::Failed
+    } else {
+        Outcome::Passed
+    })
+}
+
+/// Adds `path` to `files`: a file as it is when it was named on the command line, a file found
+/// in a directory when its extension is one of [`TEXT_EXTENSIONS`], a directory searched in
+/// name order, so that the report is the same on every machine.
+fn collect(path: &Path, named: bool, files: &mut Vec<PathBuf>) -> Result<(), Failure> {
+    let metadata = std::fs::metadata(path)
+        .map_err(|error| Failure(format!("cannot read `{}`: {error}", path.display())))?;
+    if metadata.is_dir() {
+        let mut entries = std::fs::read_dir(path)
+            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+            .map_err(|error| {
+                Failure(format!(
+                    "cannot read directory `{}`: {error}",
+                    path.display()
+                ))
+            })?;
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for entry in entries {
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            // A link to a directory is not followed: it could lead back up the tree.
+            let is_linked_dir =
+                entry.file_type().is_ok_and(|kind| kind.is_symlink()) && entry.path().is_dir();
+            if !is_linked_dir {
+                collect(&entry.path(), false, files)?;
+            }
+        }
+    } else if named || has_text_extension(path) {
+        files.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+fn has_text_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| {
+            TEXT_EXTENSIONS
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(extension))
+        })
+}
+
+fn check_files(policy: &Policy, files: &[PathBuf]) -> Result<Vec<FileVerdict>, Failure> {
+    files
+        .iter()
+        .map(|path| {
+            let bytes = std::fs::read(path)
+                .map_err(|error| Failure(format!("cannot read `{}`: {error}", path.display())))?;
+            let text = String::from_utf8(bytes).map_err(|error| {
+                Failure(format!(
+                    "`{}` is not UTF-8 text (invalid byte at offset {})",
+                    path.display(),
+                    error.utf8_error().valid_up_to()
+                ))
+            })?;
+            Ok(FileVerdict {
+                path: path.display().to_string(),
+                verdict: policy.check(&text),
+            })
+        })
+        .collect()
+}
+
+fn totals(checked: &[FileVerdict]) -> (usize, usize, usize) {
+    checked.iter().fold((0, 0, 0), |(c, w, a), file| {
+        (
+            c + file.verdict.critical,
+            w + file.verdict.warnings,
+            a + file.verdict.advisories,
+        )
+    })
+}
+
+fn overall_status(checked: &[FileVerdict]) -> Status {
+    let statuses = || checked.iter().map(|file| file.verdict.status);
+    if statuses().any(|status| status == Status::Blocked) {
+        Status::Blocked
+    } else if statuses().any(|status| status == Status::Pending) {
+        Status::Pending
+    } else {
+        Status::Approved
+    }
+}
+
+fn print_text(checked: &[FileVerdict]) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    let limits = RenderLimits::unlimited().with_max_echo_chars(ECHO_CHARS);
+    for file in checked {
+        out.write_all(file.verdict.render_located(&file.path, limits).as_bytes())?;
+    }
+    let (critical, warnings, advisories) = totals(checked);
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let by_status = |status| {
+        checked
+            .iter()
+            .filter(|file| file.verdict.status == status)
+            .count()
+    };
+    writeln!(
+        out,
+        "{}: {} checked, {} blocked, {} pending, {} approved ({}, {}, {})",
+        overall_status(checked),
+        count(checked.len(), "file", "files"),
+        by_status(Status::Blocked),
+        by_status(Status::Pending),
+        by_status(Status::Approved),
+        count(critical, "critical", "critical"),
+        count(warnings, "warning", "warnings"),
+        count(advisories, "advisory", "advisories"),
+    )?;
+    out.flush()
+}
+
+fn print_json(checked: &[FileVerdict]) -> io::Result<()> {
+    let (critical, warnings, advisories) = totals(checked);
+    let report = JsonReport {
+        status: overall_status(checked),
+        files_checked: checked.len(),
+        critical,
+        warnings,
+        advisories,
+        files: checked,
+    };
+    let mut out = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &report)?;
+    writeln!(out)?;
+    out.flush()
+}

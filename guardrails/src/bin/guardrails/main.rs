@@ -1,0 +1,72 @@
+//! The `guardrails` command line (feature `cli`).
+//!
+//! One module per subcommand; each parses its own arguments and returns an [`Outcome`], and
+//! `main` turns outcomes and failures into exit codes, so that a new subcommand is a new module
+//! and a new variant of [`Command`].
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod check;
+
+/// Cognitive guardrails for MCP tool servers, from the command line.
+#[derive(Debug, Parser)]
+#[command(name = "guardrails", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check text files against an output policy; exit 1 when anything critical is found.
+    ///
+    /// Each violation is printed as `path:line:column: SEVERITY rule` with what was found, why
+    /// it is a violation and what to write instead. Directories are searched recursively for
+    /// `.md` and `.txt` files (entries whose name starts with `.` are skipped); files named
+    /// explicitly are checked whatever their extension.
+    ///
+    /// Exit status: 0 when nothing critical is found (warnings and advisories are printed but
+    /// do not fail), 1 when anything critical is, 2 on a usage error, an unreadable file, an
+    /// unknown profile or an invalid policy file.
+    Check(check::CheckArgs),
+}
+
+/// How a subcommand that ran to the end judged its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    /// Nothing that fails the run.
+    Passed,
+    /// Something that fails the run, such as a critical violation.
+    Failed,
+}
+
+/// Why a subcommand could not run to the end: a message for stderr, exit status 2.
+#[derive(Debug)]
+struct Failure(String);
+
+impl<E: std::error::Error> From<E> for Failure {
+    fn from(error: E) -> Self {
+        Failure(error.to_string())
+    }
+}
+
+/// The exit status of a run that could not finish; clap exits with the same status on a usage
+/// error, so CI scripts can tell "the documents fail" (1) from "the check could not run" (2).
+const EXIT_FAILURE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => check::run(&args),
+    };
+    match result {
+        Ok(Outcome::Passed) => ExitCode::SUCCESS,
+        Ok(Outcome::Failed) => ExitCode::from(1),
+        Err(Failure(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}

@@ -1,0 +1,9 @@
+use guardrails::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Args {
+    #[guard(policy = "decisoin")]
+    summary: String,
+}
+
+fn main() {}
