@@ -54,7 +54,7 @@ fn error_path(c: &mut Criterion) {
     let round = |server: &guardrails::Server<()>| {
         let start = std::time::Instant::now();
         for _ in 0..500 {
-            black_box(rt.block_on(server.call(black_box("get_user"), unchanged.clone())));
+            let _ = black_box(rt.block_on(server.call(black_box("get_user"), unchanged.clone())));
         }
         start.elapsed().as_secs_f64()
     };
