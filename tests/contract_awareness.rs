@@ -219,3 +219,25 @@ async fn a_healed_call_succeeds() {
         .unwrap();
     assert!(!out.is_error, "{:?}", out.text);
 }
+
+#[test]
+fn an_unchanged_tool_gets_no_awareness_at_all() {
+    let all = AwarenessConfig::default().with_all_severities(true);
+    let known = known_good();
+    assert!(
+        known
+            .awareness(contract_fixtures::get_user.spec(), &all)
+            .is_none()
+    );
+    let changed = known
+        .awareness(contract_fixtures::v2::create_user.spec(), &all)
+        .expect("create_user changed");
+    assert_eq!(changed.deltas().count(), 5);
+    // The default filter drops SAFE and COSMETIC deltas; a tool with only those has none.
+    let default = AwarenessConfig::default();
+    assert!(
+        known
+            .awareness(contract_fixtures::v2::delete_user.spec(), &default)
+            .is_none()
+    );
+}

@@ -6,7 +6,7 @@
 //!
 //! - [`Contract`]: one tool's name, title, description, annotations, arguments (type,
 //!   requiredness, constraints, description, nested fields, array items), output shape, agent
-//!   limit, byte cap and policy, assembled from its [`ToolSpec`](crate::ToolSpec).
+//!   limit, byte cap and policy, assembled from its [`ToolSpec`].
 //! - [`ServerContract`]: every tool's contract, by name; it reads and writes the lockfile
 //!   `guardrails.lock` (canonical JSON, sha256 digests per tool and for the server).
 //! - [`diff()`]: the [`Delta`]s between two [`ServerContract`]s, as text, XML or JSON.
