@@ -143,6 +143,8 @@ struct Identity {
 struct Entry<S> {
     tool: Arc<dyn Tool<S>>,
     definition: rmcp::model::Tool,
+    /// Contract awareness: set only when the tool changed since the known-good lockfile.
+    contract: Option<crate::contract::Awareness>,
 }
 
 impl<S> Clone for Entry<S> {
@@ -150,6 +152,7 @@ impl<S> Clone for Entry<S> {
         Self {
             tool: Arc::clone(&self.tool),
             definition: self.definition.clone(),
+            contract: self.contract.clone(),
         }
     }
 }
@@ -187,6 +190,11 @@ pub struct Server<S> {
     tools: Arc<ToolSet<S>>,
     identity: Arc<Identity>,
     options: RenderOptions,
+    /// The contracts clients were calibrated on, and which deltas errors carry.
+    known_good: (
+        Option<crate::contract::KnownGood>,
+        crate::contract::AwarenessConfig,
+    ),
 }
 
 impl<S> Clone for Server<S> {
@@ -196,6 +204,7 @@ impl<S> Clone for Server<S> {
             tools: Arc::clone(&self.tools),
             identity: Arc::clone(&self.identity),
             options: self.options.clone(),
+            known_good: self.known_good.clone(),
         }
     }
 }
@@ -238,6 +247,7 @@ impl<S: Send + Sync + 'static> Server<S> {
                 instructions: None,
             }),
             options: RenderOptions::default(),
+            known_good: (None, crate::contract::AwarenessConfig::default()),
         }
     }
 
@@ -259,6 +269,11 @@ impl<S: Send + Sync + 'static> Server<S> {
         set.entries.push(Entry {
             definition: definition(spec),
             tool: Arc::new(tool),
+            contract: self
+                .known_good
+                .0
+                .as_ref()
+                .and_then(|k| k.awareness(spec, &self.known_good.1)),
         });
         self
     }
@@ -329,7 +344,14 @@ impl<S: Send + Sync + 'static> Server<S> {
             return Err(self.unknown(name));
         };
         let entry = &self.tools.entries[index];
-        Ok(entry.tool.call(&self.state, arguments, &self.options).await)
+        let output = match &entry.contract {
+            None => entry.tool.call(&self.state, arguments, &self.options).await,
+            Some(contract) => {
+                let options = self.options.clone().with_contract(Some(contract.clone()));
+                entry.tool.call(&self.state, arguments, &options).await
+            }
+        };
+        Ok(output)
     }
 
     fn unknown(&self, name: &str) -> ErrorData {
@@ -340,6 +362,53 @@ impl<S: Send + Sync + 'static> Server<S> {
             .map(|e| e.tool.spec().name())
             .collect();
         unknown_tool(name, &known)
+    }
+}
+
+/// Contract awareness (see [`crate::contract`]).
+impl<S: Send + Sync + 'static> Server<S> {
+    /// Gives the contracts clients were last calibrated on, usually a lockfile embedded with
+    /// `include_str!`. Each tool is diffed against them once, here and for tools added later;
+    /// the errors of a tool that changed carry a `<contract_awareness>` block, other tools'
+    /// errors stay as they are.
+    ///
+    /// ```ignore
+    /// let known_good = KnownGood::from_lockfile_str(include_str!("../guardrails.lock"))?;
+    /// let server = Server::new(state).tool(create_user).known_good(known_good);
+    /// ```
+    #[must_use]
+    pub fn known_good(self, known_good: crate::contract::KnownGood) -> Self {
+        let config = self.known_good.1;
+        self.with_known_good(Some(known_good), config)
+    }
+
+    /// Sets which deltas errors carry (default: BREAKING and RISKY, at most 5, validation
+    /// errors only). Takes effect with [`Server::known_good`], given before or after.
+    #[must_use]
+    pub fn contract_awareness(mut self, config: crate::contract::AwarenessConfig) -> Self {
+        let known_good = self.known_good.0.take();
+        self.with_known_good(known_good, config)
+    }
+
+    fn with_known_good(
+        mut self,
+        known_good: Option<crate::contract::KnownGood>,
+        config: crate::contract::AwarenessConfig,
+    ) -> Self {
+        let set = Arc::make_mut(&mut self.tools);
+        for entry in &mut set.entries {
+            entry.contract = known_good
+                .as_ref()
+                .and_then(|k| k.awareness(entry.tool.spec(), &config));
+        }
+        self.known_good = (known_good, config);
+        self
+    }
+
+    /// The specs of the tools, in the order they were added (for
+    /// [`assert_lockfile`](crate::contract::assert_lockfile)).
+    pub fn specs(&self) -> impl Iterator<Item = &'static ToolSpec> + '_ {
+        self.tools.entries.iter().map(|e| e.tool.spec())
     }
 }
 

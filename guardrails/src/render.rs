@@ -38,6 +38,10 @@ pub struct RenderOptions {
     pub schema_summary: bool,
     /// The most issues listed; the rest are counted.
     pub max_issues: usize,
+    /// The contract awareness of the tool being called (see [`crate::contract`]): the server
+    /// sets it per tool when a known-good lockfile is given and the tool changed since. `None`
+    /// renders errors as they are.
+    pub contract: Option<crate::contract::Awareness>,
 }
 
 impl Default for RenderOptions {
@@ -46,6 +50,7 @@ impl Default for RenderOptions {
             format: RenderFormat::Xml,
             schema_summary: false,
             max_issues: 20,
+            contract: None,
         }
     }
 }
@@ -64,6 +69,13 @@ impl RenderOptions {
     #[must_use]
     pub fn with_schema_summary(mut self, on: bool) -> Self {
         self.schema_summary = on;
+        self
+    }
+
+    /// Sets the contract awareness of the tool these options render for.
+    #[must_use]
+    pub fn with_contract(mut self, awareness: Option<crate::contract::Awareness>) -> Self {
+        self.contract = awareness;
         self
     }
 

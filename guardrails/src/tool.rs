@@ -404,22 +404,50 @@ where
     F: FnOnce(A) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
+    // Contract awareness: only a tool whose contract changed has any, so every other tool
+    // pays this one `None` check. Which arguments were sent is noted before validation takes
+    // them.
+    let aware = options
+        .contract
+        .as_ref()
+        .map(|contract| (contract, contract.relevance(&arguments)));
     let args = match A::validate(arguments) {
         Ok(args) => args,
         Err(report) => {
+            let mut text = render_report(spec.name, &report, A::info(), A::example(), options);
+            if let Some((contract, relevance)) = &aware {
+                contract.annotate(&mut text, relevance, options.format);
+            }
             return CallOutput {
-                text: vec![render_report(
-                    spec.name,
-                    &report,
-                    A::info(),
-                    A::example(),
-                    options,
-                )],
+                text: vec![text],
                 structured: None,
                 is_error: true,
             };
         }
     };
+    let mut output = handle(spec, options, args, handler, present).await;
+    if let Some((contract, relevance)) = &aware
+        && output.is_error
+        && contract.all_errors()
+        && let Some(text) = output.text.first_mut()
+    {
+        contract.annotate(text, relevance, options.format);
+    }
+    output
+}
+
+/// The pipeline after validation: the handler, then the presenter.
+async fn handle<A, O, F, Fut>(
+    spec: &'static ToolSpec,
+    options: &RenderOptions,
+    args: A,
+    handler: F,
+    present: fn(&'static ToolSpec, O, &RenderOptions) -> CallOutput,
+) -> CallOutput
+where
+    F: FnOnce(A) -> Fut,
+    Fut: Future<Output = Result<O, ToolError>>,
+{
     // The handler's future may hold references into the state; a panic leaves nothing
     // half-updated that this pipeline would read again, so asserting unwind safety is sound here.
     let outcome = AssertUnwindSafe(async move { handler(args).await })

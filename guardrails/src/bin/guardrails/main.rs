@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod check;
+mod diff;
 
 /// Cognitive guardrails for MCP tool servers, from the command line.
 #[derive(Debug, Parser)]
@@ -31,6 +32,12 @@ enum Command {
     /// do not fail), 1 when anything critical is, 2 on a usage error, an unreadable file, an
     /// unknown profile or an invalid policy file.
     Check(check::CheckArgs),
+    /// Compare two contract lockfiles; exit 1 when anything BREAKING changed.
+    ///
+    /// Prints every change with its severity (BREAKING, RISKY, SAFE, COSMETIC), its path and
+    /// what it was and is. Exit status: 0 when nothing BREAKING changed, 1 when something did,
+    /// 2 when a lockfile cannot be read or is invalid.
+    Diff(diff::DiffArgs),
 }
 
 /// How a subcommand that ran to the end judged its input.
@@ -60,6 +67,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Diff(args) => diff::run(&args),
     };
     match result {
         Ok(Outcome::Passed) => ExitCode::SUCCESS,

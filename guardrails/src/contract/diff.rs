@@ -1,0 +1,1020 @@
+//! Field-level contract diffs: each change with a severity, a path, before, after and a
+//! description. The rules are in the [module docs](super).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::{self, Write as _};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Number, Value, json};
+
+use super::ServerContract;
+use super::model::{Contract, Field, JsonType, Limit, OutputField, cmp_numbers};
+use crate::render::{escape_xml, escape_xml_attr};
+
+/// How much a change matters to a client calibrated on the old contract. Ordered from the least
+/// to the most severe, so `max()` is the highest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Severity {
+    /// Wording only (a description, a title): calls keep working as they are.
+    Cosmetic,
+    /// Calls that worked keep working; new ones may do more.
+    Safe,
+    /// Calls keep validating, but what they do or return may differ.
+    Risky,
+    /// Calls that worked may now be rejected, or behave in a way the client relied on not to.
+    Breaking,
+}
+
+impl Severity {
+    /// Every severity, from the most severe down.
+    pub const ALL: [Self; 4] = [Self::Breaking, Self::Risky, Self::Safe, Self::Cosmetic];
+
+    /// The uppercase name, as in reports.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Cosmetic => "COSMETIC",
+            Self::Safe => "SAFE",
+            Self::Risky => "RISKY",
+            Self::Breaking => "BREAKING",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One change between two contracts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Delta {
+    /// How much the change matters.
+    pub severity: Severity,
+    /// Where it is, e.g. `create_user.args.currency` or `list_tasks.agent_limit`.
+    pub path: String,
+    /// The tool it belongs to.
+    pub tool: String,
+    /// The top-level argument it is about, if any: what relevance to a failing call is judged by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub argument: Option<String>,
+    /// The old value; `None` when the thing did not exist.
+    pub before: Option<Value>,
+    /// The new value; `None` when the thing no longer exists.
+    pub after: Option<Value>,
+    /// What changed and what it means for a caller.
+    pub description: String,
+}
+
+/// The changes between two sets of contracts, in a stable order: by tool name, then in the
+/// order of the contract's members, arguments by name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Diff {
+    deltas: Vec<Delta>,
+}
+
+impl Diff {
+    /// Every change.
+    #[must_use]
+    pub fn deltas(&self) -> &[Delta] {
+        &self.deltas
+    }
+
+    /// Whether nothing changed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.deltas.is_empty()
+    }
+
+    /// The number of changes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.deltas.len()
+    }
+
+    /// The highest severity, if anything changed.
+    #[must_use]
+    pub fn max_severity(&self) -> Option<Severity> {
+        self.deltas.iter().map(|d| d.severity).max()
+    }
+
+    /// Whether any change is BREAKING.
+    #[must_use]
+    pub fn is_breaking(&self) -> bool {
+        self.max_severity() == Some(Severity::Breaking)
+    }
+
+    /// The number of changes of a severity.
+    #[must_use]
+    pub fn count(&self, severity: Severity) -> usize {
+        self.deltas
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+
+    /// The changes of one tool.
+    pub fn for_tool<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'a Delta> + 'a {
+        self.deltas.iter().filter(move |d| d.tool == tool)
+    }
+
+    /// The changes above `severity`.
+    pub fn above(&self, severity: Severity) -> impl Iterator<Item = &Delta> {
+        self.deltas.iter().filter(move |d| d.severity > severity)
+    }
+
+    fn summary(&self) -> String {
+        if self.is_empty() {
+            return "no contract changes".to_owned();
+        }
+        let counts: Vec<String> = Severity::ALL
+            .iter()
+            .map(|s| (s, self.count(*s)))
+            .filter(|(_, n)| *n > 0)
+            .map(|(s, n)| format!("{n} {s}"))
+            .collect();
+        format!("{} contract change(s): {}", self.len(), counts.join(", "))
+    }
+
+    /// A plain-text report for people and CI logs: a summary line, then one block per change.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut out = self.summary();
+        out.push('\n');
+        for d in &self.deltas {
+            let _ = writeln!(
+                out,
+                "{:<9} {}: {}",
+                d.severity.as_str(),
+                d.path,
+                d.description
+            );
+            let _ = writeln!(out, "          before: {}", value_text(d.before.as_ref()));
+            let _ = writeln!(out, "          after:  {}", value_text(d.after.as_ref()));
+        }
+        out
+    }
+
+    /// A report for models: `<contract_deltas>` with one `<delta>` per change. Every value is
+    /// escaped.
+    #[must_use]
+    pub fn to_xml(&self) -> String {
+        let mut out = format!(
+            "<contract_deltas count=\"{}\" max_severity=\"{}\">\n",
+            self.len(),
+            self.max_severity().map_or("NONE", Severity::as_str)
+        );
+        for d in &self.deltas {
+            out.push_str(&delta_xml(d, usize::MAX));
+        }
+        out.push_str("</contract_deltas>");
+        out
+    }
+
+    /// A structured report: counts by severity, whether anything is BREAKING, and the deltas.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let counts: serde_json::Map<String, Value> = Severity::ALL
+            .iter()
+            .map(|s| (s.as_str().to_owned(), Value::from(self.count(*s))))
+            .collect();
+        json!({
+            "changes": self.len(),
+            "breaking": self.is_breaking(),
+            "maxSeverity": self.max_severity(),
+            "counts": counts,
+            "deltas": self.deltas,
+        })
+    }
+}
+
+/// A value in a report: compact JSON, or `(absent)`.
+pub(crate) fn value_text(value: Option<&Value>) -> String {
+    value.map_or_else(|| "(absent)".to_owned(), Value::to_string)
+}
+
+/// One `<delta>` element, values cut to `max_chars`.
+pub(crate) fn delta_xml(d: &Delta, max_chars: usize) -> String {
+    let cut = |v: Option<&Value>| crate::validation::cut(&value_text(v), max_chars, false);
+    format!(
+        "<delta severity=\"{}\" field=\"{}\">\n<description>{}</description>\n<previous>{}</previous>\n<current>{}</current>\n</delta>\n",
+        d.severity,
+        escape_xml_attr(&d.path),
+        escape_xml(&d.description),
+        escape_xml(&cut(d.before.as_ref())),
+        escape_xml(&cut(d.after.as_ref())),
+    )
+}
+
+/// The changes from `before` to `after`.
+#[must_use]
+pub fn diff(before: &ServerContract, after: &ServerContract) -> Diff {
+    let old = &before.tools;
+    let new = &after.tools;
+    // A removed tool whose contract reappears, unchanged, under a new name was renamed: one
+    // delta says so instead of a removal and an unrelated addition.
+    let mut renamed: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut renamed_to: BTreeSet<&str> = BTreeSet::new();
+    for (name, contract) in old.iter().filter(|(n, _)| !new.contains_key(*n)) {
+        let twin = new.iter().find(|(n, c)| {
+            !old.contains_key(*n) && !renamed_to.contains(n.as_str()) && same_but_name(contract, c)
+        });
+        if let Some((new_name, _)) = twin {
+            renamed.insert(name, new_name);
+            renamed_to.insert(new_name);
+        }
+    }
+    let names: BTreeSet<&str> = old.keys().chain(new.keys()).map(String::as_str).collect();
+    let mut out = Vec::new();
+    for name in names {
+        match (old.get(name), new.get(name)) {
+            (Some(_), None) => match renamed.get(name) {
+                Some(to) => out.push(Delta {
+                    severity: Severity::Breaking,
+                    path: name.to_owned(),
+                    tool: name.to_owned(),
+                    argument: None,
+                    before: Some(Value::from(name)),
+                    after: Some(Value::from(*to)),
+                    description: format!("Tool renamed to `{to}`: calls to `{name}` now fail."),
+                }),
+                None => out.push(Delta {
+                    severity: Severity::Breaking,
+                    path: name.to_owned(),
+                    tool: name.to_owned(),
+                    argument: None,
+                    before: Some(Value::from(name)),
+                    after: None,
+                    description: "Tool removed: calls to it now fail.".to_owned(),
+                }),
+            },
+            (None, Some(_)) if renamed_to.contains(name) => {}
+            (None, Some(_)) => out.push(Delta {
+                severity: Severity::Safe,
+                path: name.to_owned(),
+                tool: name.to_owned(),
+                argument: None,
+                before: None,
+                after: Some(Value::from(name)),
+                description: "Tool added.".to_owned(),
+            }),
+            (Some(b), Some(a)) => out.extend(diff_tool(b, a)),
+            (None, None) => {}
+        }
+    }
+    Diff { deltas: out }
+}
+
+fn same_but_name(old: &Contract, new: &Contract) -> bool {
+    let mut renamed = old.clone();
+    renamed.name.clone_from(&new.name);
+    renamed == *new
+}
+
+/// Collects the deltas of one tool.
+struct Collector<'a> {
+    tool: &'a str,
+    argument: Option<&'a str>,
+    out: Vec<Delta>,
+}
+
+impl Collector<'_> {
+    fn push(
+        &mut self,
+        severity: Severity,
+        path: String,
+        before: Option<Value>,
+        after: Option<Value>,
+        description: impl Into<String>,
+    ) {
+        self.out.push(Delta {
+            severity,
+            path,
+            tool: self.tool.to_owned(),
+            argument: self.argument.map(str::to_owned),
+            before,
+            after,
+            description: description.into(),
+        });
+    }
+}
+
+/// The changes between two contracts of the same tool (paths use the new contract's name).
+#[must_use]
+pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
+    let name = after.name.as_str();
+    let mut c = Collector {
+        tool: name,
+        argument: None,
+        out: Vec::new(),
+    };
+    if before.title != after.title {
+        c.push(
+            Severity::Cosmetic,
+            format!("{name}.title"),
+            before.title.clone().map(Value::from),
+            after.title.clone().map(Value::from),
+            "Title changed.",
+        );
+    }
+    if before.description != after.description {
+        c.push(
+            Severity::Cosmetic,
+            format!("{name}.description"),
+            Some(Value::from(before.description.as_str())),
+            Some(Value::from(after.description.as_str())),
+            "Description changed.",
+        );
+    }
+    hints(&mut c, name, before, after);
+    arguments(&mut c, name, &before.args, &after.args);
+    c.argument = None;
+    output(&mut c, name, before.output.as_ref(), after.output.as_ref());
+    limit(
+        &mut c,
+        format!("{name}.agent_limit"),
+        before.agent_limit,
+        after.agent_limit,
+        "Agent limit",
+        "items",
+    );
+    limit(
+        &mut c,
+        format!("{name}.max_bytes"),
+        before.max_bytes,
+        after.max_bytes,
+        "Byte cap",
+        "bytes",
+    );
+    if before.policy != after.policy {
+        let (severity, text) = if after.policy {
+            (
+                Severity::Safe,
+                "Output check attached: outputs are checked before delivery.",
+            )
+        } else {
+            (
+                Severity::Risky,
+                "Output check removed: outputs are no longer checked.",
+            )
+        };
+        c.push(
+            severity,
+            format!("{name}.policy"),
+            Some(Value::Bool(before.policy)),
+            Some(Value::Bool(after.policy)),
+            text,
+        );
+    }
+    c.out
+}
+
+fn hints(c: &mut Collector<'_>, name: &str, before: &Contract, after: &Contract) {
+    let declared =
+        |h: &super::model::Hints| [h.read_only, h.destructive, h.idempotent, h.open_world];
+    let old = before.annotations.effective();
+    let new = after.annotations.effective();
+    let old_declared = declared(&before.annotations);
+    let new_declared = declared(&after.annotations);
+    for i in 0..old.len() {
+        let (hint, was) = old[i];
+        let is = new[i].1;
+        let path = format!("{name}.annotations.{hint}");
+        if was != is {
+            let severity = match hint {
+                "read_only" | "destructive" => Severity::Breaking,
+                _ => Severity::Risky,
+            };
+            c.push(
+                severity,
+                path,
+                Some(Value::Bool(was)),
+                Some(Value::Bool(is)),
+                format!("Hint `{hint}` flipped from {was} to {is}: the tool's behaviour changed."),
+            );
+        } else if old_declared[i] != new_declared[i] {
+            c.push(
+                Severity::Cosmetic,
+                path,
+                old_declared[i].map(Value::Bool),
+                new_declared[i].map(Value::Bool),
+                format!("Hint `{hint}` stated differently; clients read it as {is} either way."),
+            );
+        }
+    }
+}
+
+fn limit(
+    c: &mut Collector<'_>,
+    path: String,
+    before: Option<u64>,
+    after: Option<u64>,
+    what: &str,
+    unit: &str,
+) {
+    let (severity, text) = match (before, after) {
+        (None, Some(n)) => (Severity::Safe, format!("{what} of {n} {unit} added.")),
+        (Some(_), None) => (
+            Severity::Risky,
+            format!("{what} removed: results are no longer bounded."),
+        ),
+        (Some(b), Some(a)) if a < b => (
+            Severity::Risky,
+            format!("{what} lowered from {b} to {a} {unit}: less of each result is shown."),
+        ),
+        (Some(b), Some(a)) if a > b => (
+            Severity::Safe,
+            format!("{what} raised from {b} to {a} {unit}."),
+        ),
+        _ => return,
+    };
+    c.push(
+        severity,
+        path,
+        before.map(Value::from),
+        after.map(Value::from),
+        text,
+    );
+}
+
+fn arguments<'a>(
+    c: &mut Collector<'a>,
+    name: &str,
+    before: &'a BTreeMap<String, Field>,
+    after: &'a BTreeMap<String, Field>,
+) {
+    let names: BTreeSet<&'a String> = before.keys().chain(after.keys()).collect();
+    for arg in names {
+        c.argument = Some(arg.as_str());
+        let path = format!("{name}.args.{arg}");
+        member(c, &path, "argument", before.get(arg), after.get(arg));
+    }
+}
+
+/// An argument or a field of a nested object: added, removed or changed.
+fn member(
+    c: &mut Collector<'_>,
+    path: &str,
+    what: &str,
+    before: Option<&Field>,
+    after: Option<&Field>,
+) {
+    match (before, after) {
+        (Some(b), None) => c.push(
+            Severity::Breaking,
+            path.to_owned(),
+            Some(field_json(b)),
+            None,
+            format!("The {what} was removed: calls that send it are now rejected."),
+        ),
+        (None, Some(a)) if a.required => c.push(
+            Severity::Breaking,
+            path.to_owned(),
+            None,
+            Some(field_json(a)),
+            format!("New required {what}: calls without it are now rejected."),
+        ),
+        (None, Some(a)) => c.push(
+            Severity::Safe,
+            path.to_owned(),
+            None,
+            Some(field_json(a)),
+            format!("New optional {what}."),
+        ),
+        (Some(b), Some(a)) => field(c, path, b, a),
+        (None, None) => {}
+    }
+}
+
+fn field_json(f: &Field) -> Value {
+    serde_json::to_value(f).unwrap_or(Value::Null)
+}
+
+/// Whether a value of type `before` is always a value of type `after`.
+fn type_widens(before: JsonType, after: JsonType) -> bool {
+    after == JsonType::Any || (before == JsonType::Integer && after == JsonType::Number)
+}
+
+#[expect(
+    clippy::too_many_lines,
+    reason = "one rule after another, in the table's order"
+)]
+fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
+    let p = |member: &str| format!("{path}.{member}");
+    if b.required != a.required {
+        let (severity, text) = if a.required {
+            (
+                Severity::Breaking,
+                "Now required: calls without it are rejected.",
+            )
+        } else {
+            (Severity::Safe, "Now optional.")
+        };
+        c.push(
+            severity,
+            p("required"),
+            Some(Value::Bool(b.required)),
+            Some(Value::Bool(a.required)),
+            text,
+        );
+    }
+    if b.nullable != a.nullable {
+        let (severity, text) = if a.nullable {
+            (Severity::Safe, "Now accepts null.")
+        } else {
+            (Severity::Breaking, "No longer accepts null.")
+        };
+        c.push(
+            severity,
+            p("nullable"),
+            Some(Value::Bool(b.nullable)),
+            Some(Value::Bool(a.nullable)),
+            text,
+        );
+    }
+    if b.description != a.description {
+        c.push(
+            Severity::Cosmetic,
+            p("description"),
+            b.description.clone().map(Value::from),
+            a.description.clone().map(Value::from),
+            "Description changed.",
+        );
+    }
+    if b.json_type != a.json_type {
+        let widens = type_widens(b.json_type, a.json_type);
+        c.push(
+            if widens {
+                Severity::Safe
+            } else {
+                Severity::Breaking
+            },
+            p("type"),
+            Some(Value::from(b.json_type.as_str())),
+            Some(Value::from(a.json_type.as_str())),
+            if widens {
+                format!(
+                    "Type widened from {} to {}.",
+                    b.json_type.as_str(),
+                    a.json_type.as_str()
+                )
+            } else {
+                format!(
+                    "Type changed from {} to {}: values of the old type are rejected.",
+                    b.json_type.as_str(),
+                    a.json_type.as_str()
+                )
+            },
+        );
+        // Constraints of another type are not comparable; the type change says it all.
+        return;
+    }
+    min_length(c, p("min_length"), b.min_length, a.min_length);
+    max_length(c, p("max_length"), b.max_length, a.max_length);
+    bound(
+        c,
+        p("minimum"),
+        b.minimum.as_ref(),
+        a.minimum.as_ref(),
+        true,
+    );
+    bound(
+        c,
+        p("maximum"),
+        b.maximum.as_ref(),
+        a.maximum.as_ref(),
+        false,
+    );
+    multiple_of(
+        c,
+        p("multiple_of"),
+        b.multiple_of.as_ref(),
+        a.multiple_of.as_ref(),
+    );
+    restriction(
+        c,
+        p("pattern"),
+        b.pattern.as_deref(),
+        a.pattern.as_deref(),
+        "pattern",
+    );
+    restriction(
+        c,
+        p("format"),
+        b.format.as_deref(),
+        a.format.as_deref(),
+        "format",
+    );
+    enum_values(
+        c,
+        p("enum"),
+        b.enum_values.as_deref(),
+        a.enum_values.as_deref(),
+    );
+    flag(
+        c,
+        p("unique"),
+        b.unique,
+        a.unique,
+        (Severity::Breaking, "Items must now be distinct."),
+        (Severity::Safe, "Items may now repeat."),
+    );
+    flag(
+        c,
+        p("custom"),
+        b.custom,
+        a.custom,
+        (
+            Severity::Risky,
+            "A custom check now runs: some values may be rejected.",
+        ),
+        (Severity::Safe, "The custom check was removed."),
+    );
+    if b.recursive != a.recursive {
+        c.push(
+            Severity::Breaking,
+            p("recursive"),
+            b.recursive.clone().map(Value::from),
+            a.recursive.clone().map(Value::from),
+            "The nested object type changed.",
+        );
+    }
+    match (&b.items, &a.items) {
+        (Some(bi), Some(ai)) => field(c, &format!("{path}[]"), bi, ai),
+        (None, None) => {}
+        (bi, ai) => structure(c, format!("{path}[]"), bi.as_deref(), ai.as_deref()),
+    }
+    match (&b.values, &a.values) {
+        (Some(bv), Some(av)) => field(c, &format!("{path}{{}}"), bv, av),
+        (None, None) => {}
+        (bv, av) => structure(c, format!("{path}{{}}"), bv.as_deref(), av.as_deref()),
+    }
+    match (&b.fields, &a.fields) {
+        (Some(bf), Some(af)) => {
+            let names: BTreeSet<&String> = bf.keys().chain(af.keys()).collect();
+            for name in names {
+                member(
+                    c,
+                    &format!("{path}.{name}"),
+                    "field",
+                    bf.get(name),
+                    af.get(name),
+                );
+            }
+        }
+        (None, None) => {}
+        (bf, af) => c.push(
+            Severity::Breaking,
+            p("fields"),
+            bf.as_ref()
+                .map(|f| serde_json::to_value(f).unwrap_or(Value::Null)),
+            af.as_ref()
+                .map(|f| serde_json::to_value(f).unwrap_or(Value::Null)),
+            "The object's shape changed: declared fields became data keys or the reverse.",
+        ),
+    }
+}
+
+fn structure(c: &mut Collector<'_>, path: String, b: Option<&Field>, a: Option<&Field>) {
+    c.push(
+        Severity::Breaking,
+        path,
+        b.map(field_json),
+        a.map(field_json),
+        "The shape of the contents changed.",
+    );
+}
+
+fn flag(
+    c: &mut Collector<'_>,
+    path: String,
+    before: bool,
+    after: bool,
+    on: (Severity, &str),
+    off: (Severity, &str),
+) {
+    if before != after {
+        let (severity, text) = if after { on } else { off };
+        c.push(
+            severity,
+            path,
+            Some(Value::Bool(before)),
+            Some(Value::Bool(after)),
+            text,
+        );
+    }
+}
+
+fn min_length(c: &mut Collector<'_>, path: String, before: Option<u64>, after: Option<u64>) {
+    // No minimum is a minimum of 0.
+    let (b, a) = (before.unwrap_or(0), after.unwrap_or(0));
+    let (severity, text) = match a.cmp(&b) {
+        std::cmp::Ordering::Greater => (
+            Severity::Breaking,
+            format!("Minimum length raised from {b} to {a}: shorter values are rejected."),
+        ),
+        std::cmp::Ordering::Less => (
+            Severity::Safe,
+            format!("Minimum length lowered from {b} to {a}."),
+        ),
+        std::cmp::Ordering::Equal if before != after => (
+            Severity::Cosmetic,
+            "Minimum length of 0 stated differently.".to_owned(),
+        ),
+        std::cmp::Ordering::Equal => return,
+    };
+    c.push(
+        severity,
+        path,
+        before.map(Value::from),
+        after.map(Value::from),
+        text,
+    );
+}
+
+fn max_length(c: &mut Collector<'_>, path: String, before: Option<u64>, after: Option<u64>) {
+    let (severity, text) = match (before, after) {
+        (None, Some(a)) => (
+            Severity::Breaking,
+            format!("Maximum length of {a} added: longer values are rejected."),
+        ),
+        (Some(_), None) => (Severity::Safe, "Maximum length removed.".to_owned()),
+        (Some(b), Some(a)) if a < b => (
+            Severity::Breaking,
+            format!("Maximum length lowered from {b} to {a}: longer values are rejected."),
+        ),
+        (Some(b), Some(a)) if a > b => (
+            Severity::Safe,
+            format!("Maximum length raised from {b} to {a}."),
+        ),
+        _ => return,
+    };
+    c.push(
+        severity,
+        path,
+        before.map(Value::from),
+        after.map(Value::from),
+        text,
+    );
+}
+
+fn bound(
+    c: &mut Collector<'_>,
+    path: String,
+    before: Option<&Limit>,
+    after: Option<&Limit>,
+    lower: bool,
+) {
+    let word = if lower { "Minimum" } else { "Maximum" };
+    let tighter = |x: &Limit, y: &Limit| {
+        if lower {
+            x.cmp_as_minimum(y)
+        } else {
+            x.cmp_as_maximum(y)
+        }
+    };
+    let (severity, text) = match (before, after) {
+        (None, Some(_)) => (
+            Severity::Breaking,
+            format!("{word} added: values beyond it are rejected."),
+        ),
+        (Some(_), None) => (Severity::Safe, format!("{word} removed.")),
+        (Some(b), Some(a)) => match tighter(a, b) {
+            Some(std::cmp::Ordering::Greater) => (
+                Severity::Breaking,
+                format!("{word} narrowed: values the old bound accepted are rejected."),
+            ),
+            Some(std::cmp::Ordering::Less) => (Severity::Safe, format!("{word} widened.")),
+            Some(std::cmp::Ordering::Equal) if a == b => return,
+            // The same bound written as another number type (1 and 1.0).
+            Some(std::cmp::Ordering::Equal) => (Severity::Cosmetic, format!("{word} restated.")),
+            None => (
+                Severity::Breaking,
+                format!("{word} changed to a value that cannot be compared."),
+            ),
+        },
+        (None, None) => return,
+    };
+    c.push(
+        severity,
+        path,
+        before.map(Limit::to_json),
+        after.map(Limit::to_json),
+        text,
+    );
+}
+
+/// Whether every multiple of `old` is a multiple of `new` (`new` divides `old`).
+fn divides(new: &Number, old: &Number) -> bool {
+    if let (Some(n), Some(o)) = (new.as_i64(), old.as_i64()) {
+        return n != 0 && o % n == 0;
+    }
+    match (new.as_f64(), old.as_f64()) {
+        (Some(n), Some(o)) if n != 0.0 => {
+            let q = o / n;
+            (q - q.round()).abs() < 1e-9
+        }
+        _ => false,
+    }
+}
+
+fn multiple_of(
+    c: &mut Collector<'_>,
+    path: String,
+    before: Option<&Number>,
+    after: Option<&Number>,
+) {
+    let (severity, text) = match (before, after) {
+        (None, Some(a)) => (
+            Severity::Breaking,
+            format!("Values must now be multiples of {a}."),
+        ),
+        (Some(_), None) => (
+            Severity::Safe,
+            "The step requirement was removed.".to_owned(),
+        ),
+        (Some(b), Some(a)) if cmp_numbers(a, b) == Some(std::cmp::Ordering::Equal) => {
+            if a == b {
+                return;
+            }
+            (Severity::Cosmetic, "Step restated.".to_owned())
+        }
+        (Some(b), Some(a)) if divides(a, b) => (
+            Severity::Safe,
+            format!("Step widened from {b} to {a}: every old value is still accepted."),
+        ),
+        (Some(b), Some(a)) => (
+            Severity::Breaking,
+            format!("Step changed from {b} to {a}: some old values are rejected."),
+        ),
+        (None, None) => return,
+    };
+    c.push(
+        severity,
+        path,
+        before.cloned().map(Value::Number),
+        after.cloned().map(Value::Number),
+        text,
+    );
+}
+
+/// A pattern or a format: new is BREAKING, removed is SAFE, changed is BREAKING because two
+/// regular expressions (or formats) cannot be compared for inclusion.
+fn restriction(
+    c: &mut Collector<'_>,
+    path: String,
+    before: Option<&str>,
+    after: Option<&str>,
+    what: &str,
+) {
+    let (severity, text) = match (before, after) {
+        (None, Some(a)) => (
+            Severity::Breaking,
+            format!("New {what} `{a}`: values that do not match are rejected."),
+        ),
+        (Some(_), None) => (Severity::Safe, format!("The {what} was removed.")),
+        (Some(b), Some(a)) if a != b => (
+            Severity::Breaking,
+            format!("The {what} changed from `{b}` to `{a}`; treat it as stricter."),
+        ),
+        _ => return,
+    };
+    c.push(
+        severity,
+        path,
+        before.map(Value::from),
+        after.map(Value::from),
+        text,
+    );
+}
+
+fn enum_values(
+    c: &mut Collector<'_>,
+    path: String,
+    before: Option<&[Value]>,
+    after: Option<&[Value]>,
+) {
+    let (severity, text) = match (before, after) {
+        (None, Some(_)) => (
+            Severity::Breaking,
+            "Only the listed values are accepted now.".to_owned(),
+        ),
+        (Some(_), None) => (
+            Severity::Safe,
+            "Any value of the type is accepted now.".to_owned(),
+        ),
+        (Some(b), Some(a)) if a != b => {
+            let removed: Vec<String> = b
+                .iter()
+                .filter(|v| !a.contains(v))
+                .map(Value::to_string)
+                .collect();
+            let added: Vec<String> = a
+                .iter()
+                .filter(|v| !b.contains(v))
+                .map(Value::to_string)
+                .collect();
+            if !removed.is_empty() {
+                (
+                    Severity::Breaking,
+                    format!("Values no longer accepted: {}.", removed.join(", ")),
+                )
+            } else if !added.is_empty() {
+                (
+                    Severity::Safe,
+                    format!("New values accepted: {}.", added.join(", ")),
+                )
+            } else {
+                (Severity::Cosmetic, "The values were reordered.".to_owned())
+            }
+        }
+        _ => return,
+    };
+    c.push(
+        severity,
+        path,
+        before.map(|v| Value::Array(v.to_vec())),
+        after.map(|v| Value::Array(v.to_vec())),
+        text,
+    );
+}
+
+fn output(
+    c: &mut Collector<'_>,
+    name: &str,
+    before: Option<&BTreeMap<String, OutputField>>,
+    after: Option<&BTreeMap<String, OutputField>>,
+) {
+    let to_json =
+        |m: &BTreeMap<String, OutputField>| serde_json::to_value(m).unwrap_or(Value::Null);
+    let (b, a) = match (before, after) {
+        (None, None) => return,
+        (None, Some(a)) => {
+            c.push(
+                Severity::Safe,
+                format!("{name}.output"),
+                None,
+                Some(to_json(a)),
+                "The structured result is now described.",
+            );
+            return;
+        }
+        (Some(b), None) => {
+            c.push(
+                Severity::Breaking,
+                format!("{name}.output"),
+                Some(to_json(b)),
+                None,
+                "The structured result is no longer described: its fields may be gone.",
+            );
+            return;
+        }
+        (Some(b), Some(a)) => (b, a),
+    };
+    let names: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
+    for field in names {
+        let path = format!("{name}.output.{field}");
+        let json = |f: &OutputField| serde_json::to_value(f).unwrap_or(Value::Null);
+        match (b.get(field), a.get(field)) {
+            (Some(old), None) => c.push(
+                Severity::Breaking,
+                path,
+                Some(json(old)),
+                None,
+                "Result field removed.",
+            ),
+            (None, Some(new)) => c.push(
+                Severity::Safe,
+                path,
+                None,
+                Some(json(new)),
+                "Result field added.",
+            ),
+            (Some(old), Some(new)) if old.json_type != new.json_type => c.push(
+                Severity::Breaking,
+                path,
+                Some(Value::from(old.json_type.as_str())),
+                Some(Value::from(new.json_type.as_str())),
+                "Result field type changed.",
+            ),
+            (Some(old), Some(new)) if old.required != new.required => {
+                let (severity, text) = if new.required {
+                    (Severity::Safe, "Result field is now always present.")
+                } else {
+                    (Severity::Risky, "Result field may now be absent.")
+                };
+                c.push(
+                    severity,
+                    format!("{path}.required"),
+                    Some(Value::Bool(old.required)),
+                    Some(Value::Bool(new.required)),
+                    text,
+                );
+            }
+            _ => {}
+        }
+    }
+}

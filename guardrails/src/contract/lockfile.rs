@@ -1,0 +1,408 @@
+//! The lockfile: canonical JSON of every tool's contract with sha256 digests, read back with
+//! errors that say what is wrong, written atomically, and checked from a test.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use sha2::{Digest as _, Sha256};
+
+use super::diff::{Diff, Severity, diff};
+use super::model::Contract;
+use super::{ContractError, ServerContract};
+
+/// The lockfile format this version writes and reads. Older versions are read when they can
+/// be; newer ones are refused with [`ContractError::UnsupportedVersion`].
+pub const FORMAT_VERSION: u64 = 1;
+
+/// The environment variable that turns [`assert_lockfile`] into an update: set it to `1`
+/// (`GUARDRAILS_UPDATE_LOCK=1 cargo test`) to accept the current contracts deliberately.
+pub const UPDATE_ENV: &str = "GUARDRAILS_UPDATE_LOCK";
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LockfileRepr {
+    format_version: u64,
+    digest: String,
+    tools: BTreeMap<String, LockedTool>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LockedTool {
+    digest: String,
+    contract: Contract,
+}
+
+/// Sorts the keys of every object, whatever `serde_json`'s map type is in the final build
+/// (with its `preserve_order` feature a map keeps insertion order).
+fn canonical(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, canonical(v)))
+                    .collect::<Map<String, Value>>(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
+        other => other,
+    }
+}
+
+fn canonical_value<T: Serialize>(value: &T) -> Value {
+    // The contract types serialize to plain JSON: no map with non-string keys, no failing
+    // `Serialize`, so there is no error to report.
+    canonical(serde_json::to_value(value).unwrap_or(Value::Null))
+}
+
+fn sha256_hex(value: &Value) -> String {
+    let bytes = serde_json::to_vec(value).unwrap_or_default();
+    let hash = Sha256::digest(&bytes);
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for byte in &hash {
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
+
+/// The digest of one contract: sha256 of its canonical compact JSON, as `sha256:<hex>`.
+#[must_use]
+pub fn contract_digest(contract: &Contract) -> String {
+    sha256_hex(&canonical_value(contract))
+}
+
+impl ServerContract {
+    /// The digest of the whole server: sha256 of the canonical compact JSON of every contract by
+    /// tool name. It changes exactly when some tool's contract does.
+    #[must_use]
+    pub fn digest(&self) -> String {
+        sha256_hex(&canonical_value(&self.tools))
+    }
+
+    /// The lockfile text: canonical JSON (sorted keys, two-space indent, trailing newline).
+    /// The same contracts always give the same bytes.
+    #[must_use]
+    pub fn to_lockfile(&self) -> String {
+        let repr = LockfileRepr {
+            format_version: FORMAT_VERSION,
+            digest: self.digest(),
+            tools: self
+                .tools
+                .iter()
+                .map(|(name, contract)| {
+                    let locked = LockedTool {
+                        digest: contract_digest(contract),
+                        contract: contract.clone(),
+                    };
+                    (name.clone(), locked)
+                })
+                .collect(),
+        };
+        let mut text = serde_json::to_string_pretty(&canonical_value(&repr)).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// Reads lockfile text, verifying its version and every digest.
+    ///
+    /// # Errors
+    /// What is wrong, with a line and column where JSON is broken: a syntax error, a truncated
+    /// or empty file, a member that does not belong, a format version newer than this library
+    /// reads, a tool whose digest does not match its contract (a hand edit), a tool filed under
+    /// another name.
+    pub fn from_lockfile(text: &str) -> Result<Self, ContractError> {
+        if text.trim().is_empty() {
+            return Err(ContractError::Empty);
+        }
+        // The version first, from the loosest reading: a newer format may not parse as this
+        // one, and "unsupported version" says more than the first unknown member would.
+        let loose: Value = serde_json::from_str(text).map_err(|e| ContractError::json(&e))?;
+        let version = loose.get("format_version");
+        match version.and_then(Value::as_u64) {
+            Some(v) if v > FORMAT_VERSION => {
+                return Err(ContractError::UnsupportedVersion {
+                    found: v,
+                    supported: FORMAT_VERSION,
+                });
+            }
+            Some(0) | None => {
+                return Err(ContractError::Invalid {
+                    line: 1,
+                    column: 1,
+                    message: format!(
+                        "`format_version` must be a positive integer, found {}",
+                        version.map_or_else(|| "nothing".to_owned(), Value::to_string)
+                    ),
+                });
+            }
+            Some(_) => {}
+        }
+        let repr: LockfileRepr = serde_json::from_str(text).map_err(|e| ContractError::json(&e))?;
+        let mut tools = BTreeMap::new();
+        for (key, locked) in repr.tools {
+            if locked.contract.name != key {
+                return Err(ContractError::NameMismatch {
+                    key,
+                    name: locked.contract.name,
+                });
+            }
+            let computed = contract_digest(&locked.contract);
+            if computed != locked.digest {
+                return Err(ContractError::DigestMismatch {
+                    tool: Some(key),
+                    recorded: locked.digest,
+                    computed,
+                });
+            }
+            tools.insert(key, locked.contract);
+        }
+        let contracts = Self { tools };
+        let computed = contracts.digest();
+        if computed != repr.digest {
+            return Err(ContractError::DigestMismatch {
+                tool: None,
+                recorded: repr.digest,
+                computed,
+            });
+        }
+        Ok(contracts)
+    }
+
+    /// Reads a lockfile from disk.
+    ///
+    /// # Errors
+    /// The file cannot be read, or what [`ServerContract::from_lockfile`] reports, naming the
+    /// file.
+    pub fn read_lockfile(path: impl AsRef<Path>) -> Result<Self, ContractError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| ContractError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::from_lockfile(&text).map_err(|e| e.in_file(path))
+    }
+
+    /// Writes the lockfile atomically: a temporary file in the same folder, flushed to disk,
+    /// then renamed over `path`, so a reader never sees half a lockfile and a failed write
+    /// leaves the old one in place.
+    ///
+    /// # Errors
+    /// The folder is not writable or the rename fails.
+    pub fn write_lockfile(&self, path: impl AsRef<Path>) -> Result<(), ContractError> {
+        write_atomic(path.as_ref(), self.to_lockfile().as_bytes())
+    }
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ContractError> {
+    // The process id and a counter keep two writers (parallel tests) off each other's file.
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let io = |source| ContractError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().map_or_else(
+        || "guardrails.lock".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result.map_err(io)
+}
+
+/// How much drift [`check_lockfile`] lets pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Accept {
+    /// Any change fails: the lockfile must match the code exactly.
+    #[default]
+    Nothing,
+    /// Only COSMETIC changes pass.
+    Cosmetic,
+    /// SAFE and COSMETIC changes pass.
+    Safe,
+    /// Everything but BREAKING passes.
+    NonBreaking,
+}
+
+impl Accept {
+    /// Whether a change of this severity passes.
+    #[must_use]
+    pub fn allows(self, severity: Severity) -> bool {
+        let highest = match self {
+            Self::Nothing => return false,
+            Self::Cosmetic => Severity::Cosmetic,
+            Self::Safe => Severity::Safe,
+            Self::NonBreaking => Severity::Risky,
+        };
+        severity <= highest
+    }
+}
+
+/// Whether [`check_lockfile`] compares or rewrites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LockMode {
+    /// Compare the current contracts with the lockfile.
+    Check,
+    /// Write the current contracts to the lockfile.
+    Update,
+}
+
+impl LockMode {
+    /// [`LockMode::Update`] when [`UPDATE_ENV`] is `1` or `true`, [`LockMode::Check`] otherwise.
+    #[must_use]
+    pub fn from_env() -> Self {
+        match std::env::var(UPDATE_ENV).as_deref() {
+            Ok("1" | "true" | "yes") => Self::Update,
+            _ => Self::Check,
+        }
+    }
+}
+
+/// What [`check_lockfile`] found.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct LockStatus {
+    /// The changes from the lockfile to the current contracts (all of them accepted, in check
+    /// mode).
+    pub diff: Diff,
+    /// Whether the lockfile was written.
+    pub written: bool,
+}
+
+/// Compares `current` with the lockfile at `path`, or rewrites it in [`LockMode::Update`].
+///
+/// In update mode a missing or unreadable lockfile is replaced; the file is written only when
+/// its bytes would change.
+///
+/// # Errors
+/// In check mode: [`ContractError::Drift`] when a change is not accepted, a missing file, or
+/// any error reading it. In update mode: the write failing.
+pub fn check_lockfile(
+    current: &ServerContract,
+    path: impl AsRef<Path>,
+    accept: Accept,
+    mode: LockMode,
+) -> Result<LockStatus, ContractError> {
+    let path = path.as_ref();
+    match mode {
+        LockMode::Update => {
+            let old_text = std::fs::read_to_string(path).ok();
+            let old = old_text
+                .as_deref()
+                .and_then(|t| ServerContract::from_lockfile(t).ok())
+                .unwrap_or_default();
+            let text = current.to_lockfile();
+            let written = old_text.as_deref() != Some(text.as_str());
+            if written {
+                write_atomic(path, text.as_bytes())?;
+            }
+            Ok(LockStatus {
+                diff: diff(&old, current),
+                written,
+            })
+        }
+        LockMode::Check => {
+            if !path.exists() {
+                return Err(ContractError::Missing {
+                    path: path.to_owned(),
+                });
+            }
+            let old = ServerContract::read_lockfile(path)?;
+            let changes = diff(&old, current);
+            if changes.deltas().iter().any(|d| !accept.allows(d.severity)) {
+                return Err(ContractError::Drift {
+                    path: path.to_owned(),
+                    accept,
+                    diff: Box::new(changes),
+                });
+            }
+            Ok(LockStatus {
+                diff: changes,
+                written: false,
+            })
+        }
+    }
+}
+
+/// Fails the calling test when the current contracts drift from the lockfile at `path`
+/// (any change at all); with `GUARDRAILS_UPDATE_LOCK=1` it writes the lockfile instead.
+///
+/// ```no_run
+/// # fn server() -> guardrails::contract::ServerContract { Default::default() }
+/// #[test]
+/// fn contracts_match_the_lockfile() {
+///     guardrails::contract::assert_lockfile(
+///         &server(),
+///         concat!(env!("CARGO_MANIFEST_DIR"), "/guardrails.lock"),
+///     );
+/// }
+/// ```
+///
+/// # Panics
+/// That is how it fails a test: with the drift report, or the error reading the lockfile, and
+/// the command that updates it.
+#[track_caller]
+pub fn assert_lockfile(current: &(impl super::ContractSource + ?Sized), path: impl AsRef<Path>) {
+    assert_lockfile_accepting(current, path, Accept::Nothing);
+}
+
+/// Like [`assert_lockfile`], letting changes up to `accept` pass (they are printed to stderr,
+/// so the lockfile can be refreshed when convenient).
+///
+/// # Panics
+/// When a change beyond `accept` is found or the lockfile cannot be read or written.
+#[track_caller]
+pub fn assert_lockfile_accepting(
+    current: &(impl super::ContractSource + ?Sized),
+    path: impl AsRef<Path>,
+    accept: Accept,
+) {
+    let path = path.as_ref();
+    let contracts = current.server_contract();
+    match check_lockfile(&contracts, path, accept, LockMode::from_env()) {
+        Ok(status) if status.written => {
+            eprintln!(
+                "guardrails: wrote {} ({})",
+                path.display(),
+                status.diff.to_text().lines().next().unwrap_or_default()
+            );
+        }
+        Ok(status) if !status.diff.is_empty() => {
+            eprintln!(
+                "guardrails: {} is behind the code; accepted changes:\n{}",
+                path.display(),
+                status.diff.to_text()
+            );
+        }
+        Ok(_) => {}
+        Err(error) => {
+            panic!("{error}\n\nTo accept the current contracts: {UPDATE_ENV}=1 cargo test")
+        }
+    }
+}

@@ -1,0 +1,499 @@
+//! The contract model: what a tool promises, as plain data that serializes to the lockfile.
+//!
+//! Everything here is assembled from what `#[tool]` and `#[derive(ToolArgs)]` declare (a
+//! [`ToolSpec`]), never from hand-written descriptions, so the lockfile cannot drift from the
+//! code. Empty and default members are left out of the JSON, which keeps the lockfile short and
+//! its diffs readable; reading fills them back in.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Number, Value};
+
+use crate::tool::ToolSpec;
+use crate::validation::{ArgsInfo, Bound, Constraints, FieldInfo, Kind, Literal};
+
+/// The contract of one tool: its definition, its arguments, its output and its guardrails.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Contract {
+    /// The tool's name on the wire.
+    pub name: String,
+    /// The human-readable title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// The behaviour hints; an unset hint is absent.
+    #[serde(default, skip_serializing_if = "Hints::is_empty")]
+    pub annotations: Hints,
+    /// The arguments a caller can send, by wire name.
+    #[serde(default)]
+    pub args: BTreeMap<String, Field>,
+    /// The top-level properties of the structured result, by name, when the tool advertises an
+    /// output schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<BTreeMap<String, OutputField>>,
+    /// The agent limit: the most items of a collection result shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_limit: Option<u64>,
+    /// The byte cap of the payload.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
+    /// Whether an output check (policy) is attached. A policy has no name of its own at run
+    /// time, so only its presence is part of the contract.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub policy: bool,
+}
+
+/// A tool's behaviour hints as they were declared: `None` is an unset hint, which MCP clients
+/// read as the protocol's default (see [`Hints::effective`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Hints {
+    /// `readOnlyHint`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+}
+
+impl Hints {
+    /// Whether no hint is set.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// The hints as a client reads them, unset ones taking MCP's defaults (read-only: false,
+    /// destructive: true, idempotent: false, open-world: true). Comparing effective hints keeps
+    /// "unset" and "set to the default" from being reported as a flip.
+    #[must_use]
+    pub fn effective(&self) -> [(&'static str, bool); 4] {
+        [
+            ("read_only", self.read_only.unwrap_or(false)),
+            ("destructive", self.destructive.unwrap_or(true)),
+            ("idempotent", self.idempotent.unwrap_or(false)),
+            ("open_world", self.open_world.unwrap_or(true)),
+        ]
+    }
+}
+
+/// The JSON type of an argument or of an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum JsonType {
+    /// A string.
+    String,
+    /// An integer.
+    Integer,
+    /// A number.
+    Number,
+    /// `true` or `false`.
+    Boolean,
+    /// An array.
+    Array,
+    /// An object: declared `fields`, or data keys whose `values` share one shape.
+    Object,
+    /// Any JSON value.
+    Any,
+}
+
+impl JsonType {
+    /// The lowercase name, as in the lockfile.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::String => "string",
+            Self::Integer => "integer",
+            Self::Number => "number",
+            Self::Boolean => "boolean",
+            Self::Array => "array",
+            Self::Object => "object",
+            Self::Any => "any",
+        }
+    }
+}
+
+/// A numeric bound of a field: the tighter of the declared guard and its Rust type's range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Limit {
+    /// The bound.
+    pub value: Number,
+    /// Whether the bound itself is excluded.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub exclusive: bool,
+}
+
+impl Limit {
+    /// An inclusive bound.
+    #[must_use]
+    pub fn inclusive(value: Number) -> Self {
+        Self {
+            value,
+            exclusive: false,
+        }
+    }
+
+    /// Orders two lower bounds by what they admit: `Greater` when `self` is the tighter one.
+    #[must_use]
+    pub fn cmp_as_minimum(&self, other: &Self) -> Option<Ordering> {
+        cmp_numbers(&self.value, &other.value).map(|o| o.then(self.exclusive.cmp(&other.exclusive)))
+    }
+
+    /// Orders two upper bounds by what they admit: `Greater` when `self` is the tighter one.
+    #[must_use]
+    pub fn cmp_as_maximum(&self, other: &Self) -> Option<Ordering> {
+        cmp_numbers(&other.value, &self.value).map(|o| o.then(self.exclusive.cmp(&other.exclusive)))
+    }
+
+    pub(crate) fn to_json(&self) -> Value {
+        if self.exclusive {
+            serde_json::json!({ "value": self.value, "exclusive": true })
+        } else {
+            Value::Number(self.value.clone())
+        }
+    }
+}
+
+/// Compares two JSON numbers exactly when both are integers, as `f64` otherwise.
+pub(crate) fn cmp_numbers(a: &Number, b: &Number) -> Option<Ordering> {
+    let exact = |n: &Number| {
+        n.as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+    };
+    match (exact(a), exact(b)) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+/// An argument, an item of an array argument or a value of a map argument.
+///
+/// One shape serves the three: `required`, `nullable` and `description` are only ever set on
+/// arguments and fields of nested objects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "plain data mirroring the lockfile's members, each a yes/no of the contract"
+)]
+pub struct Field {
+    /// The JSON type.
+    #[serde(rename = "type")]
+    pub json_type: JsonType,
+    /// Whether the field must be present.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub required: bool,
+    /// Whether `null` is accepted.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub nullable: bool,
+    /// The field's documentation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Minimum length (characters of a string, items of an array).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    /// Maximum length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
+    /// Lower bound of a number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<Limit>,
+    /// Upper bound of a number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<Limit>,
+    /// A step a number must be a multiple of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiple_of: Option<Number>,
+    /// The source of a regular expression a string must match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// A string format (JSON Schema name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// The only values allowed, in declaration order (from a guard's `one_of` or an enum type).
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<Value>>,
+    /// Whether the items of an array must be distinct.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unique: bool,
+    /// Whether a custom check runs on the value.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub custom: bool,
+    /// The shape of each item of an array.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Box<Field>>,
+    /// The shape of each value of an object whose keys are data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Box<Field>>,
+    /// The declared fields of a nested object, by wire name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<BTreeMap<String, Field>>,
+    /// The Rust type of a nested object that contains itself; its fields are described where
+    /// the type first appears.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recursive: Option<String>,
+}
+
+impl Field {
+    /// A field of the given type and nothing else.
+    #[must_use]
+    pub fn of(json_type: JsonType) -> Self {
+        Self {
+            json_type,
+            required: false,
+            nullable: false,
+            description: None,
+            min_length: None,
+            max_length: None,
+            minimum: None,
+            maximum: None,
+            multiple_of: None,
+            pattern: None,
+            format: None,
+            enum_values: None,
+            unique: false,
+            custom: false,
+            items: None,
+            values: None,
+            fields: None,
+            recursive: None,
+        }
+    }
+}
+
+/// A top-level property of a tool's structured result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct OutputField {
+    /// The JSON type as the output schema states it (`string`, `integer|null`, `ref:Task`,
+    /// `union` or `any`).
+    #[serde(rename = "type")]
+    pub json_type: String,
+    /// Whether the output schema lists the property as required.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub required: bool,
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Contract {
+    /// The contract of a tool, from what its declarations say.
+    #[must_use]
+    pub fn from_spec(spec: &ToolSpec) -> Self {
+        let hints = spec.annotations();
+        Self {
+            name: spec.name().to_owned(),
+            title: spec.title().map(str::to_owned),
+            description: spec.description().to_owned(),
+            annotations: Hints {
+                read_only: hints.read_only,
+                destructive: hints.destructive,
+                idempotent: hints.idempotent,
+                open_world: hints.open_world,
+            },
+            args: object_fields(spec.args(), &mut Vec::new()),
+            output: spec.output_schema().map(output_fields),
+            agent_limit: spec
+                .agent_limit()
+                .map(|l| u64::try_from(l.max).unwrap_or(u64::MAX)),
+            max_bytes: spec
+                .max_bytes()
+                .map(|b| u64::try_from(b).unwrap_or(u64::MAX)),
+            policy: spec.policy().is_some(),
+        }
+    }
+}
+
+/// The wire fields of an object type. `seen` holds the types being described further up, so a
+/// type that contains itself ends in a `recursive` marker instead of recursing forever.
+fn object_fields(
+    info: &'static ArgsInfo,
+    seen: &mut Vec<*const ArgsInfo>,
+) -> BTreeMap<String, Field> {
+    seen.push(std::ptr::from_ref(info));
+    let fields = info
+        .wire_fields()
+        .map(|f| (f.name.to_owned(), field(f, seen)))
+        .collect();
+    seen.pop();
+    fields
+}
+
+fn field(info: &'static FieldInfo, seen: &mut Vec<*const ArgsInfo>) -> Field {
+    let kind = (info.kind)();
+    let mut out = shape(&kind, seen);
+    out.required = info.required;
+    out.nullable = info.nullable;
+    out.description = info.description.map(str::to_owned);
+    apply_constraints(&mut out, &kind, &info.constraints);
+    out
+}
+
+/// The shape of a kind, with the bounds its Rust type implies.
+fn shape(kind: &Kind, seen: &mut Vec<*const ArgsInfo>) -> Field {
+    match kind {
+        Kind::String => Field::of(JsonType::String),
+        Kind::Boolean => Field::of(JsonType::Boolean),
+        Kind::Integer { min, max } => {
+            let mut f = Field::of(JsonType::Integer);
+            f.minimum = int_number(*min).map(Limit::inclusive);
+            f.maximum = int_number(*max).map(Limit::inclusive);
+            f
+        }
+        Kind::Number { max_magnitude } => {
+            let mut f = Field::of(JsonType::Number);
+            if let Some(m) = max_magnitude {
+                f.minimum = Number::from_f64(-m).map(Limit::inclusive);
+                f.maximum = Number::from_f64(*m).map(Limit::inclusive);
+            }
+            f
+        }
+        Kind::Array(item) => {
+            let mut f = Field::of(JsonType::Array);
+            f.items = Some(Box::new(shape(item, seen)));
+            f
+        }
+        Kind::Object(info) => {
+            let mut f = Field::of(JsonType::Object);
+            if seen.contains(&std::ptr::from_ref(*info)) {
+                f.recursive = Some(info.type_name.to_owned());
+            } else {
+                f.fields = Some(object_fields(info, seen));
+            }
+            f
+        }
+        Kind::Map(value) => {
+            let mut f = Field::of(JsonType::Object);
+            f.values = Some(Box::new(shape(value, seen)));
+            f
+        }
+        Kind::Enum(values) => {
+            let mut f = Field::of(JsonType::String);
+            f.enum_values = Some(values.iter().map(|v| Value::from(*v)).collect());
+            f
+        }
+        Kind::Any => Field::of(JsonType::Any),
+    }
+}
+
+/// An integer as a JSON number; a bound beyond 64 bits (an `i128` type's range) is no bound a
+/// JSON client can reach, so it is left out.
+fn int_number(i: i128) -> Option<Number> {
+    i64::try_from(i)
+        .map(Number::from)
+        .or_else(|_| u64::try_from(i).map(Number::from))
+        .ok()
+}
+
+fn number_of(n: crate::validation::Num) -> Option<Number> {
+    match n.to_json() {
+        Value::Number(n) => Some(n),
+        _ => None,
+    }
+}
+
+fn limit_of(bound: Bound) -> Option<Limit> {
+    number_of(bound.value).map(|value| Limit {
+        value,
+        exclusive: bound.exclusive,
+    })
+}
+
+/// Adds declared constraints to a shape, keeping the tighter of a declared bound and the one
+/// its type implies: the contract states what is accepted, whichever of the two says so.
+fn apply_constraints(out: &mut Field, kind: &Kind, c: &Constraints) {
+    out.min_length = c.min_length;
+    out.max_length = c.max_length;
+    if let Some(min) = c.minimum.and_then(limit_of) {
+        out.minimum = Some(match out.minimum.take() {
+            Some(ty) if ty.cmp_as_minimum(&min) == Some(Ordering::Greater) => ty,
+            _ => min,
+        });
+    }
+    if let Some(max) = c.maximum.and_then(limit_of) {
+        out.maximum = Some(match out.maximum.take() {
+            Some(ty) if ty.cmp_as_maximum(&max) == Some(Ordering::Greater) => ty,
+            _ => max,
+        });
+    }
+    out.multiple_of = c.multiple_of.and_then(number_of);
+    out.pattern = c.pattern.as_ref().map(|p| p.source().to_owned());
+    out.format = c.format.map(|f| f.schema_name().to_owned());
+    if !c.one_of.is_empty() {
+        out.enum_values = Some(c.one_of.iter().map(|l: &Literal| l.to_json()).collect());
+    } else if !matches!(kind, Kind::Enum(_)) {
+        out.enum_values = None;
+    }
+    out.unique = c.unique;
+    out.custom = c.custom;
+}
+
+/// The top-level properties of an output schema.
+fn output_fields(schema: &Map<String, Value>) -> BTreeMap<String, OutputField> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|props| {
+            props
+                .iter()
+                .map(|(name, prop)| {
+                    let field = OutputField {
+                        json_type: output_type(prop),
+                        required: required.contains(&name.as_str()),
+                    };
+                    (name.clone(), field)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn output_type(prop: &Value) -> String {
+    match prop.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(types)) => {
+            let mut names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+            names.sort_unstable();
+            names.join("|")
+        }
+        _ => {
+            if let Some(Value::String(r)) = prop.get("$ref") {
+                let name = r.rsplit('/').next().unwrap_or(r);
+                format!("ref:{name}")
+            } else if prop.get("anyOf").is_some() || prop.get("oneOf").is_some() {
+                "union".to_owned()
+            } else {
+                "any".to_owned()
+            }
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Self-healing context: validation errors of a changed tool carry `<contract_awareness>`;
+//! other tools' errors are untouched.
+
+mod contract_fixtures;
+
+use contract_fixtures::{v1_contracts, v2_server};
+use guardrails::RenderFormat;
+use guardrails::contract::{AwarenessConfig, KnownGood};
+use serde_json::{Map, Value, json};
+
+fn obj(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+fn known_good() -> KnownGood {
+    // As a server does with `include_str!("../guardrails.lock")`.
+    KnownGood::from_lockfile_str(&v1_contracts().to_lockfile()).unwrap()
+}
+
+/// A call a client calibrated on v1 would make: no currency, a name too long for v2.
+fn v1_call() -> Map<String, Value> {
+    obj(json!({"name": "Ada Lovelace-Byron the First", "email": "ada@example.com"}))
+}
+
+async fn error_text(
+    server: &guardrails::Server<()>,
+    tool: &str,
+    args: Map<String, Value>,
+) -> String {
+    let out = server.call(tool, args).await.unwrap();
+    assert!(out.is_error);
+    out.text[0].clone()
+}
+
+#[tokio::test]
+async fn a_changed_tool_explains_what_changed_xml() {
+    let server = v2_server().known_good(known_good());
+    let text = error_text(&server, "create_user", v1_call()).await;
+    insta::assert_snapshot!("awareness_xml", text);
+    assert!(text.ends_with("</contract_awareness>\n</validation_error>"));
+}
+
+#[tokio::test]
+async fn markdown_and_json_carry_it_too() {
+    let server = v2_server()
+        .known_good(known_good())
+        .format(RenderFormat::Markdown);
+    let text = error_text(&server, "create_user", v1_call()).await;
+    insta::assert_snapshot!("awareness_markdown", text);
+
+    let server = v2_server()
+        .known_good(known_good())
+        .format(RenderFormat::Json);
+    let text = error_text(&server, "create_user", v1_call()).await;
+    let value: Value = serde_json::from_str(&text).expect("still valid JSON");
+    let aware = &value["error"]["contractAwareness"];
+    assert_eq!(aware["maxSeverity"], "BREAKING");
+    assert_eq!(aware["changeCount"], 3);
+    insta::assert_json_snapshot!("awareness_json", aware);
+}
+
+#[tokio::test]
+async fn an_unchanged_tool_renders_exactly_as_without_awareness() {
+    let plain = v2_server();
+    let aware = v2_server()
+        .known_good(known_good())
+        .contract_awareness(AwarenessConfig::default().with_all_severities(true));
+    for args in [json!({}), json!({"id": "x", "extra": 1})] {
+        assert_eq!(
+            error_text(&plain, "get_user", obj(args.clone())).await,
+            error_text(&aware, "get_user", obj(args)).await
+        );
+    }
+}
+
+#[tokio::test]
+async fn other_tools_deltas_never_appear() {
+    let server = v2_server()
+        .known_good(known_good())
+        .contract_awareness(AwarenessConfig::default().with_all_severities(true));
+    let text = error_text(&server, "create_user", v1_call()).await;
+    assert!(
+        !text.contains("list_users") && !text.contains("delete_user"),
+        "{text}"
+    );
+    let text = error_text(&server, "list_users", obj(json!({"role": "root"}))).await;
+    assert!(text.contains("list_users.agent_limit"), "{text}");
+    assert!(!text.contains("create_user"), "{text}");
+}
+
+#[tokio::test]
+async fn severity_filter_keeps_breaking_and_risky_by_default() {
+    let server = v2_server().known_good(known_good());
+    let text = error_text(&server, "create_user", v1_call()).await;
+    assert!(!text.contains("severity=\"SAFE\"") && !text.contains("severity=\"COSMETIC\""));
+    assert!(text.contains("severity=\"RISKY\""));
+
+    let all = v2_server()
+        .contract_awareness(AwarenessConfig::default().with_all_severities(true))
+        .known_good(known_good());
+    let text = error_text(&all, "create_user", v1_call()).await;
+    assert!(text.contains("<change_count>5</change_count>"), "{text}");
+    assert!(text.contains("severity=\"SAFE\"") && text.contains("severity=\"COSMETIC\""));
+    // Every value is escaped: the new description holds markup.
+    assert!(text.contains("&lt;with&gt; billing &amp;"), "{text}");
+    assert!(!text.contains("<with>"), "{text}");
+    // A tool added since the lockfile says so only when SAFE deltas are shown.
+    let text = error_text(&all, "delete_user", obj(json!({}))).await;
+    assert!(text.contains("Tool added."), "{text}");
+    let text = error_text(
+        &v2_server().known_good(known_good()),
+        "delete_user",
+        obj(json!({})),
+    )
+    .await;
+    assert!(!text.contains("contract_awareness"), "{text}");
+}
+
+fn delta_paths(text: &str) -> Vec<&str> {
+    text.split("field=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect()
+}
+
+#[tokio::test]
+async fn deltas_of_the_arguments_sent_or_missed_come_first() {
+    let server = v2_server()
+        .known_good(known_good())
+        .contract_awareness(AwarenessConfig::default().with_all_severities(true));
+    // Sends `notes` (SAFE delta) and misses `currency` (required); does not send `name`.
+    let text = error_text(
+        &server,
+        "create_user",
+        obj(json!({"notes": "hi", "email": 3})),
+    )
+    .await;
+    let paths = delta_paths(&text);
+    let deltas: Vec<&str> = paths
+        .into_iter()
+        .filter(|p| p.starts_with("create_user."))
+        .collect();
+    assert_eq!(
+        deltas,
+        [
+            // Sent or missed, highest severity first: currency (missed), name (required, missed), notes (sent).
+            "create_user.args.currency",
+            "create_user.args.name.max_length",
+            "create_user.args.notes",
+            // The tool's own.
+            "create_user.annotations.idempotent",
+            "create_user.description",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_cap_lists_the_most_relevant_and_counts_the_rest() {
+    let server = v2_server()
+        .known_good(known_good())
+        .contract_awareness(AwarenessConfig::default().with_max_deltas(1));
+    let text = error_text(&server, "create_user", obj(json!({"name": "Ada"}))).await;
+    assert_eq!(text.matches("<delta ").count(), 1, "{text}");
+    assert!(text.contains("<change_count>3</change_count>"));
+    assert!(text.contains("<more_changes count=\"2\">"), "{text}");
+}
+
+#[tokio::test]
+async fn handler_errors_carry_it_only_when_asked() {
+    // `get_user` is unchanged; make it "changed" by calibrating on a lockfile without it.
+    let mut old = v1_contracts();
+    let mut changed = old.get("get_user").unwrap().clone();
+    changed.description = "Old wording.".into();
+    changed.annotations.read_only = Some(false);
+    old.insert(changed);
+    let known = KnownGood::from_contracts(old);
+    let call = || obj(json!({"id": 7}));
+
+    let default = v2_server().known_good(known.clone());
+    let text = error_text(&default, "get_user", call()).await;
+    assert!(
+        text.starts_with("<tool_error") && !text.contains("contract_awareness"),
+        "{text}"
+    );
+
+    let all = v2_server()
+        .known_good(known)
+        .contract_awareness(AwarenessConfig::default().with_all_errors(true));
+    let text = error_text(&all, "get_user", call()).await;
+    assert!(
+        text.ends_with("</contract_awareness>\n</tool_error>"),
+        "{text}"
+    );
+    assert!(text.contains("get_user.annotations.read_only"), "{text}");
+}
+
+#[tokio::test]
+async fn output_is_deterministic() {
+    let a = v2_server().known_good(known_good());
+    let b = v2_server().known_good(known_good());
+    assert_eq!(
+        error_text(&a, "create_user", v1_call()).await,
+        error_text(&b, "create_user", v1_call()).await
+    );
+}
+
+#[tokio::test]
+async fn a_healed_call_succeeds() {
+    let server = v2_server().known_good(known_good());
+    let out = server
+        .call(
+            "create_user",
+            obj(json!({"name": "Ada", "email": "ada@example.com", "currency": "EUR"})),
+        )
+        .await
+        .unwrap();
+    assert!(!out.is_error, "{:?}", out.text);
+}
+
+#[test]
+fn an_unchanged_tool_gets_no_awareness_at_all() {
+    let all = AwarenessConfig::default().with_all_severities(true);
+    let known = known_good();
+    assert!(
+        known
+            .awareness(contract_fixtures::get_user.spec(), &all)
+            .is_none()
+    );
+    let changed = known
+        .awareness(contract_fixtures::v2::create_user.spec(), &all)
+        .expect("create_user changed");
+    assert_eq!(changed.deltas().count(), 5);
+    // The default filter drops SAFE and COSMETIC deltas; a tool with only those has none.
+    let default = AwarenessConfig::default();
+    assert!(
+        known
+            .awareness(contract_fixtures::v2::delete_user.spec(), &default)
+            .is_none()
+    );
+}

@@ -1,0 +1,627 @@
+//! Every row of the severity table (see `guardrails::contract`), on real contracts changed one
+//! member at a time, plus the reports.
+
+mod contract_fixtures;
+
+use contract_fixtures::{v1_contracts, v2_contracts};
+use guardrails::contract::{
+    Contract, Delta, Field, JsonType, Limit, OutputField, ServerContract, Severity, diff, diff_tool,
+};
+use serde_json::{Number, Value, json};
+
+fn base() -> Contract {
+    v1_contracts().get("create_user").unwrap().clone()
+}
+
+/// The single delta of one change to `create_user`.
+#[track_caller]
+fn one(change: impl FnOnce(&mut Contract)) -> Delta {
+    let before = base();
+    let mut after = before.clone();
+    change(&mut after);
+    let deltas = diff_tool(&before, &after);
+    assert_eq!(deltas.len(), 1, "expected one delta, got {deltas:#?}");
+    deltas.into_iter().next().unwrap()
+}
+
+#[track_caller]
+fn expect(change: impl FnOnce(&mut Contract), severity: Severity, path: &str) -> Delta {
+    let d = one(change);
+    assert_eq!((d.severity, d.path.as_str()), (severity, path), "{d:#?}");
+    d
+}
+
+fn arg<'a>(c: &'a mut Contract, name: &str) -> &'a mut Field {
+    c.args.get_mut(name).unwrap()
+}
+
+fn n(i: i64) -> Number {
+    Number::from(i)
+}
+
+#[test]
+fn adding_an_optional_argument_is_safe() {
+    let d = expect(
+        |c| {
+            c.args
+                .insert("nickname".into(), Field::of(JsonType::String));
+        },
+        Severity::Safe,
+        "create_user.args.nickname",
+    );
+    assert_eq!(d.before, None);
+    assert_eq!(d.after, Some(json!({"type": "string"})));
+    assert_eq!(d.argument.as_deref(), Some("nickname"));
+}
+
+#[test]
+fn adding_a_required_argument_is_breaking() {
+    let mut currency = Field::of(JsonType::String);
+    currency.required = true;
+    expect(
+        |c| {
+            c.args.insert("currency".into(), currency);
+        },
+        Severity::Breaking,
+        "create_user.args.currency",
+    );
+}
+
+#[test]
+fn removing_an_argument_is_breaking() {
+    let d = expect(
+        |c| {
+            c.args.remove("role");
+        },
+        Severity::Breaking,
+        "create_user.args.role",
+    );
+    assert_eq!(d.after, None);
+}
+
+#[test]
+fn optional_to_required_is_breaking_and_back_is_safe() {
+    expect(
+        |c| arg(c, "role").required = true,
+        Severity::Breaking,
+        "create_user.args.role.required",
+    );
+    expect(
+        |c| arg(c, "name").required = false,
+        Severity::Safe,
+        "create_user.args.name.required",
+    );
+}
+
+#[test]
+fn lengths_narrow_and_widen() {
+    expect(
+        |c| arg(c, "name").max_length = Some(20),
+        Severity::Breaking,
+        "create_user.args.name.max_length",
+    );
+    expect(
+        |c| arg(c, "name").max_length = Some(80),
+        Severity::Safe,
+        "create_user.args.name.max_length",
+    );
+    expect(
+        |c| arg(c, "name").max_length = None,
+        Severity::Safe,
+        "create_user.args.name.max_length",
+    );
+    expect(
+        |c| arg(c, "email").max_length = Some(9),
+        Severity::Breaking,
+        "create_user.args.email.max_length",
+    );
+    expect(
+        |c| arg(c, "name").min_length = Some(5),
+        Severity::Breaking,
+        "create_user.args.name.min_length",
+    );
+    expect(
+        |c| arg(c, "name").min_length = Some(1),
+        Severity::Safe,
+        "create_user.args.name.min_length",
+    );
+    expect(
+        |c| arg(c, "name").min_length = None,
+        Severity::Safe,
+        "create_user.args.name.min_length",
+    );
+    expect(
+        |c| arg(c, "email").min_length = Some(1),
+        Severity::Breaking,
+        "create_user.args.email.min_length",
+    );
+}
+
+fn with_age(c: &mut Contract) -> &mut Field {
+    let mut age = Field::of(JsonType::Integer);
+    age.minimum = Some(Limit::inclusive(n(18)));
+    age.maximum = Some(Limit::inclusive(n(120)));
+    c.args.entry("age".into()).or_insert(age)
+}
+
+#[track_caller]
+fn expect_age(change: impl FnOnce(&mut Field), severity: Severity, member: &str) {
+    let mut before = base();
+    with_age(&mut before);
+    let mut after = before.clone();
+    change(with_age(&mut after));
+    let deltas = diff_tool(&before, &after);
+    assert_eq!(deltas.len(), 1, "{deltas:#?}");
+    assert_eq!(deltas[0].severity, severity, "{deltas:#?}");
+    assert_eq!(deltas[0].path, format!("create_user.args.age.{member}"));
+}
+
+#[test]
+fn numeric_bounds_narrow_and_widen() {
+    expect_age(
+        |f| f.minimum = Some(Limit::inclusive(n(21))),
+        Severity::Breaking,
+        "minimum",
+    );
+    expect_age(
+        |f| f.minimum = Some(Limit::inclusive(n(16))),
+        Severity::Safe,
+        "minimum",
+    );
+    expect_age(|f| f.minimum = None, Severity::Safe, "minimum");
+    expect_age(
+        |f| f.maximum = Some(Limit::inclusive(n(99))),
+        Severity::Breaking,
+        "maximum",
+    );
+    expect_age(
+        |f| f.maximum = Some(Limit::inclusive(n(150))),
+        Severity::Safe,
+        "maximum",
+    );
+    expect_age(|f| f.maximum = None, Severity::Safe, "maximum");
+    // The same number, now excluded: narrower.
+    expect_age(
+        |f| f.maximum.as_mut().unwrap().exclusive = true,
+        Severity::Breaking,
+        "maximum",
+    );
+    expect_age(
+        |f| f.minimum.as_mut().unwrap().exclusive = true,
+        Severity::Breaking,
+        "minimum",
+    );
+    // Exclusive 120 → inclusive 120 widens; 1 and 1.0 are the same bound.
+    let mut before = base();
+    with_age(&mut before).maximum.as_mut().unwrap().exclusive = true;
+    let mut after = before.clone();
+    with_age(&mut after).maximum.as_mut().unwrap().exclusive = false;
+    assert_eq!(diff_tool(&before, &after)[0].severity, Severity::Safe);
+    expect_age(
+        |f| f.minimum = Some(Limit::inclusive(Number::from_f64(18.0).unwrap())),
+        Severity::Cosmetic,
+        "minimum",
+    );
+    // A bound added where there was none.
+    expect(
+        |c| arg(c, "name").maximum = Some(Limit::inclusive(n(1))),
+        Severity::Breaking,
+        "create_user.args.name.maximum",
+    );
+}
+
+#[test]
+fn enum_values_narrow_widen_and_reorder() {
+    let d = expect(
+        |c| arg(c, "role").enum_values = Some(vec![json!("admin")]),
+        Severity::Breaking,
+        "create_user.args.role.enum",
+    );
+    assert!(d.description.contains("\"user\""), "{}", d.description);
+    expect(
+        |c| arg(c, "role").enum_values = Some(vec![json!("admin"), json!("user"), json!("guest")]),
+        Severity::Safe,
+        "create_user.args.role.enum",
+    );
+    expect(
+        |c| arg(c, "role").enum_values = Some(vec![json!("user"), json!("admin")]),
+        Severity::Cosmetic,
+        "create_user.args.role.enum",
+    );
+    // One removed, one added: a removal breaks whatever else happened.
+    expect(
+        |c| arg(c, "role").enum_values = Some(vec![json!("admin"), json!("guest")]),
+        Severity::Breaking,
+        "create_user.args.role.enum",
+    );
+    expect(
+        |c| arg(c, "role").enum_values = None,
+        Severity::Safe,
+        "create_user.args.role.enum",
+    );
+    expect(
+        |c| arg(c, "name").enum_values = Some(vec![json!("ada")]),
+        Severity::Breaking,
+        "create_user.args.name.enum",
+    );
+}
+
+#[test]
+fn patterns_and_formats() {
+    expect(
+        |c| arg(c, "name").pattern = Some("^[a-z]+$".into()),
+        Severity::Breaking,
+        "create_user.args.name.pattern",
+    );
+    let mut with_pattern = base();
+    arg(&mut with_pattern, "name").pattern = Some("^[a-z]+$".into());
+    let mut changed = with_pattern.clone();
+    arg(&mut changed, "name").pattern = Some("^[a-z0-9]+$".into());
+    let d = diff_tool(&with_pattern, &changed);
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        d[0].severity,
+        Severity::Breaking,
+        "a changed pattern cannot be compared"
+    );
+    let mut removed = with_pattern.clone();
+    arg(&mut removed, "name").pattern = None;
+    assert_eq!(
+        diff_tool(&with_pattern, &removed)[0].severity,
+        Severity::Safe
+    );
+
+    expect(
+        |c| arg(c, "name").format = Some("uuid".into()),
+        Severity::Breaking,
+        "create_user.args.name.format",
+    );
+    expect(
+        |c| arg(c, "email").format = Some("uri".into()),
+        Severity::Breaking,
+        "create_user.args.email.format",
+    );
+    expect(
+        |c| arg(c, "email").format = None,
+        Severity::Safe,
+        "create_user.args.email.format",
+    );
+}
+
+#[test]
+fn unique_multiple_of_custom_and_nullable() {
+    expect(
+        |c| arg(c, "name").unique = true,
+        Severity::Breaking,
+        "create_user.args.name.unique",
+    );
+    let mut unique = base();
+    arg(&mut unique, "name").unique = true;
+    assert_eq!(diff_tool(&unique, &base())[0].severity, Severity::Safe);
+
+    expect_age(
+        |f| f.multiple_of = Some(n(5)),
+        Severity::Breaking,
+        "multiple_of",
+    );
+    let step = |s: i64| {
+        let mut c = base();
+        with_age(&mut c).multiple_of = Some(n(s));
+        c
+    };
+    assert_eq!(
+        diff_tool(&step(4), &step(2))[0].severity,
+        Severity::Safe,
+        "2 divides 4"
+    );
+    assert_eq!(
+        diff_tool(&step(2), &step(4))[0].severity,
+        Severity::Breaking
+    );
+    assert_eq!(
+        diff_tool(&step(4), &step(3))[0].severity,
+        Severity::Breaking
+    );
+    let mut none = step(4);
+    with_age(&mut none).multiple_of = None;
+    assert_eq!(diff_tool(&step(4), &none)[0].severity, Severity::Safe);
+
+    expect(
+        |c| arg(c, "name").custom = true,
+        Severity::Risky,
+        "create_user.args.name.custom",
+    );
+    expect(
+        |c| arg(c, "role").nullable = false,
+        Severity::Breaking,
+        "create_user.args.role.nullable",
+    );
+    expect(
+        |c| arg(c, "name").nullable = true,
+        Severity::Safe,
+        "create_user.args.name.nullable",
+    );
+}
+
+#[test]
+fn a_changed_type_is_breaking_unless_it_widens() {
+    let d = expect(
+        |c| arg(c, "name").json_type = JsonType::Integer,
+        Severity::Breaking,
+        "create_user.args.name.type",
+    );
+    assert_eq!(
+        (d.before, d.after),
+        (Some(json!("string")), Some(json!("integer")))
+    );
+    expect(
+        |c| arg(c, "name").json_type = JsonType::Any,
+        Severity::Safe,
+        "create_user.args.name.type",
+    );
+    let mut int = base();
+    with_age(&mut int);
+    let mut num = int.clone();
+    with_age(&mut num).json_type = JsonType::Number;
+    assert_eq!(diff_tool(&int, &num)[0].severity, Severity::Safe);
+    assert_eq!(diff_tool(&num, &int)[0].severity, Severity::Breaking);
+}
+
+#[test]
+fn nested_fields_and_array_items_have_paths() {
+    let mut address = Field::of(JsonType::Object);
+    let mut city = Field::of(JsonType::String);
+    city.required = true;
+    address.fields = Some([("city".to_owned(), city)].into());
+    let mut tags = Field::of(JsonType::Array);
+    tags.items = Some(Box::new(Field::of(JsonType::String)));
+    let mut before = base();
+    before.args.insert("address".into(), address);
+    before.args.insert("tags".into(), tags);
+
+    let mut after = before.clone();
+    let nested = after
+        .args
+        .get_mut("address")
+        .unwrap()
+        .fields
+        .as_mut()
+        .unwrap();
+    let mut zip = Field::of(JsonType::String);
+    zip.required = true;
+    nested.insert("zip".into(), zip);
+    nested.get_mut("city").unwrap().max_length = Some(10);
+    after
+        .args
+        .get_mut("tags")
+        .unwrap()
+        .items
+        .as_mut()
+        .unwrap()
+        .enum_values = Some(vec![json!("a")]);
+    let deltas = diff_tool(&before, &after);
+    let got: Vec<(&str, Severity, Option<&str>)> = deltas
+        .iter()
+        .map(|d| (d.path.as_str(), d.severity, d.argument.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "create_user.args.address.city.max_length",
+                Severity::Breaking,
+                Some("address")
+            ),
+            (
+                "create_user.args.address.zip",
+                Severity::Breaking,
+                Some("address")
+            ),
+            (
+                "create_user.args.tags[].enum",
+                Severity::Breaking,
+                Some("tags")
+            ),
+        ]
+    );
+}
+
+#[test]
+fn tools_added_removed_and_renamed() {
+    let v1 = v1_contracts();
+    let mut added = v1.clone();
+    added.insert(v2_contracts().get("delete_user").unwrap().clone());
+    let d = diff(&v1, &added);
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        (d.deltas()[0].severity, d.deltas()[0].path.as_str()),
+        (Severity::Safe, "delete_user")
+    );
+
+    let d = diff(&added, &v1);
+    assert_eq!(
+        (d.deltas()[0].severity, d.deltas()[0].path.as_str()),
+        (Severity::Breaking, "delete_user")
+    );
+
+    let mut renamed: ServerContract = v1
+        .tools()
+        .values()
+        .filter(|c| c.name != "get_user")
+        .cloned()
+        .collect();
+    let mut fetch = v1.get("get_user").unwrap().clone();
+    fetch.name = "fetch_user".into();
+    renamed.insert(fetch);
+    let d = diff(&v1, &renamed);
+    assert_eq!(d.len(), 1, "{:#?}", d.deltas());
+    let only = &d.deltas()[0];
+    assert_eq!(
+        (only.severity, only.path.as_str()),
+        (Severity::Breaking, "get_user")
+    );
+    assert_eq!(only.after, Some(json!("fetch_user")));
+    assert!(only.description.contains("renamed"));
+}
+
+#[test]
+fn annotation_flips() {
+    expect(
+        |c| c.annotations.read_only = Some(true),
+        Severity::Breaking,
+        "create_user.annotations.read_only",
+    );
+    expect(
+        |c| c.annotations.destructive = Some(false),
+        Severity::Breaking,
+        "create_user.annotations.destructive",
+    );
+    expect(
+        |c| c.annotations.idempotent = Some(false),
+        Severity::Risky,
+        "create_user.annotations.idempotent",
+    );
+    expect(
+        |c| c.annotations.open_world = Some(false),
+        Severity::Risky,
+        "create_user.annotations.open_world",
+    );
+    // Unset means MCP's default: stating the default changes nothing a client reads.
+    expect(
+        |c| c.annotations.destructive = Some(true),
+        Severity::Cosmetic,
+        "create_user.annotations.destructive",
+    );
+}
+
+#[test]
+fn agent_limit_and_byte_cap() {
+    let limited = |max: Option<u64>| {
+        let mut c = base();
+        c.agent_limit = max;
+        c
+    };
+    let sev = |a: Option<u64>, b: Option<u64>| {
+        let d = diff_tool(&limited(a), &limited(b));
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].path, "create_user.agent_limit");
+        d[0].severity
+    };
+    assert_eq!(sev(Some(50), None), Severity::Risky, "removed");
+    assert_eq!(sev(Some(50), Some(20)), Severity::Risky, "lowered");
+    assert_eq!(sev(None, Some(50)), Severity::Safe, "added");
+    assert_eq!(sev(Some(20), Some(50)), Severity::Safe, "raised");
+    expect(
+        |c| c.max_bytes = Some(4096),
+        Severity::Safe,
+        "create_user.max_bytes",
+    );
+    let mut capped = base();
+    capped.max_bytes = Some(4096);
+    let mut lower = capped.clone();
+    lower.max_bytes = Some(1024);
+    assert_eq!(diff_tool(&capped, &lower)[0].severity, Severity::Risky);
+    assert_eq!(diff_tool(&capped, &base())[0].severity, Severity::Risky);
+    expect(|c| c.policy = true, Severity::Safe, "create_user.policy");
+    let mut checked = base();
+    checked.policy = true;
+    assert_eq!(diff_tool(&checked, &base())[0].severity, Severity::Risky);
+}
+
+#[test]
+fn output_fields() {
+    expect(
+        |c| {
+            c.output.as_mut().unwrap().remove("name");
+        },
+        Severity::Breaking,
+        "create_user.output.name",
+    );
+    let mut f = OutputField::clone(base().output.unwrap().get("id").unwrap());
+    f.required = false;
+    expect(
+        |c| {
+            c.output.as_mut().unwrap().insert("email".into(), f.clone());
+        },
+        Severity::Safe,
+        "create_user.output.email",
+    );
+    let mut other = f.clone();
+    other.json_type = "string".into();
+    other.required = true;
+    expect(
+        |c| {
+            c.output.as_mut().unwrap().insert("id".into(), other);
+        },
+        Severity::Breaking,
+        "create_user.output.id",
+    );
+    expect(
+        |c| c.output = None,
+        Severity::Breaking,
+        "create_user.output",
+    );
+    expect(
+        |c| {
+            c.output.as_mut().unwrap().get_mut("id").unwrap().required = false;
+        },
+        Severity::Risky,
+        "create_user.output.id.required",
+    );
+}
+
+#[test]
+fn wording_is_cosmetic() {
+    expect(
+        |c| c.description = "Makes a user.".into(),
+        Severity::Cosmetic,
+        "create_user.description",
+    );
+    expect(
+        |c| c.title = Some("Create user".into()),
+        Severity::Cosmetic,
+        "create_user.title",
+    );
+    expect(
+        |c| arg(c, "name").description = None,
+        Severity::Cosmetic,
+        "create_user.args.name.description",
+    );
+}
+
+#[test]
+fn identical_contracts_have_no_delta() {
+    assert!(diff(&v1_contracts(), &v1_contracts()).is_empty());
+    assert!(diff_tool(&base(), &base()).is_empty());
+}
+
+#[test]
+fn the_fixture_release_diff_as_text_json_and_xml() {
+    let d = diff(&v1_contracts(), &v2_contracts());
+    assert!(d.is_breaking());
+    insta::assert_snapshot!("release_text", d.to_text());
+    insta::assert_snapshot!("release_xml", d.to_xml());
+    let json = d.to_json();
+    assert_eq!(json["breaking"], Value::Bool(true));
+    assert_eq!(json["changes"], Value::from(d.len()));
+    assert_eq!(json["deltas"].as_array().unwrap().len(), d.len());
+}
+
+#[test]
+fn xml_reports_escape_every_value() {
+    let d = one(|c| c.description = "</delta><x a=\"1\">&".into());
+    let diff = {
+        let mut before = ServerContract::default();
+        before.insert(base());
+        let mut after = ServerContract::default();
+        let mut c = base();
+        c.description
+            .clone_from(&d.after.unwrap().as_str().unwrap().to_owned());
+        after.insert(c);
+        diff(&before, &after)
+    };
+    let xml = diff.to_xml();
+    assert!(!xml.contains("</delta><x"), "{xml}");
+    assert!(xml.contains("&lt;/delta&gt;&lt;x a="), "{xml}");
+    assert!(!xml.contains("<x ") && xml.contains("&amp;"), "{xml}");
+}
