@@ -4,3 +4,4 @@
 //! target, so that each of them exercises the same declarations.
 
 pub mod fixtures;
+pub mod task_tracker;

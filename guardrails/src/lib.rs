@@ -5,9 +5,9 @@
 pub mod contract;
 pub mod error;
 pub mod format;
-pub mod policy;
 #[cfg(feature = "rmcp")]
 pub mod mcp;
+pub mod policy;
 pub mod present;
 pub mod render;
 mod sample;
@@ -166,6 +166,7 @@ pub mod validation;
 /// ```
 pub use guardrails_derive::ToolArgs;
 
+pub use error::{ErrorCode, Severity, ToolError};
 /// Derives [`ToolEnum`](trait@ToolEnum) (and [`ArgValue`]) for an enum of unit variants: each
 /// variant is accepted as its serde name (honouring `rename` and `rename_all`), and any other
 /// value is an `enum` issue that lists the allowed names. Use it for fields with a fixed set of
@@ -182,7 +183,6 @@ pub use guardrails_derive::ToolArgs;
 /// assert_eq!(Status::InProgress.as_str(), "in_progress");
 /// ```
 pub use guardrails_derive::ToolEnum;
-pub use error::{ErrorCode, Severity, ToolError};
 #[cfg(feature = "rmcp")]
 pub use mcp::Server;
 pub use render::{RenderFormat, RenderOptions};

@@ -24,5 +24,9 @@ pub(crate) fn run(args: &DiffArgs) -> Result<Outcome, Failure> {
     let (report, breaking) = diff_command(&args.old, &args.new, args.format)?;
     // A closed pipe (`| head`) is not worth a failure.
     let _ = std::io::stdout().lock().write_all(report.as_bytes());
-    Ok(if breaking { Outcome::Failed } else { Outcome::Passed })
+    Ok(if breaking {
+        Outcome::Failed
+    } else {
+        Outcome::Passed
+    })
 }

@@ -1,0 +1,131 @@
+//! A task tracker MCP server with every guardrail on.
+//!
+//! ```sh
+//! cargo run --example task_tracker                       # serve over stdio
+//! cargo run --example task_tracker -- --http 127.0.0.1:8080   # Streamable HTTP at /mcp
+//! cargo run --example task_tracker -- --demo             # watch a short session in-process
+//! ```
+
+use guardrails::CallOutput;
+use guardrails_tests::task_tracker;
+use serde_json::{Map, Value, json};
+
+/// How many tasks the tracker starts with: enough that an unfiltered list must be truncated.
+const SEEDED_TASKS: u64 = 5_000;
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let server = task_tracker::server(SEEDED_TASKS);
+    match args.first().map(String::as_str) {
+        None => {
+            eprintln!(
+                "task-tracker: an MCP server on stdio with {SEEDED_TASKS} tasks and every guardrail on.\n\
+                 Point an MCP client at this command (it speaks JSON-RPC on stdin/stdout), e.g. the \n\
+                 MCP inspector or a client config entry: {{\"command\": \"cargo\", \"args\": [\"run\", \"--example\", \"task_tracker\"]}}.\n\
+                 Or try:  --demo          a short session played in-process, showing the guardrails\n\
+                 \x20        --http ADDR     Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)"
+            );
+            server.serve_stdio().await
+        }
+        Some("--http") => {
+            let addr = args.get(1).map_or("127.0.0.1:8080", String::as_str);
+            eprintln!("task-tracker: Streamable HTTP at http://{addr}/mcp (Ctrl-C to stop)");
+            server.serve_http(addr).await
+        }
+        Some("--demo") => {
+            demo(&server).await;
+            Ok(())
+        }
+        Some(other) => {
+            eprintln!("unknown option {other}; use --demo, --http ADDR, or nothing for stdio");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn show(step: &str, call: &str, args: &Value, out: &CallOutput) {
+    println!("\n=== {step}");
+    println!("-> {call} {args}");
+    println!("<- isError: {}", out.is_error);
+    for text in &out.text {
+        let shown: String = text.chars().take(1_500).collect();
+        let more = if shown.len() < text.len() { " …" } else { "" };
+        println!("{shown}{more}");
+    }
+}
+
+async fn step(
+    server: &guardrails::Server<task_tracker::Tracker>,
+    title: &str,
+    tool: &str,
+    args: Value,
+) {
+    match server.call(tool, object(args.clone())).await {
+        Ok(out) => show(title, tool, &args, &out),
+        Err(e) => println!("\n=== {title}\n-> {tool} {args}\n<- protocol error: {e:?}"),
+    }
+}
+
+/// A client session played in-process, without a transport: the three guardrails at work.
+async fn demo(server: &guardrails::Server<task_tracker::Tracker>) {
+    println!("A session with the task tracker ({SEEDED_TASKS} tasks), as a model would see it.");
+    step(
+        server,
+        "1. The model hallucinates fields: strict validation names each one, with a did-you-mean",
+        "create_task",
+        json!({"title": "Ship the release", "assignee": "ada", "due": "2026-12-01",
+               "priorty": 1, "assignee_email": "ada@example.com"}),
+    )
+    .await;
+    step(
+        server,
+        "2. It corrects the call from the coaching message",
+        "create_task",
+        json!({"title": "Ship the release", "assignee": "ada", "due": "2026-12-01", "priority": 1}),
+    )
+    .await;
+    step(
+        server,
+        "3. It asks for every task: the list is truncated, and a teaching block names the filters",
+        "list_tasks",
+        json!({}),
+    )
+    .await;
+    step(
+        server,
+        "4. It filters as taught: a result that fits",
+        "list_tasks",
+        json!({"status": "blocked", "assignee": "ada", "due_before": "2026-03-01"}),
+    )
+    .await;
+    step(
+        server,
+        "5. A model calibrated on the last release sends the old shape: the error says what changed",
+        "create_task",
+        json!({"title": "Write the notes", "owner": "grace"}),
+    )
+    .await;
+    step(
+        server,
+        "6. Free text is held to the output policy: an invented figure is blocked with the approved wording",
+        "create_task",
+        json!({"title": "Cut costs", "assignee": "grace", "due": "2026-12-01",
+               "description": "This will save $50,000 annually."}),
+    )
+    .await;
+    step(
+        server,
+        "7. A tool error carries a recovery and the tools to call instead",
+        "delete_task",
+        json!({"id": 999_999, "requested_by": "ada"}),
+    )
+    .await;
+}

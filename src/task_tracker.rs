@@ -1,0 +1,385 @@
+//! A task tracker with every guardrail on: the tools of the `task_tracker` example, kept in the
+//! library so that the example, the client tests and the contract tests share one definition.
+//!
+//! - `list_tasks` returns thousands of tasks under an agent limit of 50, with a teaching block
+//!   that names its real filters;
+//! - `create_task` takes strict arguments, and its free-text `description` is held to the
+//!   `decision` output policy;
+//! - `update_task` and `delete_task` fail with `NOT_FOUND` and `FORBIDDEN` errors that carry a
+//!   recovery and the tools to call instead.
+
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use guardrails::contract::{AwarenessConfig, KnownGood};
+use guardrails::{Server, ToolArgs, ToolEnum, ToolError, tool};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Where a task stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToolEnum, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Not started.
+    Todo,
+    /// Being worked on.
+    InProgress,
+    /// Finished.
+    Done,
+    /// Waiting on something.
+    Blocked,
+}
+
+/// A task.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Task {
+    /// Its identifier.
+    pub id: u64,
+    /// Short title.
+    pub title: String,
+    /// Longer description.
+    pub description: Option<String>,
+    /// Where it stands.
+    pub status: Status,
+    /// Who works on it.
+    pub assignee: String,
+    /// Who created it: the only person who may delete it.
+    pub owner: String,
+    /// Due date, `YYYY-MM-DD`.
+    pub due: String,
+    /// Priority from 1 (highest) to 5.
+    pub priority: u8,
+    /// Labels.
+    pub labels: Vec<String>,
+}
+
+/// The people tasks are seeded for.
+pub const PEOPLE: [&str; 5] = ["ada", "grace", "linus", "margaret", "alan"];
+const LABELS: [&str; 6] = ["backend", "frontend", "docs", "ops", "security", "research"];
+const STATUSES: [Status; 4] = [
+    Status::Todo,
+    Status::InProgress,
+    Status::Done,
+    Status::Blocked,
+];
+
+/// The tracker's state: tasks in memory.
+#[derive(Debug)]
+pub struct Tracker {
+    tasks: RwLock<Vec<Task>>,
+    next_id: AtomicU64,
+}
+
+impl Tracker {
+    /// A tracker with `n` deterministic tasks.
+    #[must_use]
+    pub fn seeded(n: u64) -> Self {
+        let tasks = (1..=n).map(seed_task).collect();
+        Self {
+            tasks: RwLock::new(tasks),
+            next_id: AtomicU64::new(n + 1),
+        }
+    }
+
+    /// How many tasks there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.read().len()
+    }
+
+    /// Whether there are no tasks.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Vec<Task>> {
+        // A handler that panicked while holding the lock left the data intact: every write
+        // below is a single push, assignment or removal.
+        self.tasks
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Vec<Task>> {
+        self.tasks
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn usize_of(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+fn seed_task(id: u64) -> Task {
+    let i = usize_of(id);
+    let day_of_year = (i * 7) % 365;
+    let (month, day) = month_day(day_of_year);
+    Task {
+        id,
+        title: format!("Task {id}: {} work item", LABELS[i % LABELS.len()]),
+        description: None,
+        status: STATUSES[i % STATUSES.len()],
+        assignee: PEOPLE[i % PEOPLE.len()].to_owned(),
+        owner: PEOPLE[(i / 3) % PEOPLE.len()].to_owned(),
+        due: format!("2026-{month:02}-{day:02}"),
+        priority: u8::try_from(i % 5).unwrap_or(0) + 1,
+        labels: vec![
+            LABELS[i % LABELS.len()].to_owned(),
+            LABELS[(i / 2) % LABELS.len()].to_owned(),
+        ]
+        .into_iter()
+        .fold(Vec::new(), |mut acc, l| {
+            if !acc.contains(&l) {
+                acc.push(l);
+            }
+            acc
+        }),
+    }
+}
+
+/// The month and day of a zero-based day of 2026 (not a leap year).
+fn month_day(day_of_year: usize) -> (usize, usize) {
+    const LENGTHS: [usize; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let mut rest = day_of_year % 365;
+    for (month, length) in LENGTHS.iter().enumerate() {
+        if rest < *length {
+            return (month + 1, rest + 1);
+        }
+        rest -= length;
+    }
+    (12, 31)
+}
+
+/// Filters for `list_tasks`; every one is optional.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct ListTasks {
+    /// Only tasks in this status.
+    pub status: Option<Status>,
+    /// Only tasks assigned to this person (a lowercase handle such as `ada`).
+    #[guard(pattern = "^[a-z][a-z0-9_]{1,31}$")]
+    pub assignee: Option<String>,
+    /// Only tasks due before this date.
+    #[guard(format = "date")]
+    pub due_before: Option<String>,
+    /// Only tasks of this priority, from 1 (highest) to 5.
+    #[guard(range(min = 1, max = 5))]
+    pub priority: Option<u8>,
+    /// Only tasks carrying this label.
+    #[guard(length(min = 1, max = 32))]
+    pub label: Option<String>,
+    /// Skip this many matching tasks (for paging).
+    pub offset: Option<u32>,
+}
+
+impl ListTasks {
+    fn matches(&self, task: &Task) -> bool {
+        self.status.is_none_or(|s| s == task.status)
+            && self.assignee.as_deref().is_none_or(|a| a == task.assignee)
+            && self
+                .due_before
+                .as_deref()
+                .is_none_or(|d| task.due.as_str() < d)
+            && self.priority.is_none_or(|p| p == task.priority)
+            && self
+                .label
+                .as_deref()
+                .is_none_or(|l| task.labels.iter().any(|t| t == l))
+    }
+}
+
+/// Lists tasks, oldest first. Use the filters: there are thousands of tasks.
+#[tool(read_only, agent_limit = 50)]
+pub fn list_tasks(state: &Tracker, args: ListTasks) -> Vec<Task> {
+    state
+        .read()
+        .iter()
+        .filter(|t| args.matches(t))
+        .skip(usize_of(u64::from(args.offset.unwrap_or(0))))
+        .cloned()
+        .collect()
+}
+
+fn default_priority() -> u8 {
+    3
+}
+
+fn default_status() -> Status {
+    Status::Todo
+}
+
+/// Arguments of `create_task`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct CreateTask {
+    /// Short title.
+    #[guard(length(min = 3, max = 120))]
+    pub title: String,
+    /// Longer description. Held to the decision policy: no invented figures, no guarantees.
+    #[guard(length(max = 2000), policy = "decision")]
+    pub description: Option<String>,
+    /// Who works on it (a lowercase handle such as `ada`).
+    #[guard(pattern = "^[a-z][a-z0-9_]{1,31}$", example = "ada")]
+    pub assignee: String,
+    /// Due date.
+    #[guard(format = "date")]
+    pub due: String,
+    /// Priority from 1 (highest) to 5; 3 when absent.
+    #[serde(default = "default_priority")]
+    #[guard(range(min = 1, max = 5))]
+    pub priority: u8,
+    /// Initial status; `todo` when absent.
+    #[serde(default = "default_status")]
+    pub status: Status,
+    /// Labels, each distinct.
+    #[serde(default)]
+    #[guard(length(max = 10), unique)]
+    pub labels: Vec<String>,
+}
+
+/// Creates a task and returns it. The creator (the assignee) owns it.
+#[tool(idempotent = false)]
+pub fn create_task(state: &Tracker, args: CreateTask) -> Task {
+    let task = Task {
+        id: state.next_id.fetch_add(1, Ordering::Relaxed),
+        title: args.title,
+        description: args.description,
+        status: args.status,
+        owner: args.assignee.clone(),
+        assignee: args.assignee,
+        due: args.due,
+        priority: args.priority,
+        labels: args.labels,
+    };
+    state.write().push(task.clone());
+    task
+}
+
+/// Arguments of `update_task`: the task and the fields to change.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct UpdateTask {
+    /// The task to change.
+    #[guard(range(min = 1))]
+    pub id: u64,
+    /// A new title.
+    #[guard(length(min = 3, max = 120))]
+    pub title: Option<String>,
+    /// A new status.
+    pub status: Option<Status>,
+    /// A new assignee.
+    #[guard(pattern = "^[a-z][a-z0-9_]{1,31}$")]
+    pub assignee: Option<String>,
+    /// A new due date.
+    #[guard(format = "date")]
+    pub due: Option<String>,
+    /// A new priority.
+    #[guard(range(min = 1, max = 5))]
+    pub priority: Option<u8>,
+}
+
+fn not_found(id: u64) -> ToolError {
+    ToolError::not_found(format!("Task {id} does not exist."))
+        .recovery("Call list_tasks with filters to find the id of the task, then call again.")
+        .actions(["list_tasks"])
+        .detail("id", id)
+}
+
+/// Changes the given fields of a task and returns it.
+#[tool(idempotent)]
+pub fn update_task(state: &Tracker, args: UpdateTask) -> Result<Task, ToolError> {
+    let mut tasks = state.write();
+    let task = tasks
+        .iter_mut()
+        .find(|t| t.id == args.id)
+        .ok_or_else(|| not_found(args.id))?;
+    if let Some(title) = args.title {
+        task.title = title;
+    }
+    if let Some(status) = args.status {
+        task.status = status;
+    }
+    if let Some(assignee) = args.assignee {
+        task.assignee = assignee;
+    }
+    if let Some(due) = args.due {
+        task.due = due;
+    }
+    if let Some(priority) = args.priority {
+        task.priority = priority;
+    }
+    Ok(task.clone())
+}
+
+/// Arguments of `delete_task`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct DeleteTask {
+    /// The task to delete.
+    #[guard(range(min = 1))]
+    pub id: u64,
+    /// Who asks: only the task's owner may delete it.
+    #[guard(pattern = "^[a-z][a-z0-9_]{1,31}$", example = "ada")]
+    pub requested_by: String,
+}
+
+/// What `delete_task` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Deleted {
+    /// The deleted task's id.
+    pub id: u64,
+}
+
+/// Deletes a task. Only its owner may delete it.
+#[tool(destructive, idempotent)]
+pub fn delete_task(state: &Tracker, args: DeleteTask) -> Result<Deleted, ToolError> {
+    let mut tasks = state.write();
+    let index = tasks
+        .iter()
+        .position(|t| t.id == args.id)
+        .ok_or_else(|| not_found(args.id))?;
+    let owner = &tasks[index].owner;
+    if *owner != args.requested_by {
+        return Err(ToolError::forbidden(format!(
+            "Only the owner of task {} may delete it.",
+            args.id
+        ))
+        .recovery(format!(
+            "Ask {owner} to delete it, or mark it done with update_task instead."
+        ))
+        .actions(["update_task", "list_tasks"])
+        .detail("owner", owner.clone()));
+    }
+    tasks.remove(index);
+    Ok(Deleted { id: args.id })
+}
+
+/// The contracts of the last release, which clients were calibrated on: `create_task` then
+/// took an `owner` instead of an `assignee` and no required `due` date. Embedded at compile
+/// time, so start-up reads no file.
+pub const KNOWN_GOOD_LOCKFILE: &str = include_str!("../examples/task_tracker.v1.lock");
+
+/// The task tracker server with every guardrail on: strict arguments, coaching errors, agent
+/// limits, an output policy on free text, and contract awareness against the last release.
+///
+/// # Panics
+/// Never at run time: the embedded lockfile is checked by the test suite.
+#[must_use]
+pub fn server(tasks: u64) -> Server<Tracker> {
+    let server = Server::new(Tracker::seeded(tasks))
+        .name("task-tracker")
+        .version(env!("CARGO_PKG_VERSION"))
+        .instructions(
+            "A task tracker. list_tasks shows at most 50 tasks per call: use its filters. \
+             Errors explain how to fix the call.",
+        )
+        .tool(list_tasks)
+        .tool(create_task)
+        .tool(update_task)
+        .tool(delete_task);
+    match KnownGood::from_lockfile_str(KNOWN_GOOD_LOCKFILE) {
+        Ok(known_good) => server
+            .known_good(known_good)
+            .contract_awareness(AwarenessConfig::default()),
+        // A broken embedded lockfile only costs the awareness blocks, never the server.
+        Err(_) => server,
+    }
+}
