@@ -123,7 +123,22 @@ async fn demo(server: &guardrails::Server<task_tracker::Tracker>) {
     .await;
     step(
         server,
-        "7. A tool error carries a recovery and the tools to call instead",
+        "7. Text that only draws a warning is accepted (no acknowledgement field on this tool)",
+        "create_task",
+        json!({"title": "Migrate the database", "assignee": "grace", "due": "2026-12-01",
+               "description": "Roughly two weeks of work."}),
+    )
+    .await;
+    step(
+        server,
+        "8. A tool's output is held to its policy too: delivered, with the policy's advice",
+        "task_report",
+        json!({"assignee": "grace", "status": "todo"}),
+    )
+    .await;
+    step(
+        server,
+        "9. A tool error carries a recovery and the tools to call instead",
         "delete_task",
         json!({"id": 999_999, "requested_by": "ada"}),
     )

@@ -352,6 +352,45 @@ pub fn delete_task(state: &Tracker, args: DeleteTask) -> Result<Deleted, ToolErr
     Ok(Deleted { id: args.id })
 }
 
+/// Arguments of `task_report`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct TaskReport {
+    /// Whose tasks to report on (a lowercase handle such as `ada`).
+    #[guard(pattern = "^[a-z][a-z0-9_]{1,31}$", example = "ada")]
+    pub assignee: String,
+    /// Only tasks in this status.
+    pub status: Option<Status>,
+}
+
+/// A plain-text status report of one person's tasks, with their descriptions. The report quotes
+/// text agents wrote, so it is held to the decision policy before delivery: an output that breaks
+/// a critical rule is withheld, warnings are delivered with the policy's advice.
+#[tool(read_only, max_bytes = 16_384, policy = guardrails::policy::Profile::Decision)]
+pub fn task_report(state: &Tracker, args: TaskReport) -> String {
+    use std::fmt::Write as _;
+    let tasks = state.read();
+    let mine: Vec<&Task> = tasks
+        .iter()
+        .filter(|t| t.assignee == args.assignee && args.status.is_none_or(|s| s == t.status))
+        .collect();
+    let mut report = format!("{} task(s) assigned to {}.\n", mine.len(), args.assignee);
+    for task in mine.iter().rev().take(20) {
+        let _ = writeln!(
+            report,
+            "- #{} {} ({}, due {}){}",
+            task.id,
+            task.title,
+            task.status.as_str(),
+            task.due,
+            task.description
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        );
+    }
+    report
+}
+
 /// The contracts of the last release, which clients were calibrated on: `create_task` then
 /// took an `owner` instead of an `assignee` and no required `due` date. Embedded at compile
 /// time, so start-up reads no file.
@@ -374,7 +413,8 @@ pub fn server(tasks: u64) -> Server<Tracker> {
         .tool(list_tasks)
         .tool(create_task)
         .tool(update_task)
-        .tool(delete_task);
+        .tool(delete_task)
+        .tool(task_report);
     match KnownGood::from_lockfile_str(KNOWN_GOOD_LOCKFILE) {
         Ok(known_good) => server
             .known_good(known_good)

@@ -18,7 +18,8 @@ fn the_current_contracts_match_the_committed_lockfile() {
     assert_lockfile(&task_tracker::server(10), lockfile("task_tracker.lock"));
 }
 
-/// The release before: `create_task` took an `owner` and an optional `due`.
+/// The release before: `create_task` took an `owner` and an optional `due`, and there was no
+/// `task_report`.
 mod v1 {
     use super::{Deserialize, Status, Task, ToolArgs, Tracker};
     use guardrails::tool;
