@@ -43,19 +43,7 @@ pub struct CreateUser {
     pub tags: Option<Vec<String>>,
 }
 
-/// The status of a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToolEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Not started.
-    Todo,
-    /// Being worked on.
-    InProgress,
-    /// Finished.
-    Done,
-    /// Waiting on something.
-    Blocked,
-}
+pub use crate::task_tracker::Status;
 
 /// A line of an order.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]

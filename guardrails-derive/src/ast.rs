@@ -141,6 +141,19 @@ pub(crate) struct Guards {
 }
 
 impl Guards {
+    /// The effective length bounds: `length` with `non_empty` raising the minimum to one.
+    pub(crate) fn length_bounds(&self) -> (Option<u64>, Option<u64>) {
+        let declared = self.length.as_ref().map(|l| &l.value);
+        let min = declared.and_then(|l| l.min.as_ref()).map(|m| m.value);
+        let min = if self.non_empty.is_some() {
+            Some(min.unwrap_or(0).max(1))
+        } else {
+            min
+        };
+        let max = declared.and_then(|l| l.max.as_ref()).map(|m| m.value);
+        (min, max)
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.length.is_none()
             && self.range.is_none()

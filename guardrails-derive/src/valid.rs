@@ -241,21 +241,7 @@ fn check_one_of(one_of: &At<Vec<ValueLit>>, acc: &mut Accumulator) {
 /// by the test suite, which validates every example).
 fn example_problems(example: &ValueLit, g: &Guards) -> Vec<String> {
     let mut out = Vec::new();
-    let min_len = g
-        .length
-        .as_ref()
-        .and_then(|l| l.value.min.as_ref())
-        .map(|m| m.value);
-    let min_len = if g.non_empty.is_some() {
-        Some(min_len.unwrap_or(0).max(1))
-    } else {
-        min_len
-    };
-    let max_len = g
-        .length
-        .as_ref()
-        .and_then(|l| l.value.max.as_ref())
-        .map(|m| m.value);
+    let (min_len, max_len) = g.length_bounds();
     let check_len = |len: u64, unit: &str, out: &mut Vec<String>| {
         if let Some(min) = min_len
             && len < min

@@ -74,21 +74,7 @@ fn literal(v: &ValueLit) -> TokenStream {
 }
 
 fn constraints(g: &Guards) -> TokenStream {
-    let min_len = g
-        .length
-        .as_ref()
-        .and_then(|l| l.value.min.as_ref())
-        .map(|m| m.value);
-    let min_len = if g.non_empty.is_some() {
-        Some(min_len.unwrap_or(0).max(1))
-    } else {
-        min_len
-    };
-    let max_len = g
-        .length
-        .as_ref()
-        .and_then(|l| l.value.max.as_ref())
-        .map(|m| m.value);
+    let (min_len, max_len) = g.length_bounds();
     let (min_len, max_len) = (opt_u64(min_len), opt_u64(max_len));
     let range = g.range.as_ref().map(|r| &r.value);
     let minimum = bound(
