@@ -47,7 +47,10 @@ fn output_verdict(tool: &str, verdict: &PolicyVerdict) -> Verdict {
             )
         }
         _ if verdict.violations.is_empty() => Verdict::Pass,
-        _ => Verdict::Advise(verdict.render_for_model()),
+        _ => Verdict::Advise(verdict.render_for_model_as(
+            super::RenderLimits::default(),
+            "This output was delivered as it is. Treat the flagged passages with care: do not repeat them as established facts without their tags.",
+        )),
     }
 }
 
@@ -85,7 +88,10 @@ mod tests {
             other => panic!("expected a block, got {other:?}"),
         }
         match OutputCheck::check(&policy, "report", "Roughly two weeks of work remain.") {
-            Verdict::Advise(block) => assert!(block.contains("<output_policy"), "{block}"),
+            Verdict::Advise(block) => {
+                assert!(block.contains("<output_policy"), "{block}");
+                assert!(block.contains("was delivered"), "{block}");
+            }
             other => panic!("expected advice, got {other:?}"),
         }
         let clean = "Work may finish next quarter [AI estimation based on current velocity].";

@@ -128,6 +128,23 @@ impl Verdict {
     /// ```
     #[must_use]
     pub fn render_for_model_with(&self, limits: RenderLimits) -> String {
+        let recovery = match self.status {
+            Status::Blocked => {
+                "Delivery is blocked. Rewrite every critical passage with its approved alternative, or apply the fixes, and submit the whole text again."
+            }
+            Status::Pending => {
+                "Delivery waits for acknowledgement. Revise the flagged passages, or confirm them explicitly, and submit again."
+            }
+            Status::Approved => "Delivery is allowed. The suggestions above are optional.",
+        };
+        self.render_for_model_as(limits, recovery)
+    }
+
+    /// Like [`Verdict::render_for_model_with`], with the closing `<recovery>` directive given by
+    /// the caller: where the text is not the model's to resubmit (a tool's output that was
+    /// delivered anyway), the directive says what to do instead.
+    #[must_use]
+    pub fn render_for_model_as(&self, limits: RenderLimits, recovery: &str) -> String {
         let mut out = String::new();
         let _ = write!(
             out,
@@ -182,15 +199,7 @@ impl Verdict {
             let _ = writeln!(out, r#"<omitted violations="{omitted}"/>"#);
         }
         out.push_str("<recovery>");
-        out.push_str(match self.status {
-            Status::Blocked => {
-                "Delivery is blocked. Rewrite every critical passage with its approved alternative, or apply the fixes, and submit the whole text again."
-            }
-            Status::Pending => {
-                "Delivery waits for acknowledgement. Revise the flagged passages, or confirm them explicitly, and submit again."
-            }
-            Status::Approved => "Delivery is allowed. The suggestions above are optional.",
-        });
+        escape_content_into(&mut out, recovery);
         out.push_str("</recovery>\n</output_policy>");
         out
     }
