@@ -430,3 +430,22 @@ fn recursive_types_validate_at_every_depth_and_have_a_schema_and_example() {
     let schema = serde_json::to_value(TreeNode::schema()).unwrap();
     assert_eq!(schema["properties"]["children"]["items"]["type"], "object");
 }
+
+#[test]
+fn lengths_count_characters_not_bytes() {
+    use guardrails_tests::fixtures::Address;
+    let street = |s: String| json!({"streetLine": s, "countryCode": "FR"});
+    assert!(
+        Address::validate_value(street("𝄞".repeat(200))).is_ok(),
+        "800 bytes, 200 characters"
+    );
+    let report = reject::<Address>(street("é".repeat(201)));
+    assert_eq!(codes(&report), [("streetLine", IssueCode::TooLong)]);
+    let report = reject::<CreateUser>(json!({
+        "username": "日本", "email": "a@b.co", "age": 20, "role": "user"
+    }));
+    assert!(
+        report.has(IssueCode::TooShort),
+        "6 bytes, 2 characters: {report}"
+    );
+}

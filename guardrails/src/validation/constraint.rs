@@ -287,9 +287,15 @@ impl Constraints {
 
     fn check_string(&self, s: &str, value: &Value, cx: &mut Cx) {
         if self.min_length.is_some() || self.max_length.is_some() {
-            // JSON Schema counts code points, as `chars` does.
-            let len = s.chars().count() as u64;
-            self.check_length(len, "characters", value, cx);
+            // A code point takes one to four bytes, so the byte length alone decides most
+            // strings; only the others are counted (JSON Schema counts code points, as `chars`).
+            let bytes = s.len() as u64;
+            let surely_fits = self.min_length.is_none_or(|min| bytes.div_ceil(4) >= min)
+                && self.max_length.is_none_or(|max| bytes <= max);
+            if !surely_fits {
+                let len = s.chars().count() as u64;
+                self.check_length(len, "characters", value, cx);
+            }
         }
         if let Some(pattern) = &self.pattern
             && !pattern.is_match(s)
