@@ -8,7 +8,8 @@
 
 use guardrails::CallOutput;
 use guardrails_tests::task_tracker;
-use serde_json::{Map, Value, json};
+use guardrails_tests::testing::object;
+use serde_json::{Value, json};
 
 /// How many tasks the tracker starts with: enough that an unfiltered list must be truncated.
 const SEEDED_TASKS: u64 = 5_000;
@@ -41,13 +42,6 @@ async fn main() -> std::io::Result<()> {
             eprintln!("unknown option {other}; use --demo, --http ADDR, or nothing for stdio");
             std::process::exit(2);
         }
-    }
-}
-
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
     }
 }
 

@@ -5,3 +5,4 @@
 
 pub mod fixtures;
 pub mod task_tracker;
+pub mod testing;

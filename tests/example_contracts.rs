@@ -6,8 +6,9 @@
 use guardrails::ToolArgs;
 use guardrails::contract::{Accept, LockMode, ServerContract, assert_lockfile, check_lockfile};
 use guardrails_tests::task_tracker::{self, Status, Task, Tracker};
+use guardrails_tests::testing::object;
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
 fn lockfile(name: &str) -> String {
     format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -81,13 +82,6 @@ fn the_previous_release_lockfile_is_what_v1_declared() {
         embedded, contracts,
         "the server embeds the v1 lockfile as it is on disk"
     );
-}
-
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
 }
 
 #[tokio::test]

@@ -7,11 +7,12 @@
     reason = "the argument types are read through their validators"
 )]
 
+use guardrails_tests::testing::{codes, reject};
 use std::sync::LazyLock;
 
 use guardrails::policy::{Policy, Rule};
 use guardrails::render::{RenderFormat, RenderOptions, render_report};
-use guardrails::{IssueCode, Report, ToolArgs, validation::MAX_KEPT_ISSUES};
+use guardrails::{IssueCode, ToolArgs, validation::MAX_KEPT_ISSUES};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -95,18 +96,6 @@ struct Profiles {
     #[serde(default)]
     #[guard(acknowledges_policy)]
     acknowledge: Option<bool>,
-}
-
-fn reject<T: ToolArgs + std::fmt::Debug>(value: Value) -> Report {
-    T::validate_value(value).expect_err("should be rejected")
-}
-
-fn codes(report: &Report) -> Vec<(&str, IssueCode)> {
-    report
-        .issues()
-        .iter()
-        .map(|issue| (issue.path.as_str(), issue.code))
-        .collect()
 }
 
 fn summary(body: &str) -> Value {

@@ -3,26 +3,8 @@
 use guardrails::render::{RenderFormat, RenderOptions, render_report};
 use guardrails::{IssueCode, Report, ToolArgs, validation::MAX_KEPT_ISSUES};
 use guardrails_tests::fixtures::{CreateUser, Everything, ListTasks, PlaceOrder, Role, Status};
-use serde_json::{Map, Value, json};
-
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
-}
-
-fn reject<T: ToolArgs + std::fmt::Debug>(value: Value) -> Report {
-    T::validate_value(value).expect_err("should be rejected")
-}
-
-fn codes(report: &Report) -> Vec<(&str, IssueCode)> {
-    report
-        .issues()
-        .iter()
-        .map(|i| (i.path.as_str(), i.code))
-        .collect()
-}
+use guardrails_tests::testing::{codes, object, reject};
+use serde_json::{Value, json};
 
 fn valid_order() -> Value {
     json!({
