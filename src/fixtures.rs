@@ -203,8 +203,8 @@ pub struct Everything {
     pub addresses: Option<Vec<Address>>,
 }
 
-/// The examples of every argument type in this package, each with the result of validating it
-/// against its own validator.
+/// The examples of every argument type in this package (the fixtures and the task tracker's), each
+/// with the result of validating it against its own validator.
 #[must_use]
 pub fn all_examples() -> Vec<(&'static str, Value, Result<(), guardrails::Report>)> {
     fn one<T: ToolArgs>() -> (&'static str, Value, Result<(), guardrails::Report>) {
@@ -219,6 +219,11 @@ pub fn all_examples() -> Vec<(&'static str, Value, Result<(), guardrails::Report
         one::<PlaceOrder>(),
         one::<ListTasks>(),
         one::<NewTask>(),
+        one::<crate::task_tracker::ListTasks>(),
+        one::<crate::task_tracker::CreateTask>(),
+        one::<crate::task_tracker::UpdateTask>(),
+        one::<crate::task_tracker::DeleteTask>(),
+        one::<crate::task_tracker::TaskReport>(),
         one::<Everything>(),
     ]
 }

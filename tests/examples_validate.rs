@@ -39,6 +39,11 @@ fn every_example_passes_its_schema() {
     schema_accepts::<PlaceOrder>();
     schema_accepts::<ListTasks>();
     schema_accepts::<Everything>();
+    schema_accepts::<guardrails_tests::task_tracker::ListTasks>();
+    schema_accepts::<guardrails_tests::task_tracker::CreateTask>();
+    schema_accepts::<guardrails_tests::task_tracker::UpdateTask>();
+    schema_accepts::<guardrails_tests::task_tracker::DeleteTask>();
+    schema_accepts::<guardrails_tests::task_tracker::TaskReport>();
 }
 
 #[test]
