@@ -138,26 +138,48 @@ pub fn render_report(
 ) -> String {
     let shown = &report.issues()[..report.issues().len().min(options.max_issues.max(1))];
     let hidden = report.len() - shown.len();
+    let rendering = Rendering {
+        tool,
+        report,
+        shown,
+        hidden,
+        info,
+        example,
+        options,
+    };
     match options.format {
-        RenderFormat::Xml => xml(tool, report, shown, hidden, info, example, options),
-        RenderFormat::Markdown => markdown(tool, report, shown, hidden, info, example, options),
-        RenderFormat::Json => json_form(tool, report, shown, hidden, info, example, options),
+        RenderFormat::Xml => xml(&rendering),
+        RenderFormat::Markdown => markdown(&rendering),
+        RenderFormat::Json => json_form(&rendering),
     }
+}
+
+/// Everything one rendering of a report reads, whatever the format.
+#[derive(Clone, Copy)]
+struct Rendering<'a> {
+    tool: &'a str,
+    report: &'a Report,
+    shown: &'a [Issue],
+    hidden: usize,
+    info: &'a ArgsInfo,
+    example: &'a Value,
+    options: &'a RenderOptions,
 }
 
 fn received_text(issue: &Issue) -> &str {
     issue.received.as_deref().unwrap_or("(missing)")
 }
 
-fn xml(
-    tool: &str,
-    report: &Report,
-    shown: &[Issue],
-    hidden: usize,
-    info: &ArgsInfo,
-    example: &Value,
-    options: &RenderOptions,
-) -> String {
+fn xml(r: &Rendering<'_>) -> String {
+    let Rendering {
+        tool,
+        report,
+        shown,
+        hidden,
+        info,
+        example,
+        options,
+    } = *r;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -293,15 +315,16 @@ fn suggestions(report: &Report) -> Vec<String> {
     out
 }
 
-fn markdown(
-    tool: &str,
-    report: &Report,
-    shown: &[Issue],
-    hidden: usize,
-    info: &ArgsInfo,
-    example: &Value,
-    options: &RenderOptions,
-) -> String {
+fn markdown(r: &Rendering<'_>) -> String {
+    let Rendering {
+        tool,
+        report,
+        shown,
+        hidden,
+        info,
+        example,
+        options,
+    } = *r;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -351,15 +374,16 @@ fn markdown(
     out
 }
 
-fn json_form(
-    tool: &str,
-    report: &Report,
-    shown: &[Issue],
-    hidden: usize,
-    info: &ArgsInfo,
-    example: &Value,
-    options: &RenderOptions,
-) -> String {
+fn json_form(r: &Rendering<'_>) -> String {
+    let Rendering {
+        tool,
+        report,
+        shown,
+        hidden,
+        info,
+        example,
+        options,
+    } = *r;
     let issues: Vec<Value> = shown
         .iter()
         .map(|i| {
