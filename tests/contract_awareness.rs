@@ -5,7 +5,7 @@ mod contract_fixtures;
 
 use contract_fixtures::{v1_contracts, v2_server};
 use guardrails::RenderFormat;
-use guardrails::contract::{AwarenessConfig, KnownGood};
+use guardrails::contract::{AwarenessConfig, Contract, KnownGood};
 use serde_json::{Map, Value, json};
 
 fn obj(v: Value) -> Map<String, Value> {
@@ -226,18 +226,27 @@ fn an_unchanged_tool_gets_no_awareness_at_all() {
     let known = known_good();
     assert!(
         known
-            .awareness(contract_fixtures::get_user.spec(), &all)
+            .awareness(
+                &Contract::from_spec(contract_fixtures::get_user.spec()),
+                &all
+            )
             .is_none()
     );
     let changed = known
-        .awareness(contract_fixtures::v2::create_user.spec(), &all)
+        .awareness(
+            &Contract::from_spec(contract_fixtures::v2::create_user.spec()),
+            &all,
+        )
         .expect("create_user changed");
     assert_eq!(changed.deltas().count(), 5);
     // The default filter drops SAFE and COSMETIC deltas; a tool with only those has none.
     let default = AwarenessConfig::default();
     assert!(
         known
-            .awareness(contract_fixtures::v2::delete_user.spec(), &default)
+            .awareness(
+                &Contract::from_spec(contract_fixtures::v2::delete_user.spec()),
+                &default
+            )
             .is_none()
     );
 }

@@ -5,7 +5,8 @@ mod contract_fixtures;
 
 use contract_fixtures::{v1_contracts, v2_contracts};
 use guardrails::contract::{
-    Contract, Delta, Field, JsonType, Limit, OutputField, ServerContract, Severity, diff, diff_tool,
+    ChangeSeverity, Contract, Delta, Field, JsonType, Limit, OutputField, ServerContract, diff,
+    diff_tool,
 };
 use serde_json::{Number, Value, json};
 
@@ -25,7 +26,7 @@ fn one(change: impl FnOnce(&mut Contract)) -> Delta {
 }
 
 #[track_caller]
-fn expect(change: impl FnOnce(&mut Contract), severity: Severity, path: &str) -> Delta {
+fn expect(change: impl FnOnce(&mut Contract), severity: ChangeSeverity, path: &str) -> Delta {
     let d = one(change);
     assert_eq!((d.severity, d.path.as_str()), (severity, path), "{d:#?}");
     d
@@ -46,7 +47,7 @@ fn adding_an_optional_argument_is_safe() {
             c.args
                 .insert("nickname".into(), Field::of(JsonType::String));
         },
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.nickname",
     );
     assert_eq!(d.before, None);
@@ -62,7 +63,7 @@ fn adding_a_required_argument_is_breaking() {
         |c| {
             c.args.insert("currency".into(), currency);
         },
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.currency",
     );
 }
@@ -73,7 +74,7 @@ fn removing_an_argument_is_breaking() {
         |c| {
             c.args.remove("role");
         },
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.role",
     );
     assert_eq!(d.after, None);
@@ -83,12 +84,12 @@ fn removing_an_argument_is_breaking() {
 fn optional_to_required_is_breaking_and_back_is_safe() {
     expect(
         |c| arg(c, "role").required = true,
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.role.required",
     );
     expect(
         |c| arg(c, "name").required = false,
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.name.required",
     );
 }
@@ -97,42 +98,42 @@ fn optional_to_required_is_breaking_and_back_is_safe() {
 fn lengths_narrow_and_widen() {
     expect(
         |c| arg(c, "name").max_length = Some(20),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.name.max_length",
     );
     expect(
         |c| arg(c, "name").max_length = Some(80),
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.name.max_length",
     );
     expect(
         |c| arg(c, "name").max_length = None,
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.name.max_length",
     );
     expect(
         |c| arg(c, "email").max_length = Some(9),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.email.max_length",
     );
     expect(
         |c| arg(c, "name").min_length = Some(5),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.name.min_length",
     );
     expect(
         |c| arg(c, "name").min_length = Some(1),
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.name.min_length",
     );
     expect(
         |c| arg(c, "name").min_length = None,
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.name.min_length",
     );
     expect(
         |c| arg(c, "email").min_length = Some(1),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.email.min_length",
     );
 }
@@ -145,7 +146,7 @@ fn with_age(c: &mut Contract) -> &mut Field {
 }
 
 #[track_caller]
-fn expect_age(change: impl FnOnce(&mut Field), severity: Severity, member: &str) {
+fn expect_age(change: impl FnOnce(&mut Field), severity: ChangeSeverity, member: &str) {
     let mut before = base();
     with_age(&mut before);
     let mut after = before.clone();
@@ -160,35 +161,35 @@ fn expect_age(change: impl FnOnce(&mut Field), severity: Severity, member: &str)
 fn numeric_bounds_narrow_and_widen() {
     expect_age(
         |f| f.minimum = Some(Limit::inclusive(n(21))),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "minimum",
     );
     expect_age(
         |f| f.minimum = Some(Limit::inclusive(n(16))),
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "minimum",
     );
-    expect_age(|f| f.minimum = None, Severity::Safe, "minimum");
+    expect_age(|f| f.minimum = None, ChangeSeverity::Safe, "minimum");
     expect_age(
         |f| f.maximum = Some(Limit::inclusive(n(99))),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "maximum",
     );
     expect_age(
         |f| f.maximum = Some(Limit::inclusive(n(150))),
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "maximum",
     );
-    expect_age(|f| f.maximum = None, Severity::Safe, "maximum");
+    expect_age(|f| f.maximum = None, ChangeSeverity::Safe, "maximum");
     // The same number, now excluded: narrower.
     expect_age(
         |f| f.maximum.as_mut().unwrap().exclusive = true,
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "maximum",
     );
     expect_age(
         |f| f.minimum.as_mut().unwrap().exclusive = true,
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "minimum",
     );
     // Exclusive 120 → inclusive 120 widens; 1 and 1.0 are the same bound.
@@ -196,16 +197,16 @@ fn numeric_bounds_narrow_and_widen() {
     with_age(&mut before).maximum.as_mut().unwrap().exclusive = true;
     let mut after = before.clone();
     with_age(&mut after).maximum.as_mut().unwrap().exclusive = false;
-    assert_eq!(diff_tool(&before, &after)[0].severity, Severity::Safe);
+    assert_eq!(diff_tool(&before, &after)[0].severity, ChangeSeverity::Safe);
     expect_age(
         |f| f.minimum = Some(Limit::inclusive(Number::from_f64(18.0).unwrap())),
-        Severity::Cosmetic,
+        ChangeSeverity::Cosmetic,
         "minimum",
     );
     // A bound added where there was none.
     expect(
         |c| arg(c, "name").maximum = Some(Limit::inclusive(n(1))),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.name.maximum",
     );
 }
@@ -214,34 +215,34 @@ fn numeric_bounds_narrow_and_widen() {
 fn enum_values_narrow_widen_and_reorder() {
     let d = expect(
         |c| arg(c, "role").enum_values = Some(vec![json!("admin")]),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.role.enum",
     );
     assert!(d.description.contains("\"user\""), "{}", d.description);
     expect(
         |c| arg(c, "role").enum_values = Some(vec![json!("admin"), json!("user"), json!("guest")]),
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.role.enum",
     );
     expect(
         |c| arg(c, "role").enum_values = Some(vec![json!("user"), json!("admin")]),
-        Severity::Cosmetic,
+        ChangeSeverity::Cosmetic,
         "create_user.args.role.enum",
     );
     // One removed, one added: a removal breaks whatever else happened.
     expect(
         |c| arg(c, "role").enum_values = Some(vec![json!("admin"), json!("guest")]),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.role.enum",
     );
     expect(
         |c| arg(c, "role").enum_values = None,
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.role.enum",
     );
     expect(
         |c| arg(c, "name").enum_values = Some(vec![json!("ada")]),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.name.enum",
     );
 }
@@ -250,7 +251,7 @@ fn enum_values_narrow_widen_and_reorder() {
 fn patterns_and_formats() {
     expect(
         |c| arg(c, "name").pattern = Some("^[a-z]+$".into()),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.name.pattern",
     );
     let mut with_pattern = base();
@@ -261,29 +262,29 @@ fn patterns_and_formats() {
     assert_eq!(d.len(), 1);
     assert_eq!(
         d[0].severity,
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "a changed pattern cannot be compared"
     );
     let mut removed = with_pattern.clone();
     arg(&mut removed, "name").pattern = None;
     assert_eq!(
         diff_tool(&with_pattern, &removed)[0].severity,
-        Severity::Safe
+        ChangeSeverity::Safe
     );
 
     expect(
         |c| arg(c, "name").format = Some("uuid".into()),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.name.format",
     );
     expect(
         |c| arg(c, "email").format = Some("uri".into()),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.email.format",
     );
     expect(
         |c| arg(c, "email").format = None,
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.email.format",
     );
 }
@@ -292,16 +293,19 @@ fn patterns_and_formats() {
 fn unique_multiple_of_custom_and_nullable() {
     expect(
         |c| arg(c, "name").unique = true,
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.name.unique",
     );
     let mut unique = base();
     arg(&mut unique, "name").unique = true;
-    assert_eq!(diff_tool(&unique, &base())[0].severity, Severity::Safe);
+    assert_eq!(
+        diff_tool(&unique, &base())[0].severity,
+        ChangeSeverity::Safe
+    );
 
     expect_age(
         |f| f.multiple_of = Some(n(5)),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "multiple_of",
     );
     let step = |s: i64| {
@@ -311,34 +315,34 @@ fn unique_multiple_of_custom_and_nullable() {
     };
     assert_eq!(
         diff_tool(&step(4), &step(2))[0].severity,
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "2 divides 4"
     );
     assert_eq!(
         diff_tool(&step(2), &step(4))[0].severity,
-        Severity::Breaking
+        ChangeSeverity::Breaking
     );
     assert_eq!(
         diff_tool(&step(4), &step(3))[0].severity,
-        Severity::Breaking
+        ChangeSeverity::Breaking
     );
     let mut none = step(4);
     with_age(&mut none).multiple_of = None;
-    assert_eq!(diff_tool(&step(4), &none)[0].severity, Severity::Safe);
+    assert_eq!(diff_tool(&step(4), &none)[0].severity, ChangeSeverity::Safe);
 
     expect(
         |c| arg(c, "name").custom = true,
-        Severity::Risky,
+        ChangeSeverity::Risky,
         "create_user.args.name.custom",
     );
     expect(
         |c| arg(c, "role").nullable = false,
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.role.nullable",
     );
     expect(
         |c| arg(c, "name").nullable = true,
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.name.nullable",
     );
 }
@@ -347,7 +351,7 @@ fn unique_multiple_of_custom_and_nullable() {
 fn a_changed_type_is_breaking_unless_it_widens() {
     let d = expect(
         |c| arg(c, "name").json_type = JsonType::Integer,
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.args.name.type",
     );
     assert_eq!(
@@ -356,15 +360,15 @@ fn a_changed_type_is_breaking_unless_it_widens() {
     );
     expect(
         |c| arg(c, "name").json_type = JsonType::Any,
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.args.name.type",
     );
     let mut int = base();
     with_age(&mut int);
     let mut num = int.clone();
     with_age(&mut num).json_type = JsonType::Number;
-    assert_eq!(diff_tool(&int, &num)[0].severity, Severity::Safe);
-    assert_eq!(diff_tool(&num, &int)[0].severity, Severity::Breaking);
+    assert_eq!(diff_tool(&int, &num)[0].severity, ChangeSeverity::Safe);
+    assert_eq!(diff_tool(&num, &int)[0].severity, ChangeSeverity::Breaking);
 }
 
 #[test]
@@ -400,7 +404,7 @@ fn nested_fields_and_array_items_have_paths() {
         .unwrap()
         .enum_values = Some(vec![json!("a")]);
     let deltas = diff_tool(&before, &after);
-    let got: Vec<(&str, Severity, Option<&str>)> = deltas
+    let got: Vec<(&str, ChangeSeverity, Option<&str>)> = deltas
         .iter()
         .map(|d| (d.path.as_str(), d.severity, d.argument.as_deref()))
         .collect();
@@ -409,17 +413,17 @@ fn nested_fields_and_array_items_have_paths() {
         [
             (
                 "create_user.args.address.city.max_length",
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 Some("address")
             ),
             (
                 "create_user.args.address.zip",
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 Some("address")
             ),
             (
                 "create_user.args.tags[].enum",
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 Some("tags")
             ),
         ]
@@ -435,13 +439,13 @@ fn tools_added_removed_and_renamed() {
     assert_eq!(d.len(), 1);
     assert_eq!(
         (d.deltas()[0].severity, d.deltas()[0].path.as_str()),
-        (Severity::Safe, "delete_user")
+        (ChangeSeverity::Safe, "delete_user")
     );
 
     let d = diff(&added, &v1);
     assert_eq!(
         (d.deltas()[0].severity, d.deltas()[0].path.as_str()),
-        (Severity::Breaking, "delete_user")
+        (ChangeSeverity::Breaking, "delete_user")
     );
 
     let mut renamed: ServerContract = v1
@@ -458,7 +462,7 @@ fn tools_added_removed_and_renamed() {
     let only = &d.deltas()[0];
     assert_eq!(
         (only.severity, only.path.as_str()),
-        (Severity::Breaking, "get_user")
+        (ChangeSeverity::Breaking, "get_user")
     );
     assert_eq!(only.after, Some(json!("fetch_user")));
     assert!(only.description.contains("renamed"));
@@ -468,28 +472,28 @@ fn tools_added_removed_and_renamed() {
 fn annotation_flips() {
     expect(
         |c| c.annotations.read_only = Some(true),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.annotations.read_only",
     );
     expect(
         |c| c.annotations.destructive = Some(false),
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.annotations.destructive",
     );
     expect(
         |c| c.annotations.idempotent = Some(false),
-        Severity::Risky,
+        ChangeSeverity::Risky,
         "create_user.annotations.idempotent",
     );
     expect(
         |c| c.annotations.open_world = Some(false),
-        Severity::Risky,
+        ChangeSeverity::Risky,
         "create_user.annotations.open_world",
     );
     // Unset means MCP's default: stating the default changes nothing a client reads.
     expect(
         |c| c.annotations.destructive = Some(true),
-        Severity::Cosmetic,
+        ChangeSeverity::Cosmetic,
         "create_user.annotations.destructive",
     );
 }
@@ -507,25 +511,38 @@ fn agent_limit_and_byte_cap() {
         assert_eq!(d[0].path, "create_user.agent_limit");
         d[0].severity
     };
-    assert_eq!(sev(Some(50), None), Severity::Risky, "removed");
-    assert_eq!(sev(Some(50), Some(20)), Severity::Risky, "lowered");
-    assert_eq!(sev(None, Some(50)), Severity::Safe, "added");
-    assert_eq!(sev(Some(20), Some(50)), Severity::Safe, "raised");
+    assert_eq!(sev(Some(50), None), ChangeSeverity::Risky, "removed");
+    assert_eq!(sev(Some(50), Some(20)), ChangeSeverity::Risky, "lowered");
+    assert_eq!(sev(None, Some(50)), ChangeSeverity::Safe, "added");
+    assert_eq!(sev(Some(20), Some(50)), ChangeSeverity::Safe, "raised");
     expect(
         |c| c.max_bytes = Some(4096),
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.max_bytes",
     );
     let mut capped = base();
     capped.max_bytes = Some(4096);
     let mut lower = capped.clone();
     lower.max_bytes = Some(1024);
-    assert_eq!(diff_tool(&capped, &lower)[0].severity, Severity::Risky);
-    assert_eq!(diff_tool(&capped, &base())[0].severity, Severity::Risky);
-    expect(|c| c.policy = true, Severity::Safe, "create_user.policy");
+    assert_eq!(
+        diff_tool(&capped, &lower)[0].severity,
+        ChangeSeverity::Risky
+    );
+    assert_eq!(
+        diff_tool(&capped, &base())[0].severity,
+        ChangeSeverity::Risky
+    );
+    expect(
+        |c| c.policy = true,
+        ChangeSeverity::Safe,
+        "create_user.policy",
+    );
     let mut checked = base();
     checked.policy = true;
-    assert_eq!(diff_tool(&checked, &base())[0].severity, Severity::Risky);
+    assert_eq!(
+        diff_tool(&checked, &base())[0].severity,
+        ChangeSeverity::Risky
+    );
 }
 
 #[test]
@@ -534,7 +551,7 @@ fn output_fields() {
         |c| {
             c.output.as_mut().unwrap().remove("name");
         },
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.output.name",
     );
     let mut f = OutputField::clone(base().output.unwrap().get("id").unwrap());
@@ -543,7 +560,7 @@ fn output_fields() {
         |c| {
             c.output.as_mut().unwrap().insert("email".into(), f.clone());
         },
-        Severity::Safe,
+        ChangeSeverity::Safe,
         "create_user.output.email",
     );
     let mut other = f.clone();
@@ -553,19 +570,19 @@ fn output_fields() {
         |c| {
             c.output.as_mut().unwrap().insert("id".into(), other);
         },
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.output.id",
     );
     expect(
         |c| c.output = None,
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         "create_user.output",
     );
     expect(
         |c| {
             c.output.as_mut().unwrap().get_mut("id").unwrap().required = false;
         },
-        Severity::Risky,
+        ChangeSeverity::Risky,
         "create_user.output.id.required",
     );
 }
@@ -574,17 +591,17 @@ fn output_fields() {
 fn wording_is_cosmetic() {
     expect(
         |c| c.description = "Makes a user.".into(),
-        Severity::Cosmetic,
+        ChangeSeverity::Cosmetic,
         "create_user.description",
     );
     expect(
         |c| c.title = Some("Create user".into()),
-        Severity::Cosmetic,
+        ChangeSeverity::Cosmetic,
         "create_user.title",
     );
     expect(
         |c| arg(c, "name").description = None,
-        Severity::Cosmetic,
+        ChangeSeverity::Cosmetic,
         "create_user.args.name.description",
     );
 }

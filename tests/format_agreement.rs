@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use guardrails::format::Format;
+use guardrails::validation::StringFormat as Format;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::{Value, json};

@@ -261,6 +261,9 @@ async fn handlers_stay_callable_directly() {
 async fn an_unknown_tool_is_an_invalid_params_error() {
     let s = server(1);
     let err = s.call("nope", obj(json!({}))).await.unwrap_err();
+    assert_eq!(err.name, "nope");
+    // The rmcp adapter answers it as a JSON-RPC invalid-params error.
+    let err = rmcp::ErrorData::from(err);
     assert_eq!(err.code, rmcp::model::ErrorCode::INVALID_PARAMS);
     assert!(err.message.contains("nope"));
 }

@@ -1,8 +1,8 @@
 //! Behaviour of each rule kind and severity, verdicts, positions, fixes and composition.
 
 use guardrails::policy::{
-    Policy, PolicyError, Profile, Rule, RuleKind, Severity, Status, Verdict, Violation, check_text,
-    fix_text, load_policy,
+    Policy, PolicyError, Profile, Rule, RuleKind, RuleSeverity, Status, Verdict, Violation,
+    check_text, fix_text, load_policy,
 };
 
 fn build(builder: guardrails::policy::PolicyBuilder) -> Policy {
@@ -54,7 +54,7 @@ fn a_forbidden_pattern_blocks_and_reports_everything_about_the_match() {
     );
     let violation = &verdict.violations[0];
     assert_eq!(violation.rule, "roi_figure");
-    assert_eq!(violation.severity, Severity::Critical);
+    assert_eq!(violation.severity, RuleSeverity::Critical);
     assert_eq!(violation.message, "Figures need a source.");
     assert_eq!(
         violation.alternative.as_deref(),
@@ -128,7 +128,7 @@ fn a_mandatory_tag_must_follow_its_content() {
         [("inference_tag", Some("Therefore"))]
     );
     match verdict.violations[0].severity {
-        Severity::Warning => {}
+        RuleSeverity::Warning => {}
         other => panic!("expected a warning, got {other}"),
     }
 }
@@ -214,7 +214,7 @@ fn status_follows_the_most_serious_violation() {
         (1, 1, 1)
     );
     assert!(!blocked.permits_delivery(true));
-    assert_eq!(blocked.violations_of(Severity::Warning).count(), 1);
+    assert_eq!(blocked.violations_of(RuleSeverity::Warning).count(), 1);
 }
 
 #[test]
@@ -353,7 +353,7 @@ fn later_rules_replace_earlier_ones_of_the_same_name_in_place() {
     let names: Vec<&str> = merged.rules().iter().map(Rule::name).collect();
     assert_eq!(names, ["first", "second", "third", "fourth"]);
     let second = merged.rule("second").expect("kept");
-    assert_eq!(second.severity(), Severity::Advisory);
+    assert_eq!(second.severity(), RuleSeverity::Advisory);
     assert_eq!(
         second.kind(),
         &RuleKind::Forbidden {

@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use guardrails::policy::{Policy, PolicyError, Problem, RuleKind, Severity, Status, load_policy};
+use guardrails::policy::{
+    Policy, PolicyError, Problem, RuleKind, RuleSeverity, Status, load_policy,
+};
 
 fn problems_of(text: &str) -> Vec<Problem> {
     match Policy::from_toml_str(text) {
@@ -49,7 +51,7 @@ required = '\[Source: [^\]]+\]'
 fn a_file_describes_every_kind_of_rule() {
     let policy = Policy::from_toml_str(EVERY_KIND).expect("valid policy");
     let dollar = policy.rule("untagged_dollar_amount").expect("present");
-    assert_eq!(dollar.severity(), Severity::Critical);
+    assert_eq!(dollar.severity(), RuleSeverity::Critical);
     assert_eq!(dollar.tag_window(), 64);
     assert_eq!(
         dollar.replacement(),
@@ -57,7 +59,7 @@ fn a_file_describes_every_kind_of_rule() {
     );
     assert!(matches!(
         policy.rule("overconfident_language").map(|rule| (rule.severity(), rule.kind())),
-        Some((Severity::Warning, RuleKind::Words { words, .. })) if words.len() == 2
+        Some((RuleSeverity::Warning, RuleKind::Words { words, .. })) if words.len() == 2
     ));
     assert!(matches!(
         policy

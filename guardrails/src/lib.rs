@@ -3,17 +3,17 @@
 #![warn(missing_docs)]
 
 pub mod contract;
-pub mod error;
-pub mod format;
 #[cfg(feature = "rmcp")]
 pub mod mcp;
+pub mod message;
 pub mod policy;
-pub mod present;
 pub mod render;
-mod sample;
-pub mod schema;
+pub mod server;
+pub mod text;
 pub mod tool;
 pub mod validation;
+
+pub use tool::present;
 
 /// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields: a strict one-pass
 /// validator, per-field fix texts, a valid example and a JSON Schema, all from the same
@@ -166,7 +166,6 @@ pub mod validation;
 /// ```
 pub use guardrails_derive::ToolArgs;
 
-pub use error::{ErrorCode, Severity, ToolError};
 /// Derives [`ToolEnum`](trait@ToolEnum) (and [`ArgValue`]) for an enum of unit variants: each
 /// variant is accepted as its serde name (honouring `rename` and `rename_all`), and any other
 /// value is an `enum` issue that lists the allowed names. Use it for fields with a fixed set of
@@ -183,11 +182,38 @@ pub use error::{ErrorCode, Severity, ToolError};
 /// assert_eq!(Status::InProgress.as_str(), "in_progress");
 /// ```
 pub use guardrails_derive::ToolEnum;
-#[cfg(feature = "rmcp")]
-pub use mcp::Server;
+pub use message::{ErrorCode, ToolError, ToolErrorSeverity};
 pub use render::{RenderFormat, RenderOptions};
-pub use tool::{CallOutput, OutputCheck, StateRef, Tool, ToolSpec, Verdict};
+pub use server::{Server, UnknownTool};
+#[expect(deprecated, reason = "the old name stays available for a release")]
+pub use tool::Verdict;
+pub use tool::{CallOutput, CallSettings, OutputCheck, OutputVerdict, StateRef, Tool, ToolSpec};
 pub use validation::{ArgValue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
+
+/// The old name of [`ToolErrorSeverity`].
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed `ToolErrorSeverity`, one name per concept across the crate"
+)]
+pub type Severity = ToolErrorSeverity;
+
+/// Tool errors, now part of [`message`]; [`ToolError`] and [`ErrorCode`] are at the crate root.
+#[deprecated(
+    since = "0.2.0",
+    note = "use `guardrails::{ToolError, ErrorCode, ToolErrorSeverity}` or `guardrails::message`"
+)]
+pub mod error {
+    #[expect(deprecated, reason = "the old name stays available for a release")]
+    pub use crate::Severity;
+    pub use crate::message::{ErrorCode, ToolError};
+}
+
+/// String formats, now [`validation::StringFormat`].
+#[deprecated(since = "0.2.0", note = "use `guardrails::validation::StringFormat`")]
+pub mod format {
+    /// The old name of [`StringFormat`](crate::validation::StringFormat).
+    pub type Format = crate::validation::StringFormat;
+}
 
 #[doc = include_str!("tool_attr.md")]
 pub use guardrails_derive::tool;
@@ -199,20 +225,25 @@ pub mod __private {
     pub use std::sync::OnceLock;
     pub use {schemars, serde_json};
 
-    pub use crate::format::Format;
     pub use crate::policy::{Policy, Profile};
-    pub use crate::present::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
-    pub use crate::present::{present_collection, present_value};
-    pub use crate::render::RenderOptions;
-    pub use crate::schema::{build_example, nested_example, nested_schema, root_schema};
-    pub use crate::tool::outcome::{FallibleKind, ValueKind};
+    pub use crate::tool::presenter::{present_collection, present_value};
+    pub use crate::tool::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
+    pub use crate::tool::run::outcome::{FallibleKind, ValueKind};
+    pub use crate::tool::run::{Presented, Presenter, run};
     pub use crate::tool::{
-        AgentLimit, Annotations, BoxFuture, CallOutput, StateRef, Teaching, Tool, ToolSpec, run,
+        AgentLimit, Annotations, BoxFuture, CallOutput, CallSettings, StateRef, Teaching, Tool,
+        ToolSpec,
     };
+    pub use crate::validation::StringFormat as Format;
+    pub use crate::validation::example::{build_example, enum_example, nested_example};
+    pub use crate::validation::hooks::{
+        enum_mismatch, nested, run_custom, take_field, take_field_or,
+    };
+    pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
+    pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
     pub use crate::validation::{
         Acknowledgement, ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num,
-        Pattern, PolicyText, ToolArgs, ToolEnum, WarningGate, enum_example, enum_mismatch,
-        enum_schema, policy_from, run_custom, run_policy, take_field, take_field_or, warning_gate,
+        Pattern, PolicyText, ToolArgs, ToolEnum,
     };
     pub use core::marker::PhantomData;
     pub use std::boxed::Box;

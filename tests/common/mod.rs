@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use guardrails::present::{Iter, Truncated};
-use guardrails::{Server, ToolArgs, ToolEnum, ToolError, Verdict, tool};
+use guardrails::{OutputVerdict, Server, ToolArgs, ToolEnum, ToolError, tool};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -209,14 +209,14 @@ pub(crate) fn all_tasks(state: &AppState, _args: ListTasks) -> &[Task] {
     &state.tasks
 }
 
-fn no_secrets(_tool: &str, text: &str) -> Verdict {
+fn no_secrets(_tool: &str, text: &str) -> OutputVerdict {
     if text.contains("secret") {
-        Verdict::Block(ToolError::custom(
+        OutputVerdict::Block(ToolError::custom(
             "POLICY_VIOLATION",
             "The result holds a secret and was withheld.",
         ))
     } else {
-        Verdict::Pass
+        OutputVerdict::Pass
     }
 }
 
@@ -237,11 +237,11 @@ pub(crate) fn echo(args: Echo) -> String {
 struct NoShouting;
 
 impl guardrails::OutputCheck for NoShouting {
-    fn check(&self, _tool: &str, text: &str) -> Verdict {
+    fn check(&self, _tool: &str, text: &str) -> OutputVerdict {
         if text.chars().any(char::is_uppercase) {
-            Verdict::Advise("Write the reply in lowercase.".into())
+            OutputVerdict::Advise("Write the reply in lowercase.".into())
         } else {
-            Verdict::Pass
+            OutputVerdict::Pass
         }
     }
 }

@@ -188,12 +188,12 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
                     &'__a self,
                     __state: &'__a __S,
                     __arguments: __gr::Map<::std::string::String, __gr::Value>,
-                    __options: &'__a __gr::RenderOptions,
+                    __settings: &'__a __gr::CallSettings,
                 ) -> __gr::BoxFuture<'__a, __gr::CallOutput> {
                     #unused_state
                     __gr::Box::pin(#run(
                         #ident::spec(self),
-                        __options,
+                        __settings,
                         __arguments,
                         move |__args: #args| async move {
                             #[allow(unused_imports)]

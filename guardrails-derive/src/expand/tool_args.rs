@@ -438,7 +438,7 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
                 fn from_arg(value: __gr::Value, cx: &mut __gr::Cx) -> ::core::option::Option<Self> {
                     match value {
                         __gr::Value::Object(object) => {
-                            cx.nested(|cx| <Self as __gr::ToolArgs>::validate_fields(object, cx))
+                            __gr::nested(cx, |cx| <Self as __gr::ToolArgs>::validate_fields(object, cx))
                         }
                         other => {
                             cx.type_mismatch(&<Self as __gr::ArgValue>::kind(), &other);

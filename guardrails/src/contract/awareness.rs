@@ -1,27 +1,20 @@
 //! Self-healing context: the `<contract_awareness>` block that errors of a changed tool carry.
 //!
 //! The deltas of each tool are computed once, when the server is built, from the known-good
-//! lockfile embedded in the binary; each delta is rendered then, in every format, and frozen
-//! behind an `Arc`. A call only chooses and joins: deltas of the arguments it sent or missed
-//! first, then the tool's own, then the rest, up to the cap. A tool without relevant deltas
-//! has no [`Awareness`] at all, so its error path is the one it would have without this
-//! module.
+//! lockfile embedded in the binary, sorted and frozen behind an `Arc`. A call only chooses:
+//! deltas of the arguments it sent or missed first, then the tool's own, then the rest, up to
+//! the cap ([`Awareness::chosen`]); the message of the failed call carries them as a part of
+//! its own (see [`crate::message::ContractNotice`]). A tool without relevant deltas has no
+//! [`Awareness`] at all, so its error path is the one it would have without this module.
 
-use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::diff::{Delta, Severity, delta_xml, diff_tool, value_text};
+use super::diff::{ChangeSeverity, Delta, diff_tool};
 use super::model::Contract;
 use super::{ContractError, ServerContract};
-use crate::render::{RenderFormat, code_span, escape_xml};
-use crate::tool::ToolSpec;
-use crate::validation::cut;
-
-/// The most characters of a before or after value shown to the model.
-const MAX_VALUE_CHARS: usize = 240;
 
 /// The contracts clients were last calibrated on: a lockfile embedded in the server binary.
 ///
@@ -63,7 +56,7 @@ impl KnownGood {
         match self.contracts.get(&current.name) {
             Some(old) => diff_tool(old, current),
             None => vec![Delta {
-                severity: Severity::Safe,
+                severity: ChangeSeverity::Safe,
                 path: current.name.clone(),
                 tool: current.name.clone(),
                 argument: None,
@@ -74,12 +67,12 @@ impl KnownGood {
         }
     }
 
-    /// The awareness of one tool under `config`, or `None` when no delta passes its severity
-    /// filter: such a tool's errors are rendered exactly as without awareness.
+    /// The awareness of one tool, whose contract is now `current`, under `config`; `None` when
+    /// no delta passes its severity filter: such a tool's errors are rendered exactly as
+    /// without awareness. `Contract::from_spec(tool.spec())` gives a tool's current contract.
     #[must_use]
-    pub fn awareness(&self, spec: &ToolSpec, config: &AwarenessConfig) -> Option<Awareness> {
-        let current = Contract::from_spec(spec);
-        Awareness::new(&current, self.deltas(&current), config)
+    pub fn awareness(&self, current: &Contract, config: &AwarenessConfig) -> Option<Awareness> {
+        Awareness::new(current, self.deltas(current), config)
     }
 }
 
@@ -129,20 +122,17 @@ impl AwarenessConfig {
         self
     }
 
-    fn admits(self, severity: Severity) -> bool {
-        self.all_severities || severity >= Severity::Risky
+    fn admits(self, severity: ChangeSeverity) -> bool {
+        self.all_severities || severity >= ChangeSeverity::Risky
     }
 }
 
-/// One delta, rendered in every format at start-up.
+/// One delta, with the argument it is about.
 #[derive(Debug)]
 struct Entry {
     delta: Delta,
     /// Index into `ToolAwareness::args`, for a delta about an argument.
     arg: Option<usize>,
-    xml: String,
-    markdown: String,
-    json: Value,
 }
 
 #[derive(Debug)]
@@ -154,10 +144,10 @@ struct ToolAwareness {
     /// The arguments the deltas are about, with whether the current contract requires them
     /// (a required argument that a call leaves out is one it "missed").
     args: Vec<(String, bool)>,
-    max_severity: Severity,
+    max_severity: ChangeSeverity,
 }
 
-/// The frozen contract awareness of one tool: its relevant deltas, pre-rendered.
+/// The frozen contract awareness of one tool: its relevant deltas, highest severity first.
 ///
 /// Cheap to clone (an `Arc`). Two handles are equal when they share the same frozen state.
 #[derive(Debug, Clone)]
@@ -206,13 +196,7 @@ impl Awareness {
                         args.len() - 1
                     })
                 });
-                Entry {
-                    xml: delta_xml(&delta, MAX_VALUE_CHARS),
-                    markdown: delta_markdown(&delta),
-                    json: delta_json(&delta),
-                    arg,
-                    delta,
-                }
+                Entry { delta, arg }
             })
             .collect();
         Some(Self(Arc::new(ToolAwareness {
@@ -248,10 +232,30 @@ impl Awareness {
         )
     }
 
-    /// The entries a call shows, in order: deltas of the arguments it sent or missed, then the
+    /// The name of the tool.
+    #[must_use]
+    pub fn tool(&self) -> &str {
+        &self.0.tool
+    }
+
+    /// How many deltas the tool has under the severity filter (a call shows at most
+    /// [`AwarenessConfig::max_deltas`] of them).
+    #[must_use]
+    pub fn change_count(&self) -> usize {
+        self.0.entries.len()
+    }
+
+    /// The highest severity among the deltas.
+    #[must_use]
+    pub fn max_severity(&self) -> ChangeSeverity {
+        self.0.max_severity
+    }
+
+    /// The deltas a call shows, in order: deltas of the arguments it sent or missed, then the
     /// tool's own (annotations, limits, output), then other arguments', each group highest
     /// severity first; at most `max_deltas`.
-    fn chosen(&self, relevance: &Relevance) -> Vec<&Entry> {
+    #[must_use]
+    pub fn chosen(&self, relevance: &Relevance) -> Vec<&Delta> {
         let group = |e: &Entry| match e.arg {
             Some(i) if relevance.0.get(i).copied().unwrap_or(false) => 0,
             None => 1,
@@ -260,149 +264,6 @@ impl Awareness {
         let mut chosen: Vec<&Entry> = self.0.entries.iter().collect();
         chosen.sort_by_key(|e| group(e));
         chosen.truncate(self.0.config.max_deltas.max(1));
-        chosen
+        chosen.into_iter().map(|e| &e.delta).collect()
     }
-
-    /// Adds the awareness block to an error rendered in `format`: inside `<validation_error>`
-    /// or `<tool_error>` before its closing tag, as a section after Markdown, as
-    /// `error.contractAwareness` in JSON. Text that is not of the expected shape is left as it
-    /// is rather than risk breaking it.
-    pub fn annotate(&self, text: &mut String, relevance: &Relevance, format: RenderFormat) {
-        let chosen = self.chosen(relevance);
-        match format {
-            RenderFormat::Markdown => {
-                text.push('\n');
-                text.push_str(&self.markdown(&chosen));
-            }
-            RenderFormat::Json => {
-                if let Ok(Value::Object(mut root)) = serde_json::from_str::<Value>(text)
-                    && let Some(Value::Object(error)) = root.get_mut("error")
-                {
-                    error.insert("contractAwareness".to_owned(), self.json(&chosen));
-                    *text = Value::Object(root).to_string();
-                }
-            }
-            RenderFormat::Xml => {
-                let block = self.xml(&chosen);
-                let close = ["</validation_error>", "</tool_error>"]
-                    .into_iter()
-                    .find(|tag| text.ends_with(tag));
-                if let Some(tag) = close {
-                    let at = text.len() - tag.len();
-                    let mut inserted = block;
-                    inserted.push('\n');
-                    text.insert_str(at, &inserted);
-                } else {
-                    text.push('\n');
-                    text.push_str(&block);
-                }
-            }
-        }
-    }
-
-    fn counts(&self, chosen: &[&Entry]) -> (usize, usize) {
-        let total = self.0.entries.len();
-        (total, total - chosen.len())
-    }
-
-    fn xml(&self, chosen: &[&Entry]) -> String {
-        let (total, omitted) = self.counts(chosen);
-        let mut out = String::from("<contract_awareness>\n");
-        let _ = writeln!(
-            out,
-            "<system_note>IMPORTANT: The contract of tool \"{}\" has changed since your last calibration.</system_note>",
-            escape_xml(&self.0.tool)
-        );
-        let _ = writeln!(out, "<change_count>{total}</change_count>");
-        let _ = writeln!(out, "<max_severity>{}</max_severity>", self.0.max_severity);
-        let _ = writeln!(out, "<instructions>{INSTRUCTIONS}</instructions>");
-        out.push_str("<contract_deltas>\n");
-        for e in chosen {
-            out.push_str(&e.xml);
-        }
-        out.push_str("</contract_deltas>\n");
-        if omitted > 0 {
-            let _ = writeln!(
-                out,
-                "<more_changes count=\"{omitted}\">{omitted} more change(s) not listed.</more_changes>"
-            );
-        }
-        out.push_str("</contract_awareness>");
-        out
-    }
-
-    fn markdown(&self, chosen: &[&Entry]) -> String {
-        let (total, omitted) = self.counts(chosen);
-        let mut out = String::from("## Contract changes\n\n");
-        let _ = writeln!(
-            out,
-            "**Important:** the contract of tool {} has changed since your last calibration: {total} change(s), highest severity {}. {INSTRUCTIONS}\n",
-            code_span(&self.0.tool),
-            self.0.max_severity
-        );
-        for (n, e) in chosen.iter().enumerate() {
-            let _ = write!(out, "{}. {}", n + 1, e.markdown);
-        }
-        if omitted > 0 {
-            let _ = writeln!(out, "\n{omitted} more change(s) not listed.");
-        }
-        out
-    }
-
-    fn json(&self, chosen: &[&Entry]) -> Value {
-        let (total, omitted) = self.counts(chosen);
-        json!({
-            "systemNote": format!(
-                "IMPORTANT: The contract of tool \"{}\" has changed since your last calibration.",
-                self.0.tool
-            ),
-            "changeCount": total,
-            "maxSeverity": self.0.max_severity,
-            "instructions": INSTRUCTIONS,
-            "deltas": chosen.iter().map(|e| e.json.clone()).collect::<Vec<_>>(),
-            "omitted": omitted,
-        })
-    }
-}
-
-const INSTRUCTIONS: &str = "Review the contract changes below and adjust your next call accordingly. These changes may explain why your previous arguments were rejected.";
-
-fn bounded(value: Option<&Value>) -> String {
-    cut(&value_text(value), MAX_VALUE_CHARS, false)
-}
-
-fn delta_markdown(d: &Delta) -> String {
-    format!(
-        "**{}** {}: {}\n   - Before: {}\n   - After: {}\n",
-        d.severity,
-        code_span(&d.path),
-        d.description.replace('\n', " "),
-        code_span(&bounded(d.before.as_ref())),
-        code_span(&bounded(d.after.as_ref())),
-    )
-}
-
-/// A value as it is when short, as a cut preview when long.
-fn bounded_json(value: Option<&Value>) -> Value {
-    match value {
-        None => Value::Null,
-        Some(v) => {
-            let text = v.to_string();
-            if text.chars().count() <= MAX_VALUE_CHARS {
-                v.clone()
-            } else {
-                Value::String(cut(&text, MAX_VALUE_CHARS, false))
-            }
-        }
-    }
-}
-
-fn delta_json(d: &Delta) -> Value {
-    json!({
-        "severity": d.severity,
-        "field": d.path,
-        "description": d.description,
-        "previous": bounded_json(d.before.as_ref()),
-        "current": bounded_json(d.after.as_ref()),
-    })
 }

@@ -9,13 +9,12 @@ use serde_json::{Number, Value, json};
 
 use super::ServerContract;
 use super::model::{Contract, Field, JsonType, Limit, OutputField, cmp_numbers};
-use crate::render::{escape_xml, escape_xml_attr};
 
 /// How much a change matters to a client calibrated on the old contract. Ordered from the least
 /// to the most severe, so `max()` is the highest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
-pub enum Severity {
+pub enum ChangeSeverity {
     /// Wording only (a description, a title): calls keep working as they are.
     Cosmetic,
     /// Calls that worked keep working; new ones may do more.
@@ -26,7 +25,7 @@ pub enum Severity {
     Breaking,
 }
 
-impl Severity {
+impl ChangeSeverity {
     /// Every severity, from the most severe down.
     pub const ALL: [Self; 4] = [Self::Breaking, Self::Risky, Self::Safe, Self::Cosmetic];
 
@@ -42,7 +41,7 @@ impl Severity {
     }
 }
 
-impl fmt::Display for Severity {
+impl fmt::Display for ChangeSeverity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -53,7 +52,7 @@ impl fmt::Display for Severity {
 #[non_exhaustive]
 pub struct Delta {
     /// How much the change matters.
-    pub severity: Severity,
+    pub severity: ChangeSeverity,
     /// Where it is, e.g. `create_user.args.currency` or `list_tasks.agent_limit`.
     pub path: String,
     /// The tool it belongs to.
@@ -97,19 +96,19 @@ impl Diff {
 
     /// The highest severity, if anything changed.
     #[must_use]
-    pub fn max_severity(&self) -> Option<Severity> {
+    pub fn max_severity(&self) -> Option<ChangeSeverity> {
         self.deltas.iter().map(|d| d.severity).max()
     }
 
     /// Whether any change is BREAKING.
     #[must_use]
     pub fn is_breaking(&self) -> bool {
-        self.max_severity() == Some(Severity::Breaking)
+        self.max_severity() == Some(ChangeSeverity::Breaking)
     }
 
     /// The number of changes of a severity.
     #[must_use]
-    pub fn count(&self, severity: Severity) -> usize {
+    pub fn count(&self, severity: ChangeSeverity) -> usize {
         self.deltas
             .iter()
             .filter(|d| d.severity == severity)
@@ -122,7 +121,7 @@ impl Diff {
     }
 
     /// The changes above `severity`.
-    pub fn above(&self, severity: Severity) -> impl Iterator<Item = &Delta> {
+    pub fn above(&self, severity: ChangeSeverity) -> impl Iterator<Item = &Delta> {
         self.deltas.iter().filter(move |d| d.severity > severity)
     }
 
@@ -130,7 +129,7 @@ impl Diff {
         if self.is_empty() {
             return "no contract changes".to_owned();
         }
-        let counts: Vec<String> = Severity::ALL
+        let counts: Vec<String> = ChangeSeverity::ALL
             .iter()
             .map(|s| (s, self.count(*s)))
             .filter(|(_, n)| *n > 0)
@@ -158,26 +157,10 @@ impl Diff {
         out
     }
 
-    /// A report for models: `<contract_deltas>` with one `<delta>` per change. Every value is
-    /// escaped.
-    #[must_use]
-    pub fn to_xml(&self) -> String {
-        let mut out = format!(
-            "<contract_deltas count=\"{}\" max_severity=\"{}\">\n",
-            self.len(),
-            self.max_severity().map_or("NONE", Severity::as_str)
-        );
-        for d in &self.deltas {
-            out.push_str(&delta_xml(d, usize::MAX));
-        }
-        out.push_str("</contract_deltas>");
-        out
-    }
-
     /// A structured report: counts by severity, whether anything is BREAKING, and the deltas.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        let counts: serde_json::Map<String, Value> = Severity::ALL
+        let counts: serde_json::Map<String, Value> = ChangeSeverity::ALL
             .iter()
             .map(|s| (s.as_str().to_owned(), Value::from(self.count(*s))))
             .collect();
@@ -194,19 +177,6 @@ impl Diff {
 /// A value in a report: compact JSON, or `(absent)`.
 pub(crate) fn value_text(value: Option<&Value>) -> String {
     value.map_or_else(|| "(absent)".to_owned(), Value::to_string)
-}
-
-/// One `<delta>` element, values cut to `max_chars`.
-pub(crate) fn delta_xml(d: &Delta, max_chars: usize) -> String {
-    let cut = |v: Option<&Value>| crate::validation::cut(&value_text(v), max_chars, false);
-    format!(
-        "<delta severity=\"{}\" field=\"{}\">\n<description>{}</description>\n<previous>{}</previous>\n<current>{}</current>\n</delta>\n",
-        d.severity,
-        escape_xml_attr(&d.path),
-        escape_xml(&d.description),
-        escape_xml(&cut(d.before.as_ref())),
-        escape_xml(&cut(d.after.as_ref())),
-    )
 }
 
 /// The changes from `before` to `after`.
@@ -233,7 +203,7 @@ pub fn diff(before: &ServerContract, after: &ServerContract) -> Diff {
         match (old.get(name), new.get(name)) {
             (Some(_), None) => match renamed.get(name) {
                 Some(to) => out.push(Delta {
-                    severity: Severity::Breaking,
+                    severity: ChangeSeverity::Breaking,
                     path: name.to_owned(),
                     tool: name.to_owned(),
                     argument: None,
@@ -242,7 +212,7 @@ pub fn diff(before: &ServerContract, after: &ServerContract) -> Diff {
                     description: format!("Tool renamed to `{to}`: calls to `{name}` now fail."),
                 }),
                 None => out.push(Delta {
-                    severity: Severity::Breaking,
+                    severity: ChangeSeverity::Breaking,
                     path: name.to_owned(),
                     tool: name.to_owned(),
                     argument: None,
@@ -253,7 +223,7 @@ pub fn diff(before: &ServerContract, after: &ServerContract) -> Diff {
             },
             (None, Some(_)) if renamed_to.contains(name) => {}
             (None, Some(_)) => out.push(Delta {
-                severity: Severity::Safe,
+                severity: ChangeSeverity::Safe,
                 path: name.to_owned(),
                 tool: name.to_owned(),
                 argument: None,
@@ -284,7 +254,7 @@ struct Collector<'a> {
 impl Collector<'_> {
     fn push(
         &mut self,
-        severity: Severity,
+        severity: ChangeSeverity,
         path: String,
         before: Option<Value>,
         after: Option<Value>,
@@ -313,7 +283,7 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
     };
     if before.title != after.title {
         c.push(
-            Severity::Cosmetic,
+            ChangeSeverity::Cosmetic,
             format!("{name}.title"),
             before.title.clone().map(Value::from),
             after.title.clone().map(Value::from),
@@ -322,7 +292,7 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
     }
     if before.description != after.description {
         c.push(
-            Severity::Cosmetic,
+            ChangeSeverity::Cosmetic,
             format!("{name}.description"),
             Some(Value::from(before.description.as_str())),
             Some(Value::from(after.description.as_str())),
@@ -352,12 +322,12 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
     if before.policy != after.policy {
         let (severity, text) = if after.policy {
             (
-                Severity::Safe,
+                ChangeSeverity::Safe,
                 "Output check attached: outputs are checked before delivery.",
             )
         } else {
             (
-                Severity::Risky,
+                ChangeSeverity::Risky,
                 "Output check removed: outputs are no longer checked.",
             )
         };
@@ -385,8 +355,8 @@ fn hints(c: &mut Collector<'_>, name: &str, before: &Contract, after: &Contract)
         let path = format!("{name}.annotations.{hint}");
         if was != is {
             let severity = match hint {
-                "read_only" | "destructive" => Severity::Breaking,
-                _ => Severity::Risky,
+                "read_only" | "destructive" => ChangeSeverity::Breaking,
+                _ => ChangeSeverity::Risky,
             };
             c.push(
                 severity,
@@ -397,7 +367,7 @@ fn hints(c: &mut Collector<'_>, name: &str, before: &Contract, after: &Contract)
             );
         } else if old_declared[i] != new_declared[i] {
             c.push(
-                Severity::Cosmetic,
+                ChangeSeverity::Cosmetic,
                 path,
                 old_declared[i].map(Value::Bool),
                 new_declared[i].map(Value::Bool),
@@ -416,17 +386,17 @@ fn limit(
     unit: &str,
 ) {
     let (severity, text) = match (before, after) {
-        (None, Some(n)) => (Severity::Safe, format!("{what} of {n} {unit} added.")),
+        (None, Some(n)) => (ChangeSeverity::Safe, format!("{what} of {n} {unit} added.")),
         (Some(_), None) => (
-            Severity::Risky,
+            ChangeSeverity::Risky,
             format!("{what} removed: results are no longer bounded."),
         ),
         (Some(b), Some(a)) if a < b => (
-            Severity::Risky,
+            ChangeSeverity::Risky,
             format!("{what} lowered from {b} to {a} {unit}: less of each result is shown."),
         ),
         (Some(b), Some(a)) if a > b => (
-            Severity::Safe,
+            ChangeSeverity::Safe,
             format!("{what} raised from {b} to {a} {unit}."),
         ),
         _ => return,
@@ -464,21 +434,21 @@ fn member(
 ) {
     match (before, after) {
         (Some(b), None) => c.push(
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             path.to_owned(),
             Some(field_json(b)),
             None,
             format!("The {what} was removed: calls that send it are now rejected."),
         ),
         (None, Some(a)) if a.required => c.push(
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             path.to_owned(),
             None,
             Some(field_json(a)),
             format!("New required {what}: calls without it are now rejected."),
         ),
         (None, Some(a)) => c.push(
-            Severity::Safe,
+            ChangeSeverity::Safe,
             path.to_owned(),
             None,
             Some(field_json(a)),
@@ -507,11 +477,11 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
     if b.required != a.required {
         let (severity, text) = if a.required {
             (
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 "Now required: calls without it are rejected.",
             )
         } else {
-            (Severity::Safe, "Now optional.")
+            (ChangeSeverity::Safe, "Now optional.")
         };
         c.push(
             severity,
@@ -523,9 +493,9 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
     }
     if b.nullable != a.nullable {
         let (severity, text) = if a.nullable {
-            (Severity::Safe, "Now accepts null.")
+            (ChangeSeverity::Safe, "Now accepts null.")
         } else {
-            (Severity::Breaking, "No longer accepts null.")
+            (ChangeSeverity::Breaking, "No longer accepts null.")
         };
         c.push(
             severity,
@@ -537,7 +507,7 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
     }
     if b.description != a.description {
         c.push(
-            Severity::Cosmetic,
+            ChangeSeverity::Cosmetic,
             p("description"),
             b.description.clone().map(Value::from),
             a.description.clone().map(Value::from),
@@ -548,9 +518,9 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         let widens = type_widens(b.json_type, a.json_type);
         c.push(
             if widens {
-                Severity::Safe
+                ChangeSeverity::Safe
             } else {
-                Severity::Breaking
+                ChangeSeverity::Breaking
             },
             p("type"),
             Some(Value::from(b.json_type.as_str())),
@@ -619,8 +589,8 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         p("unique"),
         b.unique,
         a.unique,
-        (Severity::Breaking, "Items must now be distinct."),
-        (Severity::Safe, "Items may now repeat."),
+        (ChangeSeverity::Breaking, "Items must now be distinct."),
+        (ChangeSeverity::Safe, "Items may now repeat."),
     );
     flag(
         c,
@@ -628,14 +598,14 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         b.custom,
         a.custom,
         (
-            Severity::Risky,
+            ChangeSeverity::Risky,
             "A custom check now runs: some values may be rejected.",
         ),
-        (Severity::Safe, "The custom check was removed."),
+        (ChangeSeverity::Safe, "The custom check was removed."),
     );
     if b.recursive != a.recursive {
         c.push(
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             p("recursive"),
             b.recursive.clone().map(Value::from),
             a.recursive.clone().map(Value::from),
@@ -667,7 +637,7 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         }
         (None, None) => {}
         (bf, af) => c.push(
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             p("fields"),
             bf.as_ref()
                 .map(|f| serde_json::to_value(f).unwrap_or(Value::Null)),
@@ -680,7 +650,7 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
 
 fn structure(c: &mut Collector<'_>, path: String, b: Option<&Field>, a: Option<&Field>) {
     c.push(
-        Severity::Breaking,
+        ChangeSeverity::Breaking,
         path,
         b.map(field_json),
         a.map(field_json),
@@ -693,8 +663,8 @@ fn flag(
     path: String,
     before: bool,
     after: bool,
-    on: (Severity, &str),
-    off: (Severity, &str),
+    on: (ChangeSeverity, &str),
+    off: (ChangeSeverity, &str),
 ) {
     if before != after {
         let (severity, text) = if after { on } else { off };
@@ -713,15 +683,15 @@ fn min_length(c: &mut Collector<'_>, path: String, before: Option<u64>, after: O
     let (b, a) = (before.unwrap_or(0), after.unwrap_or(0));
     let (severity, text) = match a.cmp(&b) {
         std::cmp::Ordering::Greater => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             format!("Minimum length raised from {b} to {a}: shorter values are rejected."),
         ),
         std::cmp::Ordering::Less => (
-            Severity::Safe,
+            ChangeSeverity::Safe,
             format!("Minimum length lowered from {b} to {a}."),
         ),
         std::cmp::Ordering::Equal if before != after => (
-            Severity::Cosmetic,
+            ChangeSeverity::Cosmetic,
             "Minimum length of 0 stated differently.".to_owned(),
         ),
         std::cmp::Ordering::Equal => return,
@@ -738,16 +708,16 @@ fn min_length(c: &mut Collector<'_>, path: String, before: Option<u64>, after: O
 fn max_length(c: &mut Collector<'_>, path: String, before: Option<u64>, after: Option<u64>) {
     let (severity, text) = match (before, after) {
         (None, Some(a)) => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             format!("Maximum length of {a} added: longer values are rejected."),
         ),
-        (Some(_), None) => (Severity::Safe, "Maximum length removed.".to_owned()),
+        (Some(_), None) => (ChangeSeverity::Safe, "Maximum length removed.".to_owned()),
         (Some(b), Some(a)) if a < b => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             format!("Maximum length lowered from {b} to {a}: longer values are rejected."),
         ),
         (Some(b), Some(a)) if a > b => (
-            Severity::Safe,
+            ChangeSeverity::Safe,
             format!("Maximum length raised from {b} to {a}."),
         ),
         _ => return,
@@ -778,21 +748,23 @@ fn bound(
     };
     let (severity, text) = match (before, after) {
         (None, Some(_)) => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             format!("{word} added: values beyond it are rejected."),
         ),
-        (Some(_), None) => (Severity::Safe, format!("{word} removed.")),
+        (Some(_), None) => (ChangeSeverity::Safe, format!("{word} removed.")),
         (Some(b), Some(a)) => match tighter(a, b) {
             Some(std::cmp::Ordering::Greater) => (
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 format!("{word} narrowed: values the old bound accepted are rejected."),
             ),
-            Some(std::cmp::Ordering::Less) => (Severity::Safe, format!("{word} widened.")),
+            Some(std::cmp::Ordering::Less) => (ChangeSeverity::Safe, format!("{word} widened.")),
             Some(std::cmp::Ordering::Equal) if a == b => return,
             // The same bound written as another number type (1 and 1.0).
-            Some(std::cmp::Ordering::Equal) => (Severity::Cosmetic, format!("{word} restated.")),
+            Some(std::cmp::Ordering::Equal) => {
+                (ChangeSeverity::Cosmetic, format!("{word} restated."))
+            }
             None => (
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 format!("{word} changed to a value that cannot be compared."),
             ),
         },
@@ -829,25 +801,25 @@ fn multiple_of(
 ) {
     let (severity, text) = match (before, after) {
         (None, Some(a)) => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             format!("Values must now be multiples of {a}."),
         ),
         (Some(_), None) => (
-            Severity::Safe,
+            ChangeSeverity::Safe,
             "The step requirement was removed.".to_owned(),
         ),
         (Some(b), Some(a)) if cmp_numbers(a, b) == Some(std::cmp::Ordering::Equal) => {
             if a == b {
                 return;
             }
-            (Severity::Cosmetic, "Step restated.".to_owned())
+            (ChangeSeverity::Cosmetic, "Step restated.".to_owned())
         }
         (Some(b), Some(a)) if divides(a, b) => (
-            Severity::Safe,
+            ChangeSeverity::Safe,
             format!("Step widened from {b} to {a}: every old value is still accepted."),
         ),
         (Some(b), Some(a)) => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             format!("Step changed from {b} to {a}: some old values are rejected."),
         ),
         (None, None) => return,
@@ -872,12 +844,12 @@ fn restriction(
 ) {
     let (severity, text) = match (before, after) {
         (None, Some(a)) => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             format!("New {what} `{a}`: values that do not match are rejected."),
         ),
-        (Some(_), None) => (Severity::Safe, format!("The {what} was removed.")),
+        (Some(_), None) => (ChangeSeverity::Safe, format!("The {what} was removed.")),
         (Some(b), Some(a)) if a != b => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             format!("The {what} changed from `{b}` to `{a}`; treat it as stricter."),
         ),
         _ => return,
@@ -899,11 +871,11 @@ fn enum_values(
 ) {
     let (severity, text) = match (before, after) {
         (None, Some(_)) => (
-            Severity::Breaking,
+            ChangeSeverity::Breaking,
             "Only the listed values are accepted now.".to_owned(),
         ),
         (Some(_), None) => (
-            Severity::Safe,
+            ChangeSeverity::Safe,
             "Any value of the type is accepted now.".to_owned(),
         ),
         (Some(b), Some(a)) if a != b => {
@@ -919,16 +891,19 @@ fn enum_values(
                 .collect();
             if !removed.is_empty() {
                 (
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     format!("Values no longer accepted: {}.", removed.join(", ")),
                 )
             } else if !added.is_empty() {
                 (
-                    Severity::Safe,
+                    ChangeSeverity::Safe,
                     format!("New values accepted: {}.", added.join(", ")),
                 )
             } else {
-                (Severity::Cosmetic, "The values were reordered.".to_owned())
+                (
+                    ChangeSeverity::Cosmetic,
+                    "The values were reordered.".to_owned(),
+                )
             }
         }
         _ => return,
@@ -954,7 +929,7 @@ fn output(
         (None, None) => return,
         (None, Some(a)) => {
             c.push(
-                Severity::Safe,
+                ChangeSeverity::Safe,
                 format!("{name}.output"),
                 None,
                 Some(to_json(a)),
@@ -964,7 +939,7 @@ fn output(
         }
         (Some(b), None) => {
             c.push(
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 format!("{name}.output"),
                 Some(to_json(b)),
                 None,
@@ -980,21 +955,21 @@ fn output(
         let json = |f: &OutputField| serde_json::to_value(f).unwrap_or(Value::Null);
         match (b.get(field), a.get(field)) {
             (Some(old), None) => c.push(
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 path,
                 Some(json(old)),
                 None,
                 "Result field removed.",
             ),
             (None, Some(new)) => c.push(
-                Severity::Safe,
+                ChangeSeverity::Safe,
                 path,
                 None,
                 Some(json(new)),
                 "Result field added.",
             ),
             (Some(old), Some(new)) if old.json_type != new.json_type => c.push(
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 path,
                 Some(Value::from(old.json_type.as_str())),
                 Some(Value::from(new.json_type.as_str())),
@@ -1002,9 +977,9 @@ fn output(
             ),
             (Some(old), Some(new)) if old.required != new.required => {
                 let (severity, text) = if new.required {
-                    (Severity::Safe, "Result field is now always present.")
+                    (ChangeSeverity::Safe, "Result field is now always present.")
                 } else {
-                    (Severity::Risky, "Result field may now be absent.")
+                    (ChangeSeverity::Risky, "Result field may now be absent.")
                 };
                 c.push(
                     severity,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
 
-use super::diff::{Diff, Severity, diff};
+use super::diff::{ChangeSeverity, Diff, diff};
 use super::model::Contract;
 use super::{ContractError, ServerContract};
 
@@ -252,12 +252,12 @@ pub enum Accept {
 impl Accept {
     /// Whether a change of this severity passes.
     #[must_use]
-    pub fn allows(self, severity: Severity) -> bool {
+    pub fn allows(self, severity: ChangeSeverity) -> bool {
         let highest = match self {
             Self::Nothing => return false,
-            Self::Cosmetic => Severity::Cosmetic,
-            Self::Safe => Severity::Safe,
-            Self::NonBreaking => Severity::Risky,
+            Self::Cosmetic => ChangeSeverity::Cosmetic,
+            Self::Safe => ChangeSeverity::Safe,
+            Self::NonBreaking => ChangeSeverity::Risky,
         };
         severity <= highest
     }

@@ -6,7 +6,8 @@
 //!
 //! - [`Contract`]: one tool's name, title, description, annotations, arguments (type,
 //!   requiredness, constraints, description, nested fields, array items), output shape, agent
-//!   limit, byte cap and policy, assembled from its [`ToolSpec`].
+//!   limit, byte cap and policy, assembled from its [`ToolSpec`](crate::ToolSpec)
+//!   ([`Contract::from_spec`]).
 //! - [`ServerContract`]: every tool's contract, by name; it reads and writes the lockfile
 //!   `guardrails.lock` (canonical JSON, sha256 digests per tool and for the server).
 //! - [`diff()`]: the [`Delta`]s between two [`ServerContract`]s, as text, XML or JSON.
@@ -88,15 +89,22 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use awareness::{Awareness, AwarenessConfig, KnownGood};
-pub use diff::{Delta, Diff, Severity, diff, diff_tool};
+pub use awareness::{Awareness, AwarenessConfig, KnownGood, Relevance};
+pub(crate) use diff::value_text;
+pub use diff::{ChangeSeverity, Delta, Diff, diff, diff_tool};
 pub use lockfile::{
     Accept, FORMAT_VERSION, LockMode, LockStatus, UPDATE_ENV, assert_lockfile,
     assert_lockfile_accepting, check_lockfile, contract_digest,
 };
+pub(crate) use model::Declared;
 pub use model::{Contract, Field, Hints, JsonType, Limit, OutputField};
 
-use crate::tool::ToolSpec;
+/// The old name of [`ChangeSeverity`].
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed `ChangeSeverity`, one name per concept across the crate"
+)]
+pub type Severity = ChangeSeverity;
 
 /// Every tool's contract, by name: what a lockfile holds.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -105,12 +113,6 @@ pub struct ServerContract {
 }
 
 impl ServerContract {
-    /// The contracts of these tools.
-    #[must_use]
-    pub fn from_specs<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Self {
-        specs.into_iter().map(Contract::from_spec).collect()
-    }
-
     /// The contracts, by tool name.
     #[must_use]
     pub fn tools(&self) -> &BTreeMap<String, Contract> {
@@ -137,7 +139,8 @@ impl FromIterator<Contract> for ServerContract {
     }
 }
 
-/// What contracts can be taken from: a server, a list of tool specs, or contracts already built.
+/// What contracts can be taken from: a [`Server`](crate::Server), a list of tool specs, or
+/// contracts already built.
 pub trait ContractSource {
     /// The contracts of every tool.
     fn server_contract(&self) -> ServerContract;
@@ -146,31 +149,6 @@ pub trait ContractSource {
 impl ContractSource for ServerContract {
     fn server_contract(&self) -> ServerContract {
         self.clone()
-    }
-}
-
-impl ContractSource for [&ToolSpec] {
-    fn server_contract(&self) -> ServerContract {
-        ServerContract::from_specs(self.iter().copied())
-    }
-}
-
-impl<const N: usize> ContractSource for [&ToolSpec; N] {
-    fn server_contract(&self) -> ServerContract {
-        ServerContract::from_specs(self.iter().copied())
-    }
-}
-
-impl ContractSource for Vec<&ToolSpec> {
-    fn server_contract(&self) -> ServerContract {
-        ServerContract::from_specs(self.iter().copied())
-    }
-}
-
-#[cfg(feature = "rmcp")]
-impl<S: Send + Sync + 'static> ContractSource for crate::mcp::Server<S> {
-    fn server_contract(&self) -> ServerContract {
-        ServerContract::from_specs(self.specs())
     }
 }
 

@@ -1,7 +1,7 @@
 //! The contract model: what a tool promises, as plain data that serializes to the lockfile.
 //!
 //! Everything here is assembled from what `#[tool]` and `#[derive(ToolArgs)]` declare (a
-//! [`ToolSpec`]), never from hand-written descriptions, so the lockfile cannot drift from the
+//! [`ToolSpec`](crate::ToolSpec), see [`Contract::from_spec`]), never from hand-written descriptions, so the lockfile cannot drift from the
 //! code. Empty and default members are left out of the JSON, which keeps the lockfile short and
 //! its diffs readable; reading fills them back in.
 
@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
-use crate::tool::ToolSpec;
 use crate::validation::{ArgsInfo, Bound, Constraints, FieldInfo, Kind, Literal};
 
 /// The contract of one tool: its definition, its arguments, its output and its guardrails.
@@ -300,30 +299,32 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// What a tool declares, as its contract reads it: a [`ToolSpec`](crate::ToolSpec) gives it.
+pub(crate) struct Declared<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) title: Option<&'a str>,
+    pub(crate) description: &'a str,
+    pub(crate) hints: Hints,
+    pub(crate) args: &'static ArgsInfo,
+    pub(crate) output_schema: Option<&'a Map<String, Value>>,
+    pub(crate) agent_limit: Option<usize>,
+    pub(crate) max_bytes: Option<usize>,
+    pub(crate) policy: bool,
+}
+
 impl Contract {
-    /// The contract of a tool, from what its declarations say.
-    #[must_use]
-    pub fn from_spec(spec: &ToolSpec) -> Self {
-        let hints = spec.annotations();
+    /// The contract of what a tool declares.
+    pub(crate) fn declared(d: &Declared<'_>) -> Self {
         Self {
-            name: spec.name().to_owned(),
-            title: spec.title().map(str::to_owned),
-            description: spec.description().to_owned(),
-            annotations: Hints {
-                read_only: hints.read_only,
-                destructive: hints.destructive,
-                idempotent: hints.idempotent,
-                open_world: hints.open_world,
-            },
-            args: object_fields(spec.args(), &mut Vec::new()),
-            output: spec.output_schema().map(output_fields),
-            agent_limit: spec
-                .agent_limit()
-                .map(|l| u64::try_from(l.max).unwrap_or(u64::MAX)),
-            max_bytes: spec
-                .max_bytes()
-                .map(|b| u64::try_from(b).unwrap_or(u64::MAX)),
-            policy: spec.policy().is_some(),
+            name: d.name.to_owned(),
+            title: d.title.map(str::to_owned),
+            description: d.description.to_owned(),
+            annotations: d.hints,
+            args: object_fields(d.args, &mut Vec::new()),
+            output: d.output_schema.map(output_fields),
+            agent_limit: d.agent_limit.map(|l| u64::try_from(l).unwrap_or(u64::MAX)),
+            max_bytes: d.max_bytes.map(|b| u64::try_from(b).unwrap_or(u64::MAX)),
+            policy: d.policy,
         }
     }
 }

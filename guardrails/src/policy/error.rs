@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::text::did_you_mean;
+
 /// One problem of a policy: what is wrong, and where (the rule, and the line of a policy file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -127,27 +129,8 @@ fn list_problems(origin: Option<&PathBuf>, problems: &[Problem]) -> String {
 
 fn expected_profile(name: &str) -> String {
     let profiles = super::Profile::ALL.map(super::Profile::name);
-    match closest(name, profiles) {
+    match did_you_mean(name, profiles) {
         Some(profile) => format!("did you mean `{profile}`?"),
         None => "expected `base`, `observation` or `decision`".to_owned(),
     }
-}
-
-/// The candidate closest to a misspelt `input`, if one is close enough to be what was meant.
-pub(crate) fn closest<'c>(
-    input: &str,
-    candidates: impl IntoIterator<Item = &'c str>,
-) -> Option<&'c str> {
-    let input = input.to_lowercase();
-    candidates
-        .into_iter()
-        .map(|candidate| {
-            (
-                strsim::jaro_winkler(&input, &candidate.to_lowercase()),
-                candidate,
-            )
-        })
-        .filter(|(similarity, _)| *similarity >= 0.85)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, candidate)| candidate)
 }

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::error::{PolicyError, Problem, closest};
+use super::error::{PolicyError, Problem};
 use super::profiles::Profile;
-use super::rule::{Rule, Severity};
+use super::rule::{Rule, RuleSeverity};
 use super::set::{Policy, PolicyBuilder};
 
 #[derive(Deserialize)]
@@ -197,7 +197,10 @@ fn read_policy(text: &str) -> Result<Policy, Vec<Problem>> {
         } else {
             let (line, column) = at(name.span());
             let known: Vec<&str> = builder.rule_names().collect();
-            let whose = match (&file.extends, closest(name.get_ref(), known)) {
+            let whose = match (
+                &file.extends,
+                crate::text::did_you_mean(name.get_ref(), known),
+            ) {
                 (None, _) => "there is no `extends` profile to take it from".to_owned(),
                 (Some(_), Some(close)) => format!("no such rule, did you mean `{close}`?"),
                 (Some(profile), None) => {
@@ -328,7 +331,7 @@ fn rule_from_entry(
             ));
             None
         }
-        Some(severity) => match severity.get_ref().parse::<Severity>() {
+        Some(severity) => match severity.get_ref().parse::<RuleSeverity>() {
             Ok(severity) => Some(severity),
             Err(error) => {
                 problems.push(place(

@@ -1,6 +1,6 @@
 //! Output policy: structural constraints on the text an agent writes.
 //!
-//! A [`Policy`] is a set of [`Rule`]s, each with a [`Severity`]:
+//! A [`Policy`] is a set of [`Rule`]s, each with a [`RuleSeverity`]:
 //!
 //! - **critical** violations block delivery ([`Status::Blocked`]);
 //! - **warnings** hold the text until they are corrected or acknowledged ([`Status::Pending`]);
@@ -46,9 +46,8 @@ mod engine;
 mod error;
 mod file;
 mod fix;
-mod output;
 mod profiles;
-mod render;
+mod report;
 mod rule;
 mod set;
 mod verdict;
@@ -56,12 +55,22 @@ mod verdict;
 pub use error::{PolicyError, Problem};
 pub use file::load_policy;
 pub use fix::{Change, FixOutcome};
-pub use output::OUTPUT_POLICY_CODE;
 pub use profiles::Profile;
-pub use render::RenderLimits;
-pub use rule::{DEFAULT_TAG_WINDOW, Rule, RuleKind, Severity, UnknownSeverity};
+pub use report::RenderLimits;
+pub use rule::{DEFAULT_TAG_WINDOW, Rule, RuleKind, RuleSeverity, UnknownSeverity};
 pub use set::{Policy, PolicyBuilder};
 pub use verdict::{Occurrence, Status, Verdict, Violation};
+
+/// The code of the tool error that withholds an output its output policy blocked (see
+/// [`OutputCheck`](crate::OutputCheck)).
+pub const OUTPUT_POLICY_CODE: &str = "OUTPUT_POLICY";
+
+/// The old name of [`RuleSeverity`].
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed `RuleSeverity`, one name per concept across the crate"
+)]
+pub type Severity = RuleSeverity;
 
 /// Checks `text` against every rule of `policy`, in one pass over the text.
 #[must_use]

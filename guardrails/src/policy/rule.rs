@@ -8,11 +8,11 @@ use serde::Serialize;
 
 /// How much a violation weighs, from the least to the most serious.
 ///
-/// The order of the variants is the order of seriousness, so `Severity::Critical >
-/// Severity::Warning` holds and the most serious violation of a list is its `max()`.
+/// The order of the variants is the order of seriousness, so `RuleSeverity::Critical >
+/// RuleSeverity::Warning` holds and the most serious violation of a list is its `max()`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
-pub enum Severity {
+pub enum RuleSeverity {
     /// Suggests an improvement; never holds the text back.
     Advisory,
     /// Holds the text back until the violation is corrected or explicitly acknowledged.
@@ -21,28 +21,32 @@ pub enum Severity {
     Critical,
 }
 
-impl Severity {
+impl RuleSeverity {
     /// Every severity, from the most serious down.
-    pub const ALL: [Severity; 3] = [Severity::Critical, Severity::Warning, Severity::Advisory];
+    pub const ALL: [RuleSeverity; 3] = [
+        RuleSeverity::Critical,
+        RuleSeverity::Warning,
+        RuleSeverity::Advisory,
+    ];
 
     /// The upper-case name used in verdicts and reports: `CRITICAL`, `WARNING` or `ADVISORY`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            Severity::Advisory => "ADVISORY",
-            Severity::Warning => "WARNING",
-            Severity::Critical => "CRITICAL",
+            RuleSeverity::Advisory => "ADVISORY",
+            RuleSeverity::Warning => "WARNING",
+            RuleSeverity::Critical => "CRITICAL",
         }
     }
 }
 
-impl fmt::Display for Severity {
+impl fmt::Display for RuleSeverity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-/// The error of parsing a [`Severity`] from a name that is none of the three.
+/// The error of parsing a [`RuleSeverity`] from a name that is none of the three.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown severity `{name}`, {}", expected_severity(name))]
 pub struct UnknownSeverity {
@@ -51,19 +55,19 @@ pub struct UnknownSeverity {
 }
 
 fn expected_severity(name: &str) -> String {
-    let names = Severity::ALL.map(Severity::as_str);
-    match super::error::closest(name, names) {
+    let names = RuleSeverity::ALL.map(RuleSeverity::as_str);
+    match crate::text::did_you_mean(name, names) {
         Some(close) => format!("did you mean `{}`?", close.to_lowercase()),
         None => "expected `critical`, `warning` or `advisory`".to_owned(),
     }
 }
 
-impl FromStr for Severity {
+impl FromStr for RuleSeverity {
     type Err = UnknownSeverity;
 
     /// Parses `critical`, `warning` or `advisory`, in any case.
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Severity::ALL
+        RuleSeverity::ALL
             .into_iter()
             .find(|severity| severity.as_str().eq_ignore_ascii_case(name))
             .ok_or_else(|| UnknownSeverity {
@@ -112,25 +116,25 @@ pub enum RuleKind {
 /// How far past the end of a match its tag may end, in bytes, unless a rule says otherwise.
 pub const DEFAULT_TAG_WINDOW: usize = 256;
 
-/// One rule of a [`Policy`](super::Policy): a name, a [`Severity`], what it looks for
+/// One rule of a [`Policy`](super::Policy): a name, a [`RuleSeverity`], what it looks for
 /// ([`RuleKind`]) and the guidance shown with each violation.
 ///
 /// A rule is a plain description; its patterns are compiled, and any mistake in them reported,
 /// when the policy is built.
 ///
 /// ```
-/// use guardrails::policy::{Rule, Severity};
+/// use guardrails::policy::{Rule, RuleSeverity};
 ///
 /// let rule = Rule::forbidden("untagged_dollar_amount", r"\$\d[\d,]*")
 ///     .unless_followed_by(r"\[AI estimation")
 ///     .alternative("Qualitative language with an [AI estimation …] tag")
 ///     .fix("a substantial investment [AI estimation: scope to be confirmed]");
-/// assert_eq!(rule.severity(), Severity::Critical);
+/// assert_eq!(rule.severity(), RuleSeverity::Critical);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Rule {
     name: String,
-    severity: Severity,
+    severity: RuleSeverity,
     #[serde(flatten)]
     kind: RuleKind,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -150,7 +154,7 @@ impl Rule {
     fn new(name: impl Into<String>, kind: RuleKind) -> Self {
         Rule {
             name: name.into(),
-            severity: Severity::Critical,
+            severity: RuleSeverity::Critical,
             kind,
             message: None,
             alternative: None,
@@ -160,7 +164,7 @@ impl Rule {
         }
     }
 
-    /// A rule against every match of `pattern`. Its severity is [`Severity::Critical`] until
+    /// A rule against every match of `pattern`. Its severity is [`RuleSeverity::Critical`] until
     /// set otherwise.
     #[must_use]
     pub fn forbidden(name: impl Into<String>, pattern: impl Into<String>) -> Self {
@@ -174,7 +178,7 @@ impl Rule {
     }
 
     /// A rule that every match of `content` is followed by a match of `tag`. Its severity is
-    /// [`Severity::Critical`] until set otherwise.
+    /// [`RuleSeverity::Critical`] until set otherwise.
     #[must_use]
     pub fn mandatory_tag(
         name: impl Into<String>,
@@ -191,7 +195,7 @@ impl Rule {
     }
 
     /// A rule that the text contains `pattern` at least once. Its severity is
-    /// [`Severity::Critical`] until set otherwise.
+    /// [`RuleSeverity::Critical`] until set otherwise.
     #[must_use]
     pub fn required(name: impl Into<String>, pattern: impl Into<String>) -> Self {
         Rule::new(
@@ -203,7 +207,7 @@ impl Rule {
     }
 
     /// A rule against whole words or phrases, case-insensitive. Its severity is
-    /// [`Severity::Critical`] until set otherwise.
+    /// [`RuleSeverity::Critical`] until set otherwise.
     #[must_use]
     pub fn forbidden_words<I, W>(name: impl Into<String>, words: I) -> Self
     where
@@ -243,7 +247,7 @@ impl Rule {
 
     /// Sets the severity.
     #[must_use]
-    pub fn with_severity(mut self, severity: Severity) -> Self {
+    pub fn with_severity(mut self, severity: RuleSeverity) -> Self {
         self.severity = severity;
         self
     }
@@ -287,7 +291,7 @@ impl Rule {
 
     /// The severity of a violation.
     #[must_use]
-    pub fn severity(&self) -> Severity {
+    pub fn severity(&self) -> RuleSeverity {
         self.severity
     }
 

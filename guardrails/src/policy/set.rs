@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::engine::Engine;
 use super::error::{PolicyError, Problem};
 use super::fix::{FixOutcome, apply_fixes};
-use super::rule::{Rule, Severity};
+use super::rule::{Rule, RuleSeverity};
 use super::verdict::{Verdict, assemble};
 
 /// A compiled set of rules that checks text.
@@ -154,20 +154,20 @@ impl PolicyBuilder {
         self
     }
 
-    /// Adds `rule` as [`Severity::Critical`]: a violation blocks delivery.
+    /// Adds `rule` as [`RuleSeverity::Critical`]: a violation blocks delivery.
     pub fn critical(self, rule: Rule) -> Self {
-        self.rule(rule.with_severity(Severity::Critical))
+        self.rule(rule.with_severity(RuleSeverity::Critical))
     }
 
-    /// Adds `rule` as [`Severity::Warning`]: a violation holds the text until corrected or
+    /// Adds `rule` as [`RuleSeverity::Warning`]: a violation holds the text until corrected or
     /// acknowledged.
     pub fn warning(self, rule: Rule) -> Self {
-        self.rule(rule.with_severity(Severity::Warning))
+        self.rule(rule.with_severity(RuleSeverity::Warning))
     }
 
-    /// Adds `rule` as [`Severity::Advisory`]: a violation only suggests an improvement.
+    /// Adds `rule` as [`RuleSeverity::Advisory`]: a violation only suggests an improvement.
     pub fn advisory(self, rule: Rule) -> Self {
-        self.rule(rule.with_severity(Severity::Advisory))
+        self.rule(rule.with_severity(RuleSeverity::Advisory))
     }
 
     /// Adds every rule of `policy`, in order, each replacing a rule of the same name.

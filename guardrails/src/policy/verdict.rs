@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::engine::{Engine, ScanOutcome};
-use super::rule::{Rule, Severity};
+use super::rule::{Rule, RuleSeverity};
 
 /// Whether a checked text may be delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -62,7 +62,7 @@ pub struct Violation {
     /// The rule's name.
     pub rule: String,
     /// The rule's severity.
-    pub severity: Severity,
+    pub severity: RuleSeverity,
     /// Why this is a violation: the rule's message, or a description of what it checks.
     pub message: String,
     /// What was found and where; `None` for a required pattern that occurs nowhere.
@@ -99,9 +99,9 @@ impl Verdict {
                 .count()
         };
         let (critical, warnings, advisories) = (
-            count(Severity::Critical),
-            count(Severity::Warning),
-            count(Severity::Advisory),
+            count(RuleSeverity::Critical),
+            count(RuleSeverity::Warning),
+            count(RuleSeverity::Advisory),
         );
         let status = if critical > 0 {
             Status::Blocked
@@ -143,7 +143,7 @@ impl Verdict {
     }
 
     /// The violations of one severity.
-    pub fn violations_of(&self, severity: Severity) -> impl Iterator<Item = &Violation> {
+    pub fn violations_of(&self, severity: RuleSeverity) -> impl Iterator<Item = &Violation> {
         self.violations
             .iter()
             .filter(move |violation| violation.severity == severity)

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use regex::Regex;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
-use super::{Cx, IssueCode, Kind};
-use crate::format::Format;
+use super::report::{IssueCode, IssueSink};
+use super::string_format::StringFormat;
 
 /// A number in a constraint: integers stay exact, everything else is an `f64`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -195,7 +195,7 @@ pub struct Constraints {
     /// A regular expression a string must contain a match of.
     pub pattern: Option<Pattern>,
     /// A format a string must be in.
-    pub format: Option<Format>,
+    pub format: Option<StringFormat>,
     /// The only values allowed (empty: no such restriction).
     pub one_of: &'static [Literal],
     /// Whether the items of an array must be distinct.
@@ -238,7 +238,7 @@ impl Constraints {
 
     /// Checks `value` and records an issue in `cx` for each broken constraint. Each keyword
     /// applies only to the JSON type it is about, exactly as in JSON Schema.
-    pub(crate) fn check(&self, value: &Value, cx: &mut Cx, nullable: bool) {
+    pub(crate) fn check(&self, value: &Value, cx: &mut impl IssueSink, nullable: bool) {
         if self.is_empty() {
             return;
         }
@@ -262,7 +262,7 @@ impl Constraints {
         }
     }
 
-    fn check_length(&self, len: u64, unit: &str, value: &Value, cx: &mut Cx) {
+    fn check_length(&self, len: u64, unit: &str, value: &Value, cx: &mut impl IssueSink) {
         if let Some(min) = self.min_length
             && len < min
         {
@@ -285,7 +285,7 @@ impl Constraints {
         }
     }
 
-    fn check_string(&self, s: &str, value: &Value, cx: &mut Cx) {
+    fn check_string(&self, s: &str, value: &Value, cx: &mut impl IssueSink) {
         if self.min_length.is_some() || self.max_length.is_some() {
             // A code point takes one to four bytes, so the byte length alone decides most
             // strings; only the others are counted (JSON Schema counts code points, as `chars`).
@@ -319,7 +319,7 @@ impl Constraints {
         }
     }
 
-    fn check_array(&self, items: &[Value], value: &Value, cx: &mut Cx) {
+    fn check_array(&self, items: &[Value], value: &Value, cx: &mut impl IssueSink) {
         self.check_length(items.len() as u64, "items", value, cx);
         if self.unique
             && let Some((first, second)) = first_duplicate(items)
@@ -333,7 +333,7 @@ impl Constraints {
         }
     }
 
-    fn check_number(&self, n: &Number, value: &Value, cx: &mut Cx) {
+    fn check_number(&self, n: &Number, value: &Value, cx: &mut impl IssueSink) {
         if let Some(min) = self.minimum {
             let ord = compare(n, min.value);
             let ok = matches!(ord, Some(Ordering::Greater))
@@ -394,13 +394,11 @@ impl Constraints {
     }
 
     /// Describes the constraints as a phrase that follows the type's noun, e.g.
-    /// `of 3 to 20 characters matching ^[a-z]+$`.
-    pub(crate) fn describe(&self, kind: &Kind) -> String {
+    /// `of 3 to 20 characters matching ^[a-z]+$`; lengths count `items` of an array, characters
+    /// otherwise.
+    pub(crate) fn describe(&self, items: bool) -> String {
         let mut out = String::new();
-        let unit = match kind {
-            Kind::Array(_) => "items",
-            _ => "characters",
-        };
+        let unit = if items { "items" } else { "characters" };
         match (self.min_length, self.max_length) {
             (Some(a), Some(b)) if a == b => {
                 let _ = write!(out, " of exactly {a} {unit}");
@@ -434,92 +432,6 @@ impl Constraints {
         }
         out
     }
-
-    /// Adds the JSON Schema keywords of these constraints to `schema`, choosing the keywords by
-    /// the field's kind so that the schema says exactly what [`Constraints::check`] enforces.
-    pub(crate) fn apply_to_schema(
-        &self,
-        kind: &Kind,
-        schema: &mut Map<String, Value>,
-        nullable: bool,
-    ) {
-        let (strings, arrays) = match kind {
-            Kind::String | Kind::Enum(_) => (true, false),
-            Kind::Array(_) => (false, true),
-            Kind::Any => (true, true),
-            _ => (false, false),
-        };
-        if strings {
-            if let Some(n) = self.min_length {
-                schema.insert("minLength".into(), n.into());
-            }
-            if let Some(n) = self.max_length {
-                schema.insert("maxLength".into(), n.into());
-            }
-        }
-        if arrays {
-            if let Some(n) = self.min_length {
-                schema.insert("minItems".into(), n.into());
-            }
-            if let Some(n) = self.max_length {
-                schema.insert("maxItems".into(), n.into());
-            }
-            if self.unique {
-                schema.insert("uniqueItems".into(), true.into());
-            }
-        }
-        if let Some(b) = self.minimum {
-            tighten(schema, b, true);
-        }
-        if let Some(b) = self.maximum {
-            tighten(schema, b, false);
-        }
-        if let Some(step) = self.multiple_of {
-            schema.insert("multipleOf".into(), step.to_json());
-        }
-        if let Some(p) = &self.pattern {
-            schema.insert("pattern".into(), p.source().into());
-        }
-        if let Some(f) = self.format {
-            schema.insert("format".into(), f.schema_name().into());
-        }
-        if !self.one_of.is_empty() {
-            let mut values: Vec<Value> = self.one_of.iter().map(|l| l.to_json()).collect();
-            if nullable {
-                values.push(Value::Null);
-            }
-            schema.insert("enum".into(), Value::Array(values));
-        }
-    }
-}
-
-/// Sets a bound keyword, keeping the bound already there (the type's own range) when it is
-/// tighter.
-fn tighten(schema: &mut Map<String, Value>, bound: Bound, lower: bool) {
-    let (inclusive_key, exclusive_key) = if lower {
-        ("minimum", "exclusiveMinimum")
-    } else {
-        ("maximum", "exclusiveMaximum")
-    };
-    if let Some(Value::Number(existing)) = schema.get(inclusive_key)
-        && let Some(ord) = compare(existing, bound.value)
-    {
-        let existing_is_tighter = if lower {
-            ord == Ordering::Greater || (ord == Ordering::Equal && !bound.exclusive)
-        } else {
-            ord == Ordering::Less || (ord == Ordering::Equal && !bound.exclusive)
-        };
-        if existing_is_tighter {
-            return;
-        }
-        schema.remove(inclusive_key);
-    }
-    let key = if bound.exclusive {
-        exclusive_key
-    } else {
-        inclusive_key
-    };
-    schema.insert(key.into(), bound.value.to_json());
 }
 
 fn describe_range(out: &mut String, min: Option<Bound>, max: Option<Bound>) {

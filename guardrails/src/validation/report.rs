@@ -3,6 +3,7 @@
 use std::fmt;
 
 use serde::Serialize;
+use serde_json::Value;
 
 /// A machine-readable category of a validation [`Issue`].
 ///
@@ -107,6 +108,29 @@ impl Issue {
 impl fmt::Display for Issue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {} ({})", self.location(), self.message, self.code)
+    }
+}
+
+/// Where checks record the issues they find: the validation pass ([`Cx`](super::Cx)), or a
+/// tally when only whether a value passes matters (picking examples).
+pub(crate) trait IssueSink {
+    /// Records an issue at the current place.
+    fn fail(
+        &mut self,
+        code: IssueCode,
+        message: String,
+        received: Option<&Value>,
+        expected: Option<String>,
+    );
+}
+
+/// An [`IssueSink`] that only counts.
+#[derive(Debug, Default)]
+pub(crate) struct Tally(pub(crate) usize);
+
+impl IssueSink for Tally {
+    fn fail(&mut self, _: IssueCode, _: String, _: Option<&Value>, _: Option<String>) {
+        self.0 += 1;
     }
 }
 

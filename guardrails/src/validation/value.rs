@@ -5,9 +5,12 @@ use std::hash::BuildHasher;
 
 use serde_json::{Map, Value, json};
 
-use super::constraint::{Num, compare};
-use super::{Constraints, Cx, IssueCode, Kind};
-use crate::format::Format;
+use super::constraint::{Constraints, Num, compare};
+use super::context::Cx;
+use super::example::{bool_example, float_example, integer_example, string_example};
+use super::info::Kind;
+use super::report::IssueCode;
+use super::schema::allow_null;
 
 /// A type that can be a field of tool arguments.
 ///
@@ -44,80 +47,6 @@ pub trait ArgValue: Sized {
     /// A valid example under `constraints`; `nth` asks for a different one when several distinct
     /// items are needed.
     fn example(constraints: &Constraints, nth: usize) -> Value;
-}
-
-/// Whether `value` passes `constraints` (used to pick examples).
-fn accepts(constraints: &Constraints, value: &Value) -> bool {
-    let mut cx = Cx::new();
-    constraints.check(value, &mut cx, false);
-    cx.issue_count() == 0
-}
-
-fn first_accepted(
-    constraints: &Constraints,
-    nth: usize,
-    candidates: impl IntoIterator<Item = Value>,
-) -> Option<Value> {
-    if let Some(lit) = constraints
-        .one_of
-        .get(nth % constraints.one_of.len().max(1))
-    {
-        return Some(lit.to_json());
-    }
-    candidates
-        .into_iter()
-        .filter(|v| accepts(constraints, v))
-        .nth(nth)
-}
-
-fn string_example(constraints: &Constraints, nth: usize) -> Value {
-    let min = usize::try_from(constraints.min_length.unwrap_or(0)).unwrap_or(usize::MAX);
-    let max = constraints.max_length.and_then(|m| usize::try_from(m).ok());
-    let fit = |base: &str| -> String {
-        let mut s: String = base.chars().take(max.unwrap_or(usize::MAX)).collect();
-        while s.chars().count() < min {
-            s.push('x');
-        }
-        s
-    };
-    let mut candidates = Vec::new();
-    if let Some(format) = constraints.format {
-        candidates.push(Value::from(format.example()));
-        candidates.extend(format_variants(format, nth));
-    }
-    if let Some(pattern) = &constraints.pattern {
-        for extra in 0..=nth {
-            if let Some(s) = crate::sample::sample_matching(pattern.source(), min + extra, max) {
-                candidates.push(Value::from(s));
-            }
-        }
-    }
-    for word in ["example", "example_value", "sample"] {
-        candidates.push(Value::from(fit(word)));
-    }
-    for i in 1..=nth + 1 {
-        candidates.push(Value::from(fit(&format!("example{i}"))));
-    }
-    let mut unique = Vec::new();
-    for c in candidates {
-        if !unique.contains(&c) {
-            unique.push(c);
-        }
-    }
-    first_accepted(constraints, nth, unique).unwrap_or_else(|| Value::from(fit("example")))
-}
-
-fn format_variants(format: Format, nth: usize) -> Vec<Value> {
-    let example = format.example();
-    (1..=nth)
-        .filter_map(|i| match format {
-            Format::Email => Some(format!("user{i}@example.com")),
-            Format::Url => Some(format!("https://example.com/{i}")),
-            _ => None,
-        })
-        .map(Value::from)
-        .chain(std::iter::once(Value::from(example)))
-        .collect()
 }
 
 impl ArgValue for String {
@@ -164,8 +93,7 @@ impl ArgValue for bool {
         }
     }
     fn example(constraints: &Constraints, nth: usize) -> Value {
-        first_accepted(constraints, nth, [Value::Bool(true), Value::Bool(false)])
-            .unwrap_or(Value::Bool(true))
+        bool_example(constraints, nth)
     }
 }
 
@@ -219,52 +147,6 @@ fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<
     exact.or_else(|| n.as_f64().map(|f| f as i128))
 }
 
-#[expect(
-    clippy::cast_possible_truncation,
-    reason = "bounds of the field are finite here"
-)]
-fn integer_example(constraints: &Constraints, nth: usize, min: i128, max: i128) -> Value {
-    let lower = constraints.minimum.map_or(min, |b| match b.value {
-        Num::Int(i) => i + i128::from(b.exclusive),
-        Num::Float(f) => f.floor() as i128 + 1,
-    });
-    let upper = constraints.maximum.map_or(max, |b| match b.value {
-        Num::Int(i) => i - i128::from(b.exclusive),
-        Num::Float(f) => f.ceil() as i128 - 1,
-    });
-    let (lower, upper) = (lower.max(min), upper.min(max));
-    let base = if lower <= 1 && 1 <= upper {
-        1
-    } else if lower > 1 {
-        lower
-    } else {
-        upper
-    };
-    let step = match constraints.multiple_of {
-        Some(Num::Int(s)) if s > 0 => s,
-        _ => 1,
-    };
-    let aligned = base.div_euclid(step) * step;
-    let mut candidates: Vec<i128> = vec![base];
-    for k in 0..(nth as i128 + 3) {
-        candidates.push(aligned + k * step);
-        candidates.push(aligned + (k + 1) * step);
-        candidates.push(aligned - k * step);
-    }
-    candidates.extend([0, lower, upper]);
-    let mut seen = Vec::new();
-    candidates.retain(|c| {
-        let fresh = !seen.contains(c);
-        seen.push(*c);
-        fresh
-    });
-    let values = candidates
-        .into_iter()
-        .filter(|v| (lower..=upper).contains(v))
-        .map(|v| Num::Int(v).to_json());
-    first_accepted(constraints, nth, values).unwrap_or_else(|| Num::Int(base).to_json())
-}
-
 macro_rules! integer_arg {
     ($($ty:ty),*) => {$(
         #[allow(clippy::cast_lossless, reason = "`isize` and `usize` have no `From` into `i128`")]
@@ -294,34 +176,6 @@ macro_rules! integer_arg {
 }
 
 integer_arg!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
-
-fn float_example(constraints: &Constraints, nth: usize) -> Value {
-    let lower = constraints.minimum.map(|b| b.value.as_f64());
-    let upper = constraints.maximum.map(|b| b.value.as_f64());
-    let mut candidates = vec![1.0, 0.5, 0.0, 2.0, 10.0];
-    if let Some(l) = lower {
-        candidates.extend([l, l + 1.0, l + 0.5, l.ceil(), l.ceil() + 1.0]);
-    }
-    if let Some(u) = upper {
-        candidates.extend([u, u - 1.0, u - 0.5, u.floor(), u.floor() - 1.0]);
-    }
-    if let (Some(l), Some(u)) = (lower, upper) {
-        candidates.push(l + (u - l) / 2.0);
-    }
-    if let Some(step) = constraints.multiple_of.map(Num::as_f64) {
-        let anchor = lower.or(upper).unwrap_or(0.0);
-        for k in 0..(nth + 3) {
-            #[expect(clippy::cast_precision_loss, reason = "k is small")]
-            let k = k as f64;
-            candidates.push(((anchor / step).ceil() + k) * step);
-            candidates.push(((anchor / step).floor() - k) * step);
-        }
-    }
-    let values = candidates
-        .into_iter()
-        .filter_map(|f| serde_json::Number::from_f64(f).map(Value::Number));
-    first_accepted(constraints, nth, values).unwrap_or_else(|| json!(1.0))
-}
 
 /// Reads any JSON number as `f64`, reporting magnitudes beyond `limit` as range issues.
 fn float_from_arg(value: &Value, cx: &mut Cx, limit: Option<f64>) -> Option<f64> {
@@ -457,7 +311,7 @@ impl<T: ArgValue> ArgValue for Vec<T> {
     fn schema() -> Map<String, Value> {
         let mut items = T::schema();
         if T::OPTIONAL {
-            crate::schema::allow_null(&mut items);
+            allow_null(&mut items);
         }
         object(json!({"type": "array", "items": items}))
     }
@@ -526,7 +380,7 @@ fn map_from_arg<T: ArgValue, M: Default + Extend<(String, T)>>(
 fn map_schema<T: ArgValue>() -> Map<String, Value> {
     let mut values = T::schema();
     if T::OPTIONAL {
-        crate::schema::allow_null(&mut values);
+        allow_null(&mut values);
     }
     object(json!({"type": "object", "additionalProperties": values}))
 }
@@ -591,44 +445,4 @@ fn object(value: Value) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     }
-}
-
-/// The schema of an enum of allowed names. Used by generated code.
-#[doc(hidden)]
-#[must_use]
-pub fn enum_schema(variants: &[&str], description: Option<&str>) -> Map<String, Value> {
-    let mut schema = object(json!({"type": "string", "enum": variants}));
-    if let Some(d) = description {
-        schema.insert("description".into(), d.into());
-    }
-    schema
-}
-
-/// Records a value that is none of an enum's names. Used by generated code.
-#[doc(hidden)]
-pub fn enum_mismatch(cx: &mut Cx, variants: &'static [&'static str], value: &Value) {
-    if value.is_string() {
-        let allowed = super::quoted_list(variants);
-        cx.fail(
-            IssueCode::Enum,
-            format!("Not one of the allowed values: {allowed}."),
-            Some(value),
-            Some(format!("one of {allowed}")),
-        );
-    } else {
-        cx.type_mismatch(&Kind::Enum(variants), value);
-    }
-}
-
-/// The example of an enum: its first allowed name. Used by generated code.
-#[doc(hidden)]
-#[must_use]
-pub fn enum_example(variants: &[&str], constraints: &Constraints, nth: usize) -> Value {
-    first_accepted(constraints, nth, variants.iter().map(|v| Value::from(*v)))
-        .or_else(|| {
-            variants
-                .get(nth % variants.len().max(1))
-                .map(|v| Value::from(*v))
-        })
-        .unwrap_or(Value::Null)
 }

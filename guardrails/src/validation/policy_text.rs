@@ -9,8 +9,12 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::{ArgValue, Cx, FieldInfo, Issue, IssueCode, cut, preview};
-use crate::policy::{Policy, Severity, Violation};
+use super::context::Cx;
+use super::info::FieldInfo;
+use super::report::{Issue, IssueCode};
+use super::value::ArgValue;
+use crate::policy::{Policy, RuleSeverity, Violation};
+use crate::text::{cut, preview_text};
 
 /// The most characters of a rule's message or alternative an issue repeats: they come from the
 /// policy, not the caller, but a policy file is not bounded either.
@@ -80,8 +84,7 @@ impl Acknowledgement for Option<bool> {
     }
 }
 
-/// Whether the policy warnings of a call hold it back. Used by generated code.
-#[doc(hidden)]
+/// Whether the policy warnings of a call hold it back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WarningGate {
     /// The arguments have no acknowledgement field, or the call acknowledged: warnings pass.
@@ -94,8 +97,7 @@ pub enum WarningGate {
 }
 
 /// The gate of a call whose acknowledgement field (wire name `field`) holds `value`; a value
-/// that failed its own validation does not acknowledge. Used by generated code.
-#[doc(hidden)]
+/// that failed its own validation does not acknowledge.
 pub fn warning_gate<T: Acknowledgement>(field: &'static str, value: Option<&T>) -> WarningGate {
     if value.is_some_and(Acknowledgement::acknowledged) {
         WarningGate::Open
@@ -105,8 +107,7 @@ pub fn warning_gate<T: Acknowledgement>(field: &'static str, value: Option<&T>) 
 }
 
 /// The policy of a `#[guard(policy = path)]` field; taking a function pointer makes a path of
-/// the wrong signature a type error at the path. Used by generated code.
-#[doc(hidden)]
+/// the wrong signature a type error at the path.
 pub fn policy_from(policy: fn() -> &'static Policy) -> &'static Policy {
     policy()
 }
@@ -114,7 +115,6 @@ pub fn policy_from(policy: fn() -> &'static Policy) -> &'static Policy {
 /// Checks every text of a field's typed value against `policy`, recording an issue for each
 /// violation that holds it back under `gate`. Used by generated code, once the field's other
 /// guards have passed.
-#[doc(hidden)]
 pub fn run_policy<T: ArgValue + PolicyText>(
     cx: &mut Cx,
     field: &'static FieldInfo,
@@ -135,49 +135,39 @@ fn check_text(cx: &mut Cx, text: &str, policy: &Policy, gate: WarningGate) {
     }
     for violation in &verdict.violations {
         let acknowledgement = match (violation.severity, gate) {
-            (Severity::Critical, _) => None,
-            (Severity::Warning, WarningGate::Closed { field }) => Some(field),
+            (RuleSeverity::Critical, _) => None,
+            (RuleSeverity::Warning, WarningGate::Closed { field }) => Some(field),
             _ => continue,
         };
-        if !cx.report.has_room() {
-            cx.report.count_omitted();
+        if !cx.has_room() {
+            cx.count_omitted();
             continue;
         }
         let issue = Issue {
             path: cx.path(),
             code: IssueCode::Policy,
             message: message(violation),
-            received: Some(text_preview(text)),
+            received: Some(preview_text(text)),
             expected: violation
                 .alternative
                 .as_deref()
-                .map(|alternative| cut(alternative, RULE_TEXT_CHARS, false)),
+                .map(|alternative| cut(alternative, RULE_TEXT_CHARS).into_owned()),
             fix: Some(fix(violation, acknowledgement)),
         };
-        cx.report.push(issue);
+        cx.push_issue(issue);
     }
-}
-
-/// The same preview as [`preview`] of the whole text, without copying a text that may be
-/// megabytes long: the preview never reaches past its first [`super::PREVIEW_CHARS`] characters.
-fn text_preview(text: &str) -> String {
-    let head_end = text
-        .char_indices()
-        .nth(super::PREVIEW_CHARS)
-        .map_or(text.len(), |(offset, _)| offset);
-    preview(&Value::from(&text[..head_end]))
 }
 
 fn message(violation: &Violation) -> String {
     let severity = match violation.severity {
-        Severity::Critical => "critical",
-        Severity::Warning => "warning",
-        Severity::Advisory => "advisory",
+        RuleSeverity::Critical => "critical",
+        RuleSeverity::Warning => "warning",
+        RuleSeverity::Advisory => "advisory",
     };
     let place = match &violation.found {
         Some(found) => format!(
             ": found {} at line {}, column {}",
-            text_preview(&found.text),
+            preview_text(&found.text),
             found.line,
             found.column
         ),
@@ -185,8 +175,8 @@ fn message(violation: &Violation) -> String {
     };
     format!(
         "Breaks the {severity} output policy rule `{}`{place}. {}",
-        cut(&violation.rule, 64, false),
-        cut(&violation.message, RULE_TEXT_CHARS, false),
+        cut(&violation.rule, 64),
+        cut(&violation.message, RULE_TEXT_CHARS),
     )
 }
 
@@ -194,7 +184,7 @@ fn fix(violation: &Violation, acknowledgement: Option<&'static str>) -> String {
     let mut fix = match (&violation.alternative, &violation.found) {
         (Some(alternative), _) => format!(
             "Rewrite the text with the approved alternative: {}",
-            cut(alternative, RULE_TEXT_CHARS, false)
+            cut(alternative, RULE_TEXT_CHARS).into_owned()
         ),
         (None, Some(_)) => "Rewrite the passage so that it follows the rule".to_owned(),
         (None, None) => "Add the required text".to_owned(),
@@ -203,8 +193,8 @@ fn fix(violation: &Violation, acknowledgement: Option<&'static str>) -> String {
         let _ = write!(
             fix,
             "; for example, replace {} with {}",
-            text_preview(&found.text),
-            text_preview(replacement)
+            preview_text(&found.text),
+            preview_text(replacement)
         );
     }
     match acknowledgement {

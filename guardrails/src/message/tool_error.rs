@@ -2,7 +2,7 @@
 //!
 //! A [`ToolError`] carries a machine-readable [`ErrorCode`], a message, a recovery directive,
 //! the tools the model can call instead, key/value details and an optional retry delay. It is
-//! rendered in the same formats as validation reports (see [`RenderFormat`]):
+//! rendered in the same formats as validation reports (see [`RenderFormat`](crate::RenderFormat)):
 //!
 //! ```text
 //! <tool_error tool="delete_task" code="NOT_FOUND">
@@ -16,13 +16,12 @@
 //! quotes caller input cannot break the format or grow the result without bound.
 
 use std::borrow::Cow;
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use crate::render::{RenderFormat, RenderOptions, code_span, escape_xml, escape_xml_attr};
-use crate::validation::cut;
+use crate::text::{cut, preview};
 
 /// The most characters of a message that are rendered.
 const MAX_MESSAGE_CHARS: usize = 2_000;
@@ -115,7 +114,7 @@ impl fmt::Display for ErrorCode {
 /// Whether a [`ToolError`] fails the call or only warns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
-pub enum Severity {
+pub enum ToolErrorSeverity {
     /// The call failed: the result has `isError: true`.
     #[default]
     Error,
@@ -124,7 +123,7 @@ pub enum Severity {
     Warning,
 }
 
-impl Severity {
+impl ToolErrorSeverity {
     /// `error` or `warning`, as rendered.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
@@ -163,7 +162,7 @@ struct Inner {
     actions: Vec<String>,
     details: Vec<(String, Value)>,
     retry_after: Option<Duration>,
-    severity: Severity,
+    severity: ToolErrorSeverity,
 }
 
 macro_rules! code_constructors {
@@ -185,7 +184,7 @@ impl ToolError {
             actions: Vec::new(),
             details: Vec::new(),
             retry_after: None,
-            severity: Severity::Error,
+            severity: ToolErrorSeverity::Error,
         }))
     }
 
@@ -250,14 +249,14 @@ impl ToolError {
     }
 
     /// Sets the severity.
-    pub fn severity(mut self, severity: Severity) -> Self {
+    pub fn severity(mut self, severity: ToolErrorSeverity) -> Self {
         self.0.severity = severity;
         self
     }
 
     /// Makes this a warning: the result is delivered with `isError: false`.
     pub fn warning(self) -> Self {
-        self.severity(Severity::Warning)
+        self.severity(ToolErrorSeverity::Warning)
     }
 
     /// The code.
@@ -299,26 +298,14 @@ impl ToolError {
 
     /// The severity.
     #[must_use]
-    pub fn severity_level(&self) -> Severity {
+    pub fn severity_level(&self) -> ToolErrorSeverity {
         self.0.severity
     }
 
     /// Whether the result of this error has `isError: true`.
     #[must_use]
     pub fn is_error(&self) -> bool {
-        self.0.severity == Severity::Error
-    }
-
-    /// Renders the error of tool `tool` in the format of `options`.
-    #[must_use]
-    pub fn render(&self, tool: &str, options: &RenderOptions) -> String {
-        let bounded = Bounded::new(self);
-        match options.format {
-            RenderFormat::Markdown => bounded.markdown(tool, self),
-            RenderFormat::Json => bounded.json(tool, self),
-            // `RenderFormat` is non-exhaustive: any later format falls back to the default.
-            _ => bounded.xml(tool, self),
-        }
+        self.0.severity == ToolErrorSeverity::Error
     }
 }
 
@@ -331,29 +318,30 @@ impl fmt::Display for ToolError {
 impl std::error::Error for ToolError {}
 
 /// A detail value as text: a string as it is, anything else in JSON notation.
-fn detail_text(value: &Value) -> String {
+pub(crate) fn detail_text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
 }
 
-/// The texts of an error, cut to their bounds before any escaping.
-struct Bounded {
-    code: String,
-    message: String,
-    recovery: String,
-    actions: Vec<String>,
-    more_actions: usize,
+/// The texts of an error, cut to their bounds before any escaping: what every format renders.
+pub(crate) struct BoundedError {
+    pub(crate) code: String,
+    pub(crate) message: String,
+    pub(crate) recovery: String,
+    pub(crate) actions: Vec<String>,
+    pub(crate) more_actions: usize,
     /// Strings cut, numbers and booleans as they are, anything larger as a bounded preview.
-    details: Vec<(String, Value)>,
-    more_details: usize,
-    retry_seconds: Option<u64>,
+    pub(crate) details: Vec<(String, Value)>,
+    pub(crate) more_details: usize,
+    pub(crate) retry_seconds: Option<u64>,
+    pub(crate) severity: ToolErrorSeverity,
 }
 
-impl Bounded {
-    fn new(e: &ToolError) -> Self {
-        let name = |s: &str| cut(s, MAX_NAME_CHARS, false);
+impl BoundedError {
+    pub(crate) fn new(e: &ToolError) -> Self {
+        let name = |s: &str| cut(s, MAX_NAME_CHARS).into_owned();
         let e = &*e.0;
         let recovery = e
             .recovery
@@ -365,10 +353,8 @@ impl Bounded {
             .take(MAX_LISTED)
             .map(|(k, v)| {
                 let value = match v {
-                    Value::String(s) => Value::String(cut(s, MAX_DETAIL_CHARS, false)),
-                    Value::Array(_) | Value::Object(_) => {
-                        Value::String(crate::validation::preview(v))
-                    }
+                    Value::String(s) => Value::String(cut(s, MAX_DETAIL_CHARS).into_owned()),
+                    Value::Array(_) | Value::Object(_) => Value::String(preview(v)),
                     scalar => scalar.clone(),
                 };
                 (name(k), value)
@@ -376,8 +362,8 @@ impl Bounded {
             .collect();
         Self {
             code: name(e.code.as_str()),
-            message: cut(&e.message, MAX_MESSAGE_CHARS, false),
-            recovery: cut(recovery, MAX_RECOVERY_CHARS, false),
+            message: cut(&e.message, MAX_MESSAGE_CHARS).into_owned(),
+            recovery: cut(recovery, MAX_RECOVERY_CHARS).into_owned(),
             actions: e.actions.iter().take(MAX_LISTED).map(|a| name(a)).collect(),
             more_actions: e.actions.len().saturating_sub(MAX_LISTED),
             details,
@@ -386,116 +372,40 @@ impl Bounded {
             retry_seconds: e
                 .retry_after
                 .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+            severity: e.severity,
+        }
+    }
+}
+
+/// A call that failed in its handler, or whose output was withheld, as the model is told about
+/// it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Failure<'a> {
+    /// The tool that was called.
+    pub tool: &'a str,
+    /// What went wrong.
+    pub error: &'a ToolError,
+    /// What changed in the tool's contract, when the server annotates every error of a changed
+    /// tool.
+    pub contract: Option<super::ContractNotice<'a>>,
+}
+
+impl<'a> Failure<'a> {
+    /// The failure of a call to `tool`.
+    #[must_use]
+    pub fn new(tool: &'a str, error: &'a ToolError) -> Self {
+        Self {
+            tool,
+            error,
+            contract: None,
         }
     }
 
-    fn xml(&self, tool: &str, e: &ToolError) -> String {
-        let mut out = String::new();
-        let severity = match e.0.severity {
-            Severity::Error => String::new(),
-            Severity::Warning => " severity=\"warning\"".to_owned(),
-        };
-        let _ = writeln!(
-            out,
-            "<tool_error tool=\"{}\" code=\"{}\"{severity}>",
-            escape_xml_attr(tool),
-            escape_xml_attr(&self.code)
-        );
-        let _ = writeln!(out, "<message>{}</message>", escape_xml(&self.message));
-        let _ = writeln!(out, "<recovery>{}</recovery>", escape_xml(&self.recovery));
-        if !self.actions.is_empty() {
-            let mut list = self.actions.join(", ");
-            if self.more_actions > 0 {
-                let _ = write!(list, " (and {} more)", self.more_actions);
-            }
-            let _ = writeln!(
-                out,
-                "<available_actions>{}</available_actions>",
-                escape_xml(&list)
-            );
-        }
-        if !self.details.is_empty() {
-            out.push_str("<details>\n");
-            for (k, v) in &self.details {
-                let _ = writeln!(
-                    out,
-                    "<detail key=\"{}\">{}</detail>",
-                    escape_xml_attr(k),
-                    escape_xml(&detail_text(v))
-                );
-            }
-            if self.more_details > 0 {
-                let _ = writeln!(out, "<more_details count=\"{}\"/>", self.more_details);
-            }
-            out.push_str("</details>\n");
-        }
-        if let Some(s) = self.retry_seconds {
-            let _ = writeln!(
-                out,
-                "<retry_after seconds=\"{s}\">Wait {s} second(s) before calling again.</retry_after>"
-            );
-        }
-        out.push_str("</tool_error>");
-        out
-    }
-
-    fn markdown(&self, tool: &str, e: &ToolError) -> String {
-        let mut out = String::new();
-        let what = match e.0.severity {
-            Severity::Error => "failed",
-            Severity::Warning => "reported a warning",
-        };
-        let _ = writeln!(
-            out,
-            "Tool {} {what}: {}\n\n{}\n",
-            code_span(tool),
-            code_span(&self.code),
-            self.message
-        );
-        let _ = writeln!(out, "**Recovery:** {}", self.recovery);
-        if !self.actions.is_empty() {
-            let spans: Vec<String> = self.actions.iter().map(|a| code_span(a)).collect();
-            let _ = write!(out, "\n**Available actions:** {}", spans.join(", "));
-            if self.more_actions > 0 {
-                let _ = write!(out, " (and {} more)", self.more_actions);
-            }
-            out.push('\n');
-        }
-        if !self.details.is_empty() {
-            out.push_str("\n**Details:**\n");
-            for (k, v) in &self.details {
-                let _ = writeln!(out, "- {}: {}", code_span(k), code_span(&detail_text(v)));
-            }
-            if self.more_details > 0 {
-                let _ = writeln!(out, "- and {} more", self.more_details);
-            }
-        }
-        if let Some(s) = self.retry_seconds {
-            let _ = writeln!(out, "\n**Retry after:** {s} second(s).");
-        }
-        out
-    }
-
-    fn json(&self, tool: &str, e: &ToolError) -> String {
-        let details: Map<String, Value> = self
-            .details
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        json!({
-            "error": {
-                "type": "tool_error",
-                "tool": tool,
-                "code": self.code,
-                "severity": e.0.severity.as_str(),
-                "message": self.message,
-                "recovery": self.recovery,
-                "availableActions": self.actions,
-                "omittedActions": self.more_actions,
-                "details": details,
-                "retryAfterSeconds": self.retry_seconds,
-            }
-        })
-        .to_string()
+    /// Adds the contract notice of the tool.
+    #[must_use]
+    pub fn with_contract(mut self, contract: Option<super::ContractNotice<'a>>) -> Self {
+        self.contract = contract;
+        self
     }
 }

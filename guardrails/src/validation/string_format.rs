@@ -1,22 +1,22 @@
 //! String formats a field can require, checked the way JSON Schema validators check them.
 //!
-//! Every [`Format`] has two faces that must never drift apart: the `"format"` keyword written
-//! into the tool's JSON Schema ([`Format::schema_name`]) and the check run before the handler
-//! ([`Format::is_valid`]). The check follows the `jsonschema` crate (draft 2020-12 with format
+//! Every [`StringFormat`] has two faces that must never drift apart: the `"format"` keyword written
+//! into the tool's JSON Schema ([`StringFormat::schema_name`]) and the check run before the handler
+//! ([`StringFormat::is_valid`]). The check follows the `jsonschema` crate (draft 2020-12 with format
 //! assertion on), so a value the published schema admits is a value the handler receives. The
 //! one deliberate difference: `jsonschema` reads a few punctuation bytes (`*+,-./`) as digits
 //! in dates and times, and reads an address in angle brackets (`Jane <jane@example.com>`) as
-//! an email address; [`Format::is_valid`] rejects both, because a handler must never receive
+//! an email address; [`StringFormat::is_valid`] rejects both, because a handler must never receive
 //! them.
 //! Every other input gets the same answer, which `tests/format_agreement.rs` checks.
 //!
 //! ```
-//! use guardrails::format::Format;
+//! use guardrails::validation::StringFormat;
 //!
-//! let date = Format::from_name("date").unwrap();
+//! let date = StringFormat::from_name("date").unwrap();
 //! assert!(date.is_valid("2024-02-29"));
 //! assert!(!date.is_valid("2023-02-29"));
-//! assert_eq!(Format::Url.schema_name(), "uri");
+//! assert_eq!(StringFormat::Url.schema_name(), "uri");
 //! ```
 
 use std::net::{Ipv4Addr, Ipv6Addr};
@@ -28,7 +28,7 @@ use unicode_general_category::{GeneralCategory, get_general_category};
 /// A string format a field can require.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Format {
+pub enum StringFormat {
     /// An email address (RFC 5321 mailbox), `"format": "email"`.
     Email,
     /// An absolute URI (RFC 3986), `"format": "uri"`.
@@ -49,52 +49,52 @@ pub enum Format {
     Hostname,
 }
 
-impl Format {
+impl StringFormat {
     /// Every format, in declaration order.
-    pub const ALL: &'static [Format] = &[
-        Format::Email,
-        Format::Url,
-        Format::Uuid,
-        Format::Date,
-        Format::DateTime,
-        Format::Time,
-        Format::Ipv4,
-        Format::Ipv6,
-        Format::Hostname,
+    pub const ALL: &'static [StringFormat] = &[
+        StringFormat::Email,
+        StringFormat::Url,
+        StringFormat::Uuid,
+        StringFormat::Date,
+        StringFormat::DateTime,
+        StringFormat::Time,
+        StringFormat::Ipv4,
+        StringFormat::Ipv6,
+        StringFormat::Hostname,
     ];
 
     /// The value of the JSON Schema `"format"` keyword for this format.
     ///
-    /// [`Format::Url`] is written `"uri"`, the name JSON Schema gives it.
+    /// [`StringFormat::Url`] is written `"uri"`, the name JSON Schema gives it.
     #[must_use]
     pub const fn schema_name(self) -> &'static str {
         match self {
-            Format::Email => "email",
-            Format::Url => "uri",
-            Format::Uuid => "uuid",
-            Format::Date => "date",
-            Format::DateTime => "date-time",
-            Format::Time => "time",
-            Format::Ipv4 => "ipv4",
-            Format::Ipv6 => "ipv6",
-            Format::Hostname => "hostname",
+            StringFormat::Email => "email",
+            StringFormat::Url => "uri",
+            StringFormat::Uuid => "uuid",
+            StringFormat::Date => "date",
+            StringFormat::DateTime => "date-time",
+            StringFormat::Time => "time",
+            StringFormat::Ipv4 => "ipv4",
+            StringFormat::Ipv6 => "ipv6",
+            StringFormat::Hostname => "hostname",
         }
     }
 
-    /// The format a name stands for: any [`schema_name`](Format::schema_name), plus `"url"`
+    /// The format a name stands for: any [`schema_name`](StringFormat::schema_name), plus `"url"`
     /// as the name Rust users reach for first.
     #[must_use]
-    pub fn from_name(name: &str) -> Option<Format> {
+    pub fn from_name(name: &str) -> Option<StringFormat> {
         match name {
-            "email" => Some(Format::Email),
-            "url" | "uri" => Some(Format::Url),
-            "uuid" => Some(Format::Uuid),
-            "date" => Some(Format::Date),
-            "date-time" => Some(Format::DateTime),
-            "time" => Some(Format::Time),
-            "ipv4" => Some(Format::Ipv4),
-            "ipv6" => Some(Format::Ipv6),
-            "hostname" => Some(Format::Hostname),
+            "email" => Some(StringFormat::Email),
+            "url" | "uri" => Some(StringFormat::Url),
+            "uuid" => Some(StringFormat::Uuid),
+            "date" => Some(StringFormat::Date),
+            "date-time" => Some(StringFormat::DateTime),
+            "time" => Some(StringFormat::Time),
+            "ipv4" => Some(StringFormat::Ipv4),
+            "ipv6" => Some(StringFormat::Ipv6),
+            "hostname" => Some(StringFormat::Hostname),
             _ => None,
         }
     }
@@ -105,15 +105,15 @@ impl Format {
     #[must_use]
     pub fn is_valid(self, s: &str) -> bool {
         match self {
-            Format::Email => is_email(s),
-            Format::Url => is_uri(s),
-            Format::Uuid => is_uuid(s),
-            Format::Date => is_date(s),
-            Format::DateTime => is_date_time(s),
-            Format::Time => is_time(s),
-            Format::Ipv4 => Ipv4Addr::from_str(s).is_ok(),
-            Format::Ipv6 => Ipv6Addr::from_str(s).is_ok(),
-            Format::Hostname => is_hostname(s),
+            StringFormat::Email => is_email(s),
+            StringFormat::Url => is_uri(s),
+            StringFormat::Uuid => is_uuid(s),
+            StringFormat::Date => is_date(s),
+            StringFormat::DateTime => is_date_time(s),
+            StringFormat::Time => is_time(s),
+            StringFormat::Ipv4 => Ipv4Addr::from_str(s).is_ok(),
+            StringFormat::Ipv6 => Ipv6Addr::from_str(s).is_ok(),
+            StringFormat::Hostname => is_hostname(s),
         }
     }
 
@@ -122,39 +122,39 @@ impl Format {
     #[must_use]
     pub const fn describe(self) -> &'static str {
         match self {
-            Format::Email => "an email address such as user@example.com",
-            Format::Url => "an absolute URL such as https://example.com",
-            Format::Uuid => "a UUID such as 123e4567-e89b-12d3-a456-426614174000",
-            Format::Date => "a date in YYYY-MM-DD form such as 2024-01-31",
-            Format::DateTime => {
+            StringFormat::Email => "an email address such as user@example.com",
+            StringFormat::Url => "an absolute URL such as https://example.com",
+            StringFormat::Uuid => "a UUID such as 123e4567-e89b-12d3-a456-426614174000",
+            StringFormat::Date => "a date in YYYY-MM-DD form such as 2024-01-31",
+            StringFormat::DateTime => {
                 "an RFC 3339 date-time with a time zone such as 2024-01-31T09:30:00Z"
             }
-            Format::Time => "an RFC 3339 time with a time zone such as 09:30:00Z",
-            Format::Ipv4 => "an IPv4 address such as 192.168.1.1",
-            Format::Ipv6 => "an IPv6 address such as 2001:db8::1",
-            Format::Hostname => "a hostname such as example.com",
+            StringFormat::Time => "an RFC 3339 time with a time zone such as 09:30:00Z",
+            StringFormat::Ipv4 => "an IPv4 address such as 192.168.1.1",
+            StringFormat::Ipv6 => "an IPv6 address such as 2001:db8::1",
+            StringFormat::Hostname => "a hostname such as example.com",
         }
     }
 
-    /// A value of this format, the one [`describe`](Format::describe) shows.
+    /// A value of this format, the one [`describe`](StringFormat::describe) shows.
     #[must_use]
     pub const fn example(self) -> &'static str {
         match self {
-            Format::Email => "user@example.com",
-            Format::Url => "https://example.com",
-            Format::Uuid => "123e4567-e89b-12d3-a456-426614174000",
-            Format::Date => "2024-01-31",
-            Format::DateTime => "2024-01-31T09:30:00Z",
-            Format::Time => "09:30:00Z",
-            Format::Ipv4 => "192.168.1.1",
-            Format::Ipv6 => "2001:db8::1",
-            Format::Hostname => "example.com",
+            StringFormat::Email => "user@example.com",
+            StringFormat::Url => "https://example.com",
+            StringFormat::Uuid => "123e4567-e89b-12d3-a456-426614174000",
+            StringFormat::Date => "2024-01-31",
+            StringFormat::DateTime => "2024-01-31T09:30:00Z",
+            StringFormat::Time => "09:30:00Z",
+            StringFormat::Ipv4 => "192.168.1.1",
+            StringFormat::Ipv6 => "2001:db8::1",
+            StringFormat::Hostname => "example.com",
         }
     }
 }
 
-impl std::fmt::Display for Format {
-    /// Writes the [`schema_name`](Format::schema_name).
+impl std::fmt::Display for StringFormat {
+    /// Writes the [`schema_name`](StringFormat::schema_name).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.schema_name())
     }
@@ -680,22 +680,22 @@ fn is_virama(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::Format;
+    use super::StringFormat;
 
     #[test]
     fn names_round_trip() {
-        for &format in Format::ALL {
-            assert_eq!(Format::from_name(format.schema_name()), Some(format));
+        for &format in StringFormat::ALL {
+            assert_eq!(StringFormat::from_name(format.schema_name()), Some(format));
             assert_eq!(format.to_string(), format.schema_name());
         }
-        assert_eq!(Format::from_name("url"), Some(Format::Url));
-        assert_eq!(Format::from_name("Email"), None);
-        assert_eq!(Format::from_name("idn-email"), None);
+        assert_eq!(StringFormat::from_name("url"), Some(StringFormat::Url));
+        assert_eq!(StringFormat::from_name("Email"), None);
+        assert_eq!(StringFormat::from_name("idn-email"), None);
     }
 
     #[test]
     fn every_description_shows_its_valid_example() {
-        for &format in Format::ALL {
+        for &format in StringFormat::ALL {
             assert!(format.is_valid(format.example()), "{format}");
             assert!(format.describe().ends_with(format.example()), "{format}");
         }
@@ -703,7 +703,7 @@ mod tests {
 
     #[test]
     fn dates_know_month_lengths_and_leap_years() {
-        let date = Format::Date;
+        let date = StringFormat::Date;
         assert!(date.is_valid("2024-02-29"));
         assert!(date.is_valid("2000-02-29"));
         assert!(!date.is_valid("2023-02-29"));
@@ -716,7 +716,7 @@ mod tests {
 
     #[test]
     fn times_need_an_offset_and_allow_leap_seconds_at_23_59_utc() {
-        let time = Format::Time;
+        let time = StringFormat::Time;
         assert!(time.is_valid("23:59:60Z"));
         assert!(time.is_valid("15:59:60-08:00"));
         assert!(time.is_valid("00:29:60+00:30"));
@@ -724,13 +724,13 @@ mod tests {
         assert!(!time.is_valid("24:00:00Z"));
         assert!(!time.is_valid("12:00:00"));
         assert!(!time.is_valid("1*:00:00Z"), "punctuation is no digit");
-        assert!(Format::DateTime.is_valid("2024-01-31t09:30:00.25z"));
-        assert!(!Format::DateTime.is_valid("2024-01-31 09:30:00Z"));
+        assert!(StringFormat::DateTime.is_valid("2024-01-31t09:30:00.25z"));
+        assert!(!StringFormat::DateTime.is_valid("2024-01-31 09:30:00Z"));
     }
 
     #[test]
     fn emails_are_mailboxes_without_display_names() {
-        let email = Format::Email;
+        let email = StringFormat::Email;
         assert!(email.is_valid("user@[127.0.0.1]"));
         assert!(email.is_valid("user@[ipv6:::1]"));
         assert!(email.is_valid("\"\"@example.com"));
@@ -741,19 +741,19 @@ mod tests {
 
     #[test]
     fn urls_are_absolute() {
-        assert!(Format::Url.is_valid("http://"));
-        assert!(Format::Url.is_valid("a:b"));
-        assert!(Format::Url.is_valid("http://[2001:db8::1]:8080/"));
-        assert!(!Format::Url.is_valid("/relative/path"));
-        assert!(!Format::Url.is_valid("http://exa mple.com"));
+        assert!(StringFormat::Url.is_valid("http://"));
+        assert!(StringFormat::Url.is_valid("a:b"));
+        assert!(StringFormat::Url.is_valid("http://[2001:db8::1]:8080/"));
+        assert!(!StringFormat::Url.is_valid("/relative/path"));
+        assert!(!StringFormat::Url.is_valid("http://exa mple.com"));
     }
 
     #[test]
     fn hostnames_check_a_labels() {
-        assert!(Format::Hostname.is_valid("xn--bcher-kva.example"));
-        assert!(!Format::Hostname.is_valid("xn--abc"));
-        assert!(!Format::Hostname.is_valid("ab--cd"));
-        assert!(!Format::Hostname.is_valid(&"a.".repeat(127)));
+        assert!(StringFormat::Hostname.is_valid("xn--bcher-kva.example"));
+        assert!(!StringFormat::Hostname.is_valid("xn--abc"));
+        assert!(!StringFormat::Hostname.is_valid("ab--cd"));
+        assert!(!StringFormat::Hostname.is_valid(&"a.".repeat(127)));
     }
 
     #[test]
@@ -775,7 +775,7 @@ mod tests {
             "http://[",
             "user@[IPv6:",
         ];
-        for &format in Format::ALL {
+        for &format in StringFormat::ALL {
             for input in inputs {
                 let _ = format.is_valid(input);
             }

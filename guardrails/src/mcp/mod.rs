@@ -1,0 +1,200 @@
+//! The rmcp adapter (feature `rmcp`, on by default): guarded tools served by the official MCP
+//! SDK. No protocol code lives here; this module only maps between the pipeline and rmcp, and
+//! it is the only module that knows rmcp.
+//!
+//! Two ways in:
+//!
+//! - [`Server`]: implements rmcp's `ServerHandler`, and is served over stdio
+//!   ([`Server::serve_stdio`]) or Streamable HTTP ([`Server::serve_http`], feature `http`).
+//! - [`route`] / [`GuardedRoutes`]: guarded tools as routes of an rmcp `ToolRouter`, next to
+//!   native rmcp `#[tool]` methods.
+//!
+//! What the client sees: invalid arguments, handler errors and panics are tool results with
+//! `isError: true` (MCP 2025-11-25: the model must be able to read them); an unknown tool is a
+//! JSON-RPC error -32602; an unknown method is -32601, as rmcp answers by default.
+
+#[cfg(feature = "http")]
+mod http;
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ResultType, ServerCapabilities, ServerConfig, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::json;
+
+use crate::render::RenderOptions;
+use crate::server::{Server, UnknownTool};
+use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
+
+#[cfg(feature = "http")]
+pub use http::MCP_PATH;
+
+/// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
+/// arguments type and `outputSchema` when its output type provides one.
+#[must_use]
+pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
+    let input: JsonObject = spec.input_schema().as_object().cloned().unwrap_or_default();
+    let mut tool = rmcp::model::Tool::new(spec.name(), spec.description(), Arc::new(input));
+    if let Some(title) = spec.title() {
+        tool = tool.with_title(title);
+    }
+    let hints = spec.annotations();
+    if !hints.is_empty() || spec.title().is_some() {
+        tool = tool.with_annotations(ToolAnnotations::from_raw(
+            spec.title().map(str::to_owned),
+            hints.read_only,
+            hints.destructive,
+            hints.idempotent,
+            hints.open_world,
+        ));
+    }
+    if let Some(schema) = spec.output_schema() {
+        tool = tool.with_raw_output_schema(Arc::new(schema.clone()));
+    }
+    tool
+}
+
+/// The MCP result of a call's output.
+#[must_use]
+pub fn call_result(output: CallOutput) -> CallToolResult {
+    let content = output.text.into_iter().map(ContentBlock::text).collect();
+    let mut result = if output.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    result.structured_content = output.structured;
+    result
+}
+
+impl From<UnknownTool> for ErrorData {
+    /// The JSON-RPC error for a call to a tool that does not exist (-32602).
+    fn from(unknown: UnknownTool) -> Self {
+        ErrorData::invalid_params(
+            format!("unknown tool: {}", unknown.name),
+            Some(json!({ "tool": unknown.name, "available": unknown.available })),
+        )
+    }
+}
+
+/// A guarded tool as a route of an rmcp `ToolRouter<S>`, rendering errors as XML tags.
+pub fn route<S, T>(tool: T) -> ToolRoute<S>
+where
+    S: Send + Sync + 'static,
+    T: Tool<S>,
+{
+    route_with(tool, RenderOptions::default())
+}
+
+/// Like [`route`], with the given render options.
+pub fn route_with<S, T>(tool: T, options: RenderOptions) -> ToolRoute<S>
+where
+    S: Send + Sync + 'static,
+    T: Tool<S>,
+{
+    let definition = definition(tool.spec());
+    let shared = Arc::new((tool, CallSettings::new(options)));
+    ToolRoute::new_dyn(definition, move |ctx: ToolCallContext<'_, S>| {
+        let shared = Arc::clone(&shared);
+        Box::pin(async move {
+            let (tool, settings) = &*shared;
+            let arguments = ctx.arguments.unwrap_or_default();
+            let output = tool.call(ctx.service, arguments, settings).await;
+            Ok(call_result(output).into())
+        })
+    })
+}
+
+/// Adds guarded tools to an rmcp `ToolRouter`, next to its native `#[tool]` methods.
+pub trait GuardedRoutes<S> {
+    /// Adds `tool`, replacing a route of the same name.
+    #[must_use]
+    fn with_guarded<T: Tool<S>>(self, tool: T) -> Self;
+}
+
+impl<S: Send + Sync + 'static> GuardedRoutes<S> for ToolRouter<S> {
+    fn with_guarded<T: Tool<S>>(mut self, tool: T) -> Self {
+        self.add_route(route(tool));
+        self
+    }
+}
+
+impl<S: Send + Sync + 'static> ServerHandler for Server<S> {
+    fn get_info(&self) -> ServerConfig {
+        let id = &*self.identity;
+        let mut implementation = Implementation::new(id.name.clone(), id.version.clone());
+        if let Some(title) = &id.title {
+            implementation = implementation.with_title(title.clone());
+        }
+        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(implementation);
+        if let Some(instructions) = &id.instructions {
+            config = config.with_instructions(instructions.clone());
+        }
+        config
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // The tool list never changes while serving: newer clients may cache it.
+        let cache_hints = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        let mut result = ListToolsResult::with_all_items(self.specs().map(definition).collect());
+        result.result_type = Some(ResultType::COMPLETE);
+        result.ttl_ms = cache_hints.then_some(0);
+        result.cache_scope = cache_hints.then_some(CacheScope::Public);
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        self.spec(name).map(definition)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name: Cow<'static, str> = request.name;
+        let output = self
+            .call(&name, request.arguments.unwrap_or_default())
+            .await?;
+        Ok(call_result(output).into())
+    }
+}
+
+/// Serving over stdio.
+impl<S: Send + Sync + 'static> Server<S> {
+    /// The MCP definitions of the tools, in the order they were added.
+    #[must_use]
+    pub fn definitions(&self) -> Vec<rmcp::model::Tool> {
+        self.specs().map(definition).collect()
+    }
+
+    /// Serves over stdin/stdout until the client disconnects. Nothing else may write to stdout
+    /// meanwhile: it is the protocol channel (log to stderr).
+    ///
+    /// # Errors
+    /// When the handshake fails or the serving task ends abnormally.
+    pub async fn serve_stdio(self) -> std::io::Result<()> {
+        use rmcp::ServiceExt as _;
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(std::io::Error::other)?;
+        running.waiting().await.map_err(std::io::Error::other)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,77 @@
+//! Contract awareness as a part of a message: the changes since the contract a model was
+//! calibrated on, carried by the error of a call that may have failed because of them.
+
+use serde_json::Value;
+
+use crate::contract::{Awareness, ChangeSeverity, Delta, Relevance, value_text};
+use crate::text::cut;
+
+/// The most characters of a before or after value shown to the model.
+pub const MAX_VALUE_CHARS: usize = 240;
+
+/// What the model is told to do with the changes.
+pub const INSTRUCTIONS: &str = "Review the contract changes below and adjust your next call accordingly. These changes may explain why your previous arguments were rejected.";
+
+/// The contract changes one failed call is told about.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ContractNotice<'a> {
+    /// The tool whose contract changed.
+    pub tool: &'a str,
+    /// How many relevant changes the tool has.
+    pub change_count: usize,
+    /// The highest severity among them.
+    pub max_severity: ChangeSeverity,
+    /// The changes shown, most relevant to the call first.
+    pub deltas: Vec<&'a Delta>,
+}
+
+impl<'a> ContractNotice<'a> {
+    /// The notice of a call whose arguments had `relevance` to the tool's changes.
+    #[must_use]
+    pub fn new(awareness: &'a Awareness, relevance: &Relevance) -> Self {
+        Self {
+            tool: awareness.tool(),
+            change_count: awareness.change_count(),
+            max_severity: awareness.max_severity(),
+            deltas: awareness.chosen(relevance),
+        }
+    }
+
+    /// How many changes are not shown.
+    #[must_use]
+    pub fn omitted(&self) -> usize {
+        self.change_count - self.deltas.len()
+    }
+
+    /// The note that opens the block.
+    #[must_use]
+    pub fn system_note(&self) -> String {
+        format!(
+            "IMPORTANT: The contract of tool \"{}\" has changed since your last calibration.",
+            self.tool
+        )
+    }
+}
+
+/// A before or after value as text, cut to `max_chars`: compact JSON, or `(absent)`.
+#[must_use]
+pub fn delta_value(value: Option<&Value>, max_chars: usize) -> String {
+    cut(&value_text(value), max_chars).into_owned()
+}
+
+/// A value as it is when short, as a cut preview when long.
+#[must_use]
+pub fn bounded_json(value: Option<&Value>) -> Value {
+    match value {
+        None => Value::Null,
+        Some(v) => {
+            let text = v.to_string();
+            if text.chars().count() <= MAX_VALUE_CHARS {
+                v.clone()
+            } else {
+                Value::String(cut(&text, MAX_VALUE_CHARS).into_owned())
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! What the model sees, as data: the messages a call can end with, before any format is
+//! chosen. Each is rendered as XML-style tags, Markdown or JSON by [`crate::render`].
+//!
+//! - [`Rejection`]: the arguments did not validate (every issue, a valid example, the recovery
+//!   directive);
+//! - [`Failure`]: the handler failed with a [`ToolError`], or the output was withheld;
+//! - [`TruncationNotice`] and [`ByteCut`]: a result was cut to the agent limit or the byte cap,
+//!   and how to narrow the next call;
+//! - [`PolicyAdvice`]: an output policy flagged passages of a delivered output;
+//! - [`ContractNotice`]: a part of a rejection or a failure, the contract changes that may
+//!   explain it.
+//!
+//! Everything a caller sent is already bounded here (previews, cuts); escaping for a format is
+//! the renderer's job.
+
+mod advice;
+mod contract;
+mod rejection;
+mod tool_error;
+mod truncation;
+
+pub(crate) use advice::by_importance;
+pub use advice::{DELIVERED_WITH_CARE, PolicyAdvice};
+pub use contract::{ContractNotice, INSTRUCTIONS, MAX_VALUE_CHARS, bounded_json, delta_value};
+pub(crate) use rejection::received_text;
+pub use rejection::{RECOVERY, Rejection};
+pub(crate) use tool_error::{BoundedError, detail_text};
+pub use tool_error::{ErrorCode, Failure, ToolError, ToolErrorSeverity};
+pub use truncation::{ByteCut, Filter, Truncated, TruncationNotice, filters, refine_advice};

@@ -1,0 +1,171 @@
+//! A structured JSON object per message: `{"error": {"type": "validation" | "tool_error", …}}`,
+//! `{"truncated": {…}}`, `{"outputPolicy": {…}}`. Built as `serde_json` values, so every string
+//! is escaped by the serializer.
+
+use serde_json::{Map, Value, json};
+
+use super::{RenderOptions, Renderer};
+use crate::message::{
+    BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, PolicyAdvice, RECOVERY,
+    Rejection, TruncationNotice, bounded_json,
+};
+use crate::text::cut;
+
+/// The JSON renderer.
+pub(crate) struct Json;
+
+impl Renderer for Json {
+    fn rejection(&self, r: &Rejection<'_>, options: &RenderOptions, out: &mut String) {
+        let (shown, hidden) = r.listed(options.max_issues);
+        let issues: Vec<Value> = shown
+            .iter()
+            .map(|i| {
+                json!({
+                    "field": i.location(),
+                    "code": i.code.as_str(),
+                    "problem": i.message,
+                    "received": i.received,
+                    "expected": i.expected,
+                    "fix": i.fix,
+                })
+            })
+            .collect();
+        let mut error = json!({
+            "type": "validation",
+            "tool": r.tool,
+            "summary": format!("Tool {} received invalid arguments: {} issue(s) found.", r.tool, r.report.len()),
+            "issues": issues,
+            "omitted": hidden,
+            "suggestions": r.suggestions(),
+            "validExample": r.example,
+            "recovery": RECOVERY,
+        });
+        if options.schema_summary {
+            let info = r.args;
+            let properties: Map<String, Value> = info
+                .wire_fields()
+                .map(|f| {
+                    (
+                        f.name.to_owned(),
+                        json!({
+                            "type": (f.kind)().json_type(),
+                            "description": f.description,
+                            "required": f.required,
+                            "accepts": f.fix(),
+                        }),
+                    )
+                })
+                .collect();
+            error["schema"] = json!({
+                "description": info.description,
+                "required": info.required().collect::<Vec<_>>(),
+                "properties": properties,
+            });
+        }
+        if let Some(contract) = &r.contract {
+            error["contractAwareness"] = contract_object(contract);
+        }
+        out.push_str(&json!({ "error": error }).to_string());
+    }
+
+    fn failure(&self, f: &Failure<'_>, out: &mut String) {
+        let e = BoundedError::new(f.error);
+        let details: Map<String, Value> = e.details.into_iter().collect();
+        let mut error = json!({
+            "type": "tool_error",
+            "tool": f.tool,
+            "code": e.code,
+            "severity": e.severity.as_str(),
+            "message": e.message,
+            "recovery": e.recovery,
+            "availableActions": e.actions,
+            "omittedActions": e.more_actions,
+            "details": details,
+            "retryAfterSeconds": e.retry_seconds,
+        });
+        if let Some(contract) = &f.contract {
+            error["contractAwareness"] = contract_object(contract);
+        }
+        out.push_str(&json!({ "error": error }).to_string());
+    }
+
+    fn truncation(&self, n: &TruncationNotice<'_>, out: &mut String) {
+        let t = n.truncated;
+        let value = json!({
+            "truncated": {
+                "tool": t.tool,
+                "shown": t.shown,
+                "total": t.total,
+                "reason": n.reason,
+                "filters": n.filters,
+                "paging": n.paging,
+                "recovery": n.recovery,
+            }
+        });
+        out.push_str(&value.to_string());
+    }
+
+    fn byte_cut(&self, b: &ByteCut<'_>, out: &mut String) {
+        let value = json!({
+            "truncated": {"tool": b.tool, "bytesShown": b.shown, "bytesTotal": b.total, "recovery": b.advice}
+        });
+        out.push_str(&value.to_string());
+    }
+
+    fn policy_advice(&self, a: &PolicyAdvice<'_>, out: &mut String) {
+        let v = a.verdict;
+        let (listed, omitted) = a.listed();
+        let violations: Vec<Value> = listed
+            .iter()
+            .map(|violation| {
+                let found = violation.found.as_ref();
+                json!({
+                    "rule": violation.rule,
+                    "severity": violation.severity,
+                    "line": found.map(|f| f.line),
+                    "column": found.map(|f| f.column),
+                    "found": found.map(|f| cut(&f.text, a.limits.max_echo_chars)),
+                    "message": violation.message,
+                    "alternative": violation.alternative,
+                    "fix": violation.fix.as_deref().map(|fix| cut(fix, a.limits.max_echo_chars.max(200))),
+                })
+            })
+            .collect();
+        let value = json!({
+            "outputPolicy": {
+                "verdict": v.status,
+                "critical": v.critical,
+                "warnings": v.warnings,
+                "advisories": v.advisories,
+                "violations": violations,
+                "omitted": omitted,
+                "recovery": a.recovery,
+            }
+        });
+        out.push_str(&value.to_string());
+    }
+}
+
+fn contract_object(c: &ContractNotice<'_>) -> Value {
+    let deltas: Vec<Value> = c
+        .deltas
+        .iter()
+        .map(|d| {
+            json!({
+                "severity": d.severity,
+                "field": d.path,
+                "description": d.description,
+                "previous": bounded_json(d.before.as_ref()),
+                "current": bounded_json(d.after.as_ref()),
+            })
+        })
+        .collect();
+    json!({
+        "systemNote": c.system_note(),
+        "changeCount": c.change_count,
+        "maxSeverity": c.max_severity,
+        "instructions": INSTRUCTIONS,
+        "deltas": deltas,
+        "omitted": c.omitted(),
+    })
+}

@@ -1,0 +1,174 @@
+//! Rendering: every message of [`crate::message`] in the format a server chose: compact
+//! XML-style tags (the default), Markdown, or a structured JSON object.
+//!
+//! One module per format ([`xml`], [`markdown`], [`json`]), each rendering every kind of
+//! message; the format is matched in one place. Everything echoed back from the caller is
+//! escaped for the format (with [`crate::text`]'s one escaper) and was bounded before, and at
+//! most [`RenderOptions::max_issues`] issues are listed, so a rendered message has a bounded
+//! size whatever the input.
+
+pub mod json;
+pub mod markdown;
+pub mod xml;
+
+use serde_json::Value;
+
+use crate::message::{
+    ByteCut, Failure, PolicyAdvice, Rejection, ToolError, Truncated, TruncationNotice,
+};
+use crate::validation::{ArgsInfo, Report};
+
+pub use crate::message::RECOVERY;
+
+/// The shape of rendered messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[non_exhaustive]
+pub enum RenderFormat {
+    /// Compact XML-style tags: `<validation_error>` with a `<field>` per issue.
+    #[default]
+    Xml,
+    /// Markdown with issues, suggestions, an optional schema summary and the valid example.
+    Markdown,
+    /// A structured JSON object: `{"error": {"type": "validation", …}}`.
+    Json,
+}
+
+/// How messages are rendered.
+///
+/// ```
+/// use guardrails::{RenderFormat, RenderOptions};
+///
+/// let options = RenderOptions::new(RenderFormat::Markdown).with_schema_summary(true);
+/// assert_eq!(options.format, RenderFormat::Markdown);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct RenderOptions {
+    /// The output shape.
+    pub format: RenderFormat,
+    /// Whether to include a summary of the tool's fields.
+    pub schema_summary: bool,
+    /// The most issues listed; the rest are counted.
+    pub max_issues: usize,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            format: RenderFormat::Xml,
+            schema_summary: false,
+            max_issues: 20,
+        }
+    }
+}
+
+impl RenderOptions {
+    /// The default options in the given format.
+    #[must_use]
+    pub fn new(format: RenderFormat) -> Self {
+        Self {
+            format,
+            ..Self::default()
+        }
+    }
+
+    /// Turns the schema summary on or off.
+    #[must_use]
+    pub fn with_schema_summary(mut self, on: bool) -> Self {
+        self.schema_summary = on;
+        self
+    }
+
+    /// Sets how many issues are listed at most (at least one is always listed).
+    #[must_use]
+    pub fn with_max_issues(mut self, max: usize) -> Self {
+        self.max_issues = max.max(1);
+        self
+    }
+}
+
+/// One format: how each kind of message is written, into one buffer.
+pub(crate) trait Renderer {
+    fn rejection(&self, message: &Rejection<'_>, options: &RenderOptions, out: &mut String);
+    fn failure(&self, message: &Failure<'_>, out: &mut String);
+    fn truncation(&self, message: &TruncationNotice<'_>, out: &mut String);
+    fn byte_cut(&self, message: &ByteCut<'_>, out: &mut String);
+    fn policy_advice(&self, message: &PolicyAdvice<'_>, out: &mut String);
+}
+
+/// The renderer of a format: the one place the format is matched.
+fn renderer(format: RenderFormat) -> &'static dyn Renderer {
+    match format {
+        RenderFormat::Xml => &xml::Xml,
+        RenderFormat::Markdown => &markdown::Markdown,
+        RenderFormat::Json => &json::Json,
+    }
+}
+
+fn into_string(write: impl FnOnce(&mut String)) -> String {
+    let mut out = String::new();
+    write(&mut out);
+    out
+}
+
+/// Renders a rejected call.
+#[must_use]
+pub fn rejection(message: &Rejection<'_>, options: &RenderOptions) -> String {
+    into_string(|out| renderer(options.format).rejection(message, options, out))
+}
+
+/// Renders a failed call.
+#[must_use]
+pub fn failure(message: &Failure<'_>, options: &RenderOptions) -> String {
+    into_string(|out| renderer(options.format).failure(message, out))
+}
+
+/// Renders the teaching block of a truncated result.
+#[must_use]
+pub fn truncation(message: &TruncationNotice<'_>, options: &RenderOptions) -> String {
+    into_string(|out| renderer(options.format).truncation(message, out))
+}
+
+/// Renders the notice of a text result cut to its byte cap.
+#[must_use]
+pub fn byte_cut(message: &ByteCut<'_>, options: &RenderOptions) -> String {
+    into_string(|out| renderer(options.format).byte_cut(message, out))
+}
+
+/// Renders the advice of an output policy on a delivered output.
+#[must_use]
+pub fn policy_advice(message: &PolicyAdvice<'_>, options: &RenderOptions) -> String {
+    into_string(|out| renderer(options.format).policy_advice(message, out))
+}
+
+/// Renders a rejected call of tool `tool` whose arguments type is described by `info`.
+///
+/// The same as [`rejection`] of a [`Rejection`] without contract notice.
+#[must_use]
+pub fn render_report(
+    tool: &str,
+    report: &Report,
+    info: &ArgsInfo,
+    example: &Value,
+    options: &RenderOptions,
+) -> String {
+    rejection(&Rejection::new(tool, report, info, example), options)
+}
+
+/// Renders the teaching block of `truncated`: the tool's filters, or the author's `hint`.
+#[must_use]
+pub fn teaching_block(
+    truncated: &Truncated<'_>,
+    hint: Option<&str>,
+    options: &RenderOptions,
+) -> String {
+    truncation(&TruncationNotice::new(truncated, hint), options)
+}
+
+impl ToolError {
+    /// Renders the error of tool `tool` in the format of `options`.
+    #[must_use]
+    pub fn render(&self, tool: &str, options: &RenderOptions) -> String {
+        failure(&Failure::new(tool, self), options)
+    }
+}

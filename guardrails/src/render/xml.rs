@@ -1,0 +1,320 @@
+//! Compact XML-style tags, the default: `<validation_error>`, `<tool_error>`, `<truncated>`,
+//! `<output_policy>`, `<contract_awareness>`. Attributes and contents are escaped, so nothing a
+//! caller sent can open or close a tag.
+
+use std::fmt::Write as _;
+
+use super::{RenderOptions, Renderer};
+use crate::contract::{Delta, Diff};
+use crate::message::{
+    BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, MAX_VALUE_CHARS, PolicyAdvice,
+    RECOVERY, Rejection, ToolErrorSeverity, TruncationNotice, by_importance, delta_value,
+    detail_text, received_text,
+};
+use crate::policy::{RenderLimits, Status, Verdict};
+use crate::text::{cut, escape_xml_attr_into, escape_xml_into, head};
+use crate::validation::IssueCode;
+
+/// The XML-style renderer.
+pub(crate) struct Xml;
+
+impl Renderer for Xml {
+    fn rejection(&self, r: &Rejection<'_>, options: &RenderOptions, out: &mut String) {
+        let (shown, hidden) = r.listed(options.max_issues);
+        out.push_str("<validation_error tool=\"");
+        escape_xml_attr_into(out, r.tool);
+        let _ = writeln!(out, "\" issues=\"{}\">", r.report.len());
+        for issue in shown {
+            let mut text = issue.message.clone();
+            if issue.code != IssueCode::UnknownField {
+                let _ = write!(text, " You sent: {}.", received_text(issue));
+            }
+            if let Some(fix) = &issue.fix {
+                if issue.code == IssueCode::UnknownField {
+                    let _ = write!(text, " {fix}");
+                } else {
+                    let _ = write!(text, " Fix: {fix}.");
+                }
+            }
+            out.push_str("<field name=\"");
+            escape_xml_attr_into(out, issue.location());
+            let _ = write!(out, "\" code=\"{}\">", issue.code);
+            escape_xml_into(out, &text);
+            out.push_str("</field>\n");
+        }
+        if hidden > 0 {
+            let _ = writeln!(
+                out,
+                "<more_issues count=\"{hidden}\">{hidden} more issue(s) not listed; fix the ones above first.</more_issues>"
+            );
+        }
+        if options.schema_summary {
+            out.push_str("<schema>\n");
+            for line in r.summary_lines() {
+                escape_xml_into(out, &line);
+                out.push('\n');
+            }
+            out.push_str("</schema>\n");
+        }
+        out.push_str("<valid_example>");
+        escape_xml_into(out, &r.example.to_string());
+        out.push_str("</valid_example>\n");
+        let _ = writeln!(out, "<recovery>{RECOVERY}</recovery>");
+        if let Some(contract) = &r.contract {
+            contract_block(contract, out);
+            out.push('\n');
+        }
+        out.push_str("</validation_error>");
+    }
+
+    fn failure(&self, f: &Failure<'_>, out: &mut String) {
+        let e = BoundedError::new(f.error);
+        out.push_str("<tool_error tool=\"");
+        escape_xml_attr_into(out, f.tool);
+        out.push_str("\" code=\"");
+        escape_xml_attr_into(out, &e.code);
+        out.push('"');
+        match e.severity {
+            ToolErrorSeverity::Error => {}
+            ToolErrorSeverity::Warning => out.push_str(" severity=\"warning\""),
+        }
+        out.push_str(">\n<message>");
+        escape_xml_into(out, &e.message);
+        out.push_str("</message>\n<recovery>");
+        escape_xml_into(out, &e.recovery);
+        out.push_str("</recovery>\n");
+        if !e.actions.is_empty() {
+            let mut list = e.actions.join(", ");
+            if e.more_actions > 0 {
+                let _ = write!(list, " (and {} more)", e.more_actions);
+            }
+            out.push_str("<available_actions>");
+            escape_xml_into(out, &list);
+            out.push_str("</available_actions>\n");
+        }
+        if !e.details.is_empty() {
+            out.push_str("<details>\n");
+            for (k, v) in &e.details {
+                out.push_str("<detail key=\"");
+                escape_xml_attr_into(out, k);
+                out.push_str("\">");
+                escape_xml_into(out, &detail_text(v));
+                out.push_str("</detail>\n");
+            }
+            if e.more_details > 0 {
+                let _ = writeln!(out, "<more_details count=\"{}\"/>", e.more_details);
+            }
+            out.push_str("</details>\n");
+        }
+        if let Some(s) = e.retry_seconds {
+            let _ = writeln!(
+                out,
+                "<retry_after seconds=\"{s}\">Wait {s} second(s) before calling again.</retry_after>"
+            );
+        }
+        if let Some(contract) = &f.contract {
+            contract_block(contract, out);
+            out.push('\n');
+        }
+        out.push_str("</tool_error>");
+    }
+
+    fn truncation(&self, n: &TruncationNotice<'_>, out: &mut String) {
+        let t = n.truncated;
+        out.push_str("<truncated tool=\"");
+        escape_xml_attr_into(out, t.tool);
+        let _ = write!(
+            out,
+            "\" shown=\"{}\" total=\"{}\">\n<reason>",
+            t.shown, t.total
+        );
+        escape_xml_into(out, &n.reason);
+        out.push_str("</reason>\n");
+        if !n.filters.is_empty() {
+            out.push_str("<filters>\n");
+            for f in &n.filters {
+                out.push_str("<filter name=\"");
+                escape_xml_attr_into(out, f.name);
+                out.push_str("\">");
+                escape_xml_into(out, &f.accepts);
+                out.push_str("</filter>\n");
+            }
+            out.push_str("</filters>\n");
+        }
+        out.push_str("<recovery>");
+        escape_xml_into(out, &n.recovery);
+        out.push_str("</recovery>\n</truncated>");
+    }
+
+    fn byte_cut(&self, b: &ByteCut<'_>, out: &mut String) {
+        out.push_str("<truncated tool=\"");
+        escape_xml_attr_into(out, b.tool);
+        let _ = write!(
+            out,
+            "\" bytes_shown=\"{}\" bytes_total=\"{}\">\n<recovery>",
+            b.shown, b.total
+        );
+        escape_xml_into(out, &b.advice);
+        out.push_str("</recovery>\n</truncated>");
+    }
+
+    fn policy_advice(&self, a: &PolicyAdvice<'_>, out: &mut String) {
+        output_policy(a.verdict, a.limits, a.recovery, out);
+    }
+}
+
+/// The `<contract_awareness>` block, without a line break after it.
+fn contract_block(c: &ContractNotice<'_>, out: &mut String) {
+    out.push_str("<contract_awareness>\n<system_note>");
+    escape_xml_into(out, &c.system_note());
+    out.push_str("</system_note>\n");
+    let _ = writeln!(out, "<change_count>{}</change_count>", c.change_count);
+    let _ = writeln!(out, "<max_severity>{}</max_severity>", c.max_severity);
+    let _ = writeln!(out, "<instructions>{INSTRUCTIONS}</instructions>");
+    out.push_str("<contract_deltas>\n");
+    for d in &c.deltas {
+        delta(d, MAX_VALUE_CHARS, out);
+    }
+    out.push_str("</contract_deltas>\n");
+    let omitted = c.omitted();
+    if omitted > 0 {
+        let _ = writeln!(
+            out,
+            "<more_changes count=\"{omitted}\">{omitted} more change(s) not listed.</more_changes>"
+        );
+    }
+    out.push_str("</contract_awareness>");
+}
+
+/// One `<delta>` element, values cut to `max_chars`.
+fn delta(d: &Delta, max_chars: usize, out: &mut String) {
+    let _ = write!(out, "<delta severity=\"{}\" field=\"", d.severity);
+    escape_xml_attr_into(out, &d.path);
+    out.push_str("\">\n<description>");
+    escape_xml_into(out, &d.description);
+    out.push_str("</description>\n<previous>");
+    escape_xml_into(out, &delta_value(d.before.as_ref(), max_chars));
+    out.push_str("</previous>\n<current>");
+    escape_xml_into(out, &delta_value(d.after.as_ref(), max_chars));
+    out.push_str("</current>\n</delta>\n");
+}
+
+impl Diff {
+    /// A report for models: `<contract_deltas>` with one `<delta>` per change. Every value is
+    /// escaped.
+    #[must_use]
+    pub fn to_xml(&self) -> String {
+        let mut out = format!(
+            "<contract_deltas count=\"{}\" max_severity=\"{}\">\n",
+            self.len(),
+            self.max_severity()
+                .map_or("NONE", crate::contract::ChangeSeverity::as_str)
+        );
+        for d in self.deltas() {
+            delta(d, usize::MAX, &mut out);
+        }
+        out.push_str("</contract_deltas>");
+        out
+    }
+}
+
+fn escape_cut_attr(out: &mut String, text: &str, max_chars: usize) {
+    escape_xml_attr_into(out, &cut(text, max_chars));
+}
+
+/// The `<output_policy>` element of a verdict.
+fn output_policy(verdict: &Verdict, limits: RenderLimits, recovery: &str, out: &mut String) {
+    let _ = write!(
+        out,
+        r#"<output_policy verdict="{}" critical="{}" warnings="{}" advisories="{}""#,
+        verdict.status, verdict.critical, verdict.warnings, verdict.advisories
+    );
+    if verdict.violations.is_empty() {
+        out.push_str("/>");
+        return;
+    }
+    out.push_str(">\n");
+    let (listed, omitted) = by_importance(verdict, limits.max_violations);
+    for violation in listed {
+        out.push_str("<violation rule=\"");
+        escape_xml_attr_into(out, &violation.rule);
+        let _ = write!(out, "\" severity=\"{}\"", violation.severity);
+        if let Some(found) = &violation.found {
+            let _ = write!(
+                out,
+                " line=\"{}\" column=\"{}\" found=\"",
+                found.line, found.column
+            );
+            escape_cut_attr(out, &found.text, limits.max_echo_chars);
+            out.push('"');
+        }
+        out.push('>');
+        escape_xml_into(out, &violation.message);
+        if let Some(alternative) = &violation.alternative {
+            out.push_str(" Instead: ");
+            escape_xml_into(out, alternative);
+            out.push('.');
+        }
+        if let Some(fix) = &violation.fix {
+            out.push_str(" Fix: replace with '");
+            let (shown, was_cut) = head(fix, limits.max_echo_chars.max(200));
+            escape_xml_into(out, shown);
+            if was_cut {
+                out.push('…');
+            }
+            out.push_str("'.");
+        }
+        out.push_str("</violation>\n");
+    }
+    if omitted > 0 {
+        let _ = writeln!(out, r#"<omitted violations="{omitted}"/>"#);
+    }
+    out.push_str("<recovery>");
+    escape_xml_into(out, recovery);
+    out.push_str("</recovery>\n</output_policy>");
+}
+
+impl Verdict {
+    /// Renders the verdict for a model with the [default limits](RenderLimits::default).
+    #[must_use]
+    pub fn render_for_model(&self) -> String {
+        self.render_for_model_with(RenderLimits::default())
+    }
+
+    /// Renders the verdict for a model: one `<output_policy>` element with one `<violation>` per
+    /// listed violation, the most serious first, and what to do next. Every echoed text is
+    /// escaped and cut to `limits.max_echo_chars`; past `limits.max_violations`, the rest are
+    /// counted in an `<omitted>` element.
+    ///
+    /// ```
+    /// use guardrails::policy::Profile;
+    ///
+    /// let verdict = Profile::Base.policy().check("It saves $50,000 annually.");
+    /// let rendered = verdict.render_for_model();
+    /// assert!(rendered.starts_with(r#"<output_policy verdict="BLOCKED" critical="2""#));
+    /// assert!(rendered.contains(r#"rule="annual_savings_figure""#));
+    /// ```
+    #[must_use]
+    pub fn render_for_model_with(&self, limits: RenderLimits) -> String {
+        let recovery = match self.status {
+            Status::Blocked => {
+                "Delivery is blocked. Rewrite every critical passage with its approved alternative, or apply the fixes, and submit the whole text again."
+            }
+            Status::Pending => {
+                "Delivery waits for acknowledgement. Revise the flagged passages, or confirm them explicitly, and submit again."
+            }
+            Status::Approved => "Delivery is allowed. The suggestions above are optional.",
+        };
+        self.render_for_model_as(limits, recovery)
+    }
+
+    /// Like [`Verdict::render_for_model_with`], with the closing `<recovery>` directive given by
+    /// the caller: where the text is not the model's to resubmit (a tool's output that was
+    /// delivered anyway), the directive says what to do instead.
+    #[must_use]
+    pub fn render_for_model_as(&self, limits: RenderLimits, recovery: &str) -> String {
+        let mut out = String::new();
+        output_policy(self, limits, recovery, &mut out);
+        out
+    }
+}

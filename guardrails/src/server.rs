@@ -1,0 +1,334 @@
+//! A server of guarded tools on a shared state: the registry, the one entry point of every
+//! call, and the known-good contracts that make errors of changed tools self-healing. No
+//! transport lives here: [`Server::call`] runs a call in process, and the rmcp adapter
+//! ([`crate::mcp`], feature `rmcp`) serves the same server over stdio or Streamable HTTP.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
+use crate::render::{RenderFormat, RenderOptions};
+use crate::text::cut;
+use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
+
+/// The most characters of an unknown tool's name that an error echoes back.
+const MAX_TOOL_NAME_CHARS: usize = 64;
+
+/// The name, version and texts a server announces when a client connects.
+#[derive(Debug, Clone)]
+pub(crate) struct Identity {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) title: Option<String>,
+    pub(crate) instructions: Option<String>,
+}
+
+/// A registered tool and how its calls are answered.
+pub(crate) struct Entry<S> {
+    pub(crate) tool: Arc<dyn Tool<S>>,
+    /// The server's render options and, when the tool changed since the known-good lockfile,
+    /// its contract awareness.
+    pub(crate) settings: CallSettings,
+}
+
+impl<S> Clone for Entry<S> {
+    fn clone(&self) -> Self {
+        Self {
+            tool: Arc::clone(&self.tool),
+            settings: self.settings.clone(),
+        }
+    }
+}
+
+pub(crate) struct ToolSet<S> {
+    pub(crate) entries: Vec<Entry<S>>,
+    pub(crate) by_name: HashMap<&'static str, usize>,
+}
+
+impl<S> Clone for ToolSet<S> {
+    fn clone(&self) -> Self {
+        Self {
+            entries: self.entries.clone(),
+            by_name: self.by_name.clone(),
+        }
+    }
+}
+
+/// A call to a tool that no server tool has the name of.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tool: {name}")]
+#[non_exhaustive]
+pub struct UnknownTool {
+    /// The name called, cut to a bounded length (it comes from the caller).
+    pub name: String,
+    /// The names of the server's tools.
+    pub available: Vec<&'static str>,
+}
+
+/// A server of guarded tools on a shared state.
+///
+/// Cloning is cheap (the state and the tools are shared), which is what the HTTP transport does
+/// for each session.
+///
+/// ```no_run
+/// # use guardrails::{Server, ToolArgs, tool};
+/// # #[derive(serde::Deserialize, ToolArgs)] struct Ping {}
+/// # /// Replies.
+/// # #[tool] fn ping(_args: Ping) -> String { "pong".into() }
+/// # struct AppState;
+/// # impl AppState { fn seeded() -> Self { AppState } }
+/// # async fn serve() -> std::io::Result<()> {
+/// Server::new(AppState::seeded())
+///     .name(env!("CARGO_PKG_NAME"))
+///     .version(env!("CARGO_PKG_VERSION"))
+///     .tool(ping)
+///     .serve_stdio()
+///     .await
+/// # }
+/// ```
+pub struct Server<S> {
+    pub(crate) state: Arc<S>,
+    pub(crate) tools: Arc<ToolSet<S>>,
+    pub(crate) identity: Arc<Identity>,
+    options: RenderOptions,
+    /// The contracts clients were calibrated on, and which deltas errors carry.
+    known_good: Option<KnownGood>,
+    awareness: AwarenessConfig,
+}
+
+impl<S> Clone for Server<S> {
+    fn clone(&self) -> Self {
+        Self {
+            state: Arc::clone(&self.state),
+            tools: Arc::clone(&self.tools),
+            identity: Arc::clone(&self.identity),
+            options: self.options.clone(),
+            known_good: self.known_good.clone(),
+            awareness: self.awareness,
+        }
+    }
+}
+
+impl<S: 'static> fmt::Debug for Server<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.specs().map(ToolSpec::name).collect();
+        f.debug_struct("Server")
+            .field("identity", &self.identity)
+            .field("tools", &names)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: 'static> Server<S> {
+    /// The specs of the tools, in the order they were added (for
+    /// [`assert_lockfile`](crate::contract::assert_lockfile)).
+    pub fn specs(&self) -> impl Iterator<Item = &'static ToolSpec> + '_ {
+        self.tools.entries.iter().map(|e| e.tool.spec())
+    }
+}
+
+impl<S: Send + Sync + 'static> Server<S> {
+    /// A server with no tools on `state`. It announces itself as `guardrails-server`; set your
+    /// own name and version with [`Server::name`] and [`Server::version`].
+    pub fn new(state: S) -> Self {
+        Self::from_arc(Arc::new(state))
+    }
+
+    /// Like [`Server::new`], for a state that is already shared.
+    pub fn from_arc(state: Arc<S>) -> Self {
+        Self {
+            state,
+            tools: Arc::new(ToolSet {
+                entries: Vec::new(),
+                by_name: HashMap::new(),
+            }),
+            identity: Arc::new(Identity {
+                name: "guardrails-server".to_owned(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                title: None,
+                instructions: None,
+            }),
+            options: RenderOptions::default(),
+            known_good: None,
+            awareness: AwarenessConfig::default(),
+        }
+    }
+
+    /// Adds a tool.
+    ///
+    /// # Panics
+    /// When a tool of the same name was added before: two tools cannot share a name, and
+    /// finding out at startup beats serving the wrong one.
+    #[must_use]
+    pub fn tool<T: Tool<S>>(mut self, tool: T) -> Self {
+        let spec = tool.spec();
+        let settings = self.settings_of(spec);
+        let set = Arc::make_mut(&mut self.tools);
+        assert!(
+            !set.by_name.contains_key(spec.name()),
+            "two tools are named `{}`",
+            spec.name()
+        );
+        set.by_name.insert(spec.name(), set.entries.len());
+        set.entries.push(Entry {
+            tool: Arc::new(tool),
+            settings,
+        });
+        self
+    }
+
+    /// Sets the name announced to clients.
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.identity).name = name.into();
+        self
+    }
+
+    /// Sets the version announced to clients.
+    #[must_use]
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.identity).version = version.into();
+        self
+    }
+
+    /// Sets the human-readable title announced to clients.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.identity).title = Some(title.into());
+        self
+    }
+
+    /// Sets the instructions given to clients when they connect.
+    #[must_use]
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.identity).instructions = Some(instructions.into());
+        self
+    }
+
+    /// Sets the format of error messages and teaching blocks (XML-style tags by default).
+    #[must_use]
+    pub fn format(mut self, format: RenderFormat) -> Self {
+        self.options.format = format;
+        self.refresh()
+    }
+
+    /// Sets every render option.
+    #[must_use]
+    pub fn render_options(mut self, options: RenderOptions) -> Self {
+        self.options = options;
+        self.refresh()
+    }
+
+    /// The render options.
+    #[must_use]
+    pub fn options(&self) -> &RenderOptions {
+        &self.options
+    }
+
+    /// The shared state.
+    #[must_use]
+    pub fn state(&self) -> &S {
+        &self.state
+    }
+
+    /// The names of the tools, in the order they were added.
+    pub fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.specs().map(ToolSpec::name)
+    }
+
+    /// The spec of the tool named `name`.
+    #[must_use]
+    pub fn spec(&self, name: &str) -> Option<&'static ToolSpec> {
+        let &index = self.tools.by_name.get(name)?;
+        Some(self.tools.entries[index].tool.spec())
+    }
+
+    /// Calls a tool in process, without a transport: the same pipeline a client's call runs.
+    ///
+    /// # Errors
+    /// [`UnknownTool`] when no tool has this name (a transport answers it as an invalid-params
+    /// error).
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<CallOutput, UnknownTool> {
+        let Some(&index) = self.tools.by_name.get(name) else {
+            return Err(self.unknown(name));
+        };
+        let entry = &self.tools.entries[index];
+        Ok(entry
+            .tool
+            .call(&self.state, arguments, &entry.settings)
+            .await)
+    }
+
+    pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
+        UnknownTool {
+            name: cut(name, MAX_TOOL_NAME_CHARS).into_owned(),
+            available: self.tool_names().collect(),
+        }
+    }
+
+    /// Gives the contracts clients were last calibrated on, usually a lockfile embedded with
+    /// `include_str!`. Each tool is diffed against them once, here and for tools added later;
+    /// the errors of a tool that changed carry a `<contract_awareness>` block, other tools'
+    /// errors stay as they are.
+    ///
+    /// ```no_run
+    /// # use guardrails::contract::KnownGood;
+    /// # const RELEASE_1_4_LOCK: &str = "";
+    /// # fn main() -> Result<(), guardrails::contract::ContractError> {
+    /// // In a real server: include_str!("../release-1.4.lock")
+    /// let known_good = KnownGood::from_lockfile_str(RELEASE_1_4_LOCK)?;
+    /// let server = guardrails::Server::new(()).known_good(known_good);
+    /// # Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn known_good(mut self, known_good: KnownGood) -> Self {
+        self.known_good = Some(known_good);
+        self.refresh()
+    }
+
+    /// Sets which deltas errors carry (default: BREAKING and RISKY, at most 5, validation
+    /// errors only). Takes effect with [`Server::known_good`], given before or after.
+    #[must_use]
+    pub fn contract_awareness(mut self, config: AwarenessConfig) -> Self {
+        self.awareness = config;
+        self.refresh()
+    }
+
+    /// How the calls of the tool `spec` are answered under the current options.
+    fn settings_of(&self, spec: &ToolSpec) -> CallSettings {
+        let contract = self
+            .known_good
+            .as_ref()
+            .and_then(|k| k.awareness(&Contract::from_spec(spec), &self.awareness));
+        CallSettings::new(self.options.clone()).with_contract(contract)
+    }
+
+    /// Rebuilds every tool's settings after the options or the known-good contracts changed.
+    fn refresh(mut self) -> Self {
+        let settings: Vec<CallSettings> = self
+            .tools
+            .entries
+            .iter()
+            .map(|e| self.settings_of(e.tool.spec()))
+            .collect();
+        let set = Arc::make_mut(&mut self.tools);
+        for (entry, settings) in set.entries.iter_mut().zip(settings) {
+            entry.settings = settings;
+        }
+        self
+    }
+}
+
+impl<S: 'static> ContractSource for Server<S> {
+    fn server_contract(&self) -> ServerContract {
+        ServerContract::from_specs(self.specs())
+    }
+}

@@ -1,0 +1,268 @@
+//! Text helpers every message is built with, written once: escaping for XML-style tags, code
+//! spans for Markdown, bounded cuts and previews of what a caller sent, quoted lists, and
+//! did-you-mean suggestions.
+//!
+//! Nothing here knows about tools, reports or formats: it is the ground floor the rest stands on.
+
+mod suggest;
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+pub use suggest::{THRESHOLD as SUGGESTION_THRESHOLD, did_you_mean};
+
+/// The most characters of a value sent by the caller that a message echoes back.
+pub const PREVIEW_CHARS: usize = 80;
+
+/// The replacement for control characters that have no place in a message.
+const REPLACEMENT: char = '\u{fffd}';
+
+/// Escapes text for the content of an XML-style element, so that nothing a caller sent can
+/// open or close a tag. Quotes stay as they are (they cannot end content, and escaping them
+/// costs the model tokens); line breaks and tabs stay; every other control character becomes
+/// U+FFFD.
+#[must_use]
+pub fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    escape_xml_into(&mut out, text);
+    out
+}
+
+/// Escapes text for an XML attribute value: quotes too, and line breaks and tabs as character
+/// references, so that a value stays on its tag's line.
+#[must_use]
+pub fn escape_xml_attr(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    escape_xml_attr_into(&mut out, text);
+    out
+}
+
+/// [`escape_xml`] into a buffer.
+pub fn escape_xml_into(out: &mut String, text: &str) {
+    escape_into(out, text, false);
+}
+
+/// [`escape_xml_attr`] into a buffer.
+pub fn escape_xml_attr_into(out: &mut String, text: &str) {
+    escape_into(out, text, true);
+}
+
+fn escape_into(out: &mut String, text: &str, attribute: bool) {
+    // Most texts need no escaping at all: copy them in one go.
+    if !text.chars().any(|c| needs_escape(c, attribute)) {
+        out.push_str(text);
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' if attribute => out.push_str("&quot;"),
+            '\'' if attribute => out.push_str("&apos;"),
+            '\n' if attribute => out.push_str("&#10;"),
+            '\t' if attribute => out.push_str("&#9;"),
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => out.push(REPLACEMENT),
+            c => out.push(c),
+        }
+    }
+}
+
+fn needs_escape(c: char, attribute: bool) -> bool {
+    matches!(c, '&' | '<' | '>') || (attribute && matches!(c, '"' | '\'')) || c.is_control()
+}
+
+/// Wraps text in a Markdown code span that its own backticks cannot close.
+#[must_use]
+pub fn code_span(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    if longest > 0 || text.starts_with(' ') || text.ends_with(' ') {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("{fence}{text}{fence}")
+    }
+}
+
+/// The first `max` characters of `text`, and whether anything was left out.
+#[must_use]
+pub fn head(text: &str, max: usize) -> (&str, bool) {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => (&text[..end], true),
+        None => (text, false),
+    }
+}
+
+/// `text` cut to at most `max` characters, the cut marked with `…`.
+#[must_use]
+pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    match head(text, max) {
+        (shown, true) => Cow::Owned(format!("{shown}…")),
+        (whole, false) => Cow::Borrowed(whole),
+    }
+}
+
+/// A bounded preview of a value in JSON notation: at most [`PREVIEW_CHARS`] characters, cut
+/// with `…`. Serialization stops as soon as the preview is full, so a 10 MB string costs no more
+/// than a short one.
+#[must_use]
+pub fn preview(value: &Value) -> String {
+    preview_chars(value, PREVIEW_CHARS)
+}
+
+/// The preview of a text sent by a caller, as a JSON string, without copying a text that may be
+/// megabytes long: the same as [`preview`] of the text as a JSON value.
+#[must_use]
+pub fn preview_text(text: &str) -> String {
+    let (shown, _) = head(text, PREVIEW_CHARS);
+    preview(&Value::from(shown))
+}
+
+/// [`preview`] with another bound.
+#[must_use]
+pub fn preview_chars(value: &Value, max: usize) -> String {
+    struct Bounded {
+        buf: Vec<u8>,
+        limit: usize,
+        full: bool,
+    }
+    impl std::io::Write for Bounded {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let room = self.limit - self.buf.len();
+            if room == 0 {
+                self.full = true;
+                return Err(std::io::Error::other("preview is full"));
+            }
+            let n = room.min(bytes.len());
+            self.buf.extend_from_slice(&bytes[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // Four bytes per character at most, plus one so that "exactly full" is told apart.
+    let mut w = Bounded {
+        buf: Vec::new(),
+        limit: max.saturating_mul(4).saturating_add(1),
+        full: false,
+    };
+    let _ = serde_json::to_writer(&mut w, value);
+    let text = String::from_utf8_lossy(&w.buf);
+    match head(&text, max) {
+        (shown, true) => format!("{shown}…"),
+        (whole, false) if w.full => format!("{whole}…"),
+        (whole, false) => whole.to_owned(),
+    }
+}
+
+/// A count with its noun in the right number: `1 warning`, `2 warnings`, `0 warnings`.
+#[must_use]
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// `"a", "b", "c"`: each item as a JSON string.
+#[must_use]
+pub fn quoted_list(items: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{}", Value::from(*item));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escaping_neutralises_tags() {
+        assert_eq!(
+            escape_xml("</field><x a='1'>&"),
+            "&lt;/field&gt;&lt;x a='1'&gt;&amp;"
+        );
+        assert_eq!(escape_xml_attr("a\"b'<"), "a&quot;b&apos;&lt;");
+    }
+
+    #[test]
+    fn control_characters_are_replaced_line_breaks_kept() {
+        assert_eq!(
+            escape_xml("a\u{0}b\nc\td\u{1b}"),
+            "a\u{fffd}b\nc\td\u{fffd}"
+        );
+        assert_eq!(escape_xml_attr("a\nb\tc\u{7}"), "a&#10;b&#9;c\u{fffd}");
+    }
+
+    #[test]
+    fn code_spans_survive_backticks() {
+        assert_eq!(code_span("ab"), "`ab`");
+        assert_eq!(code_span("a`b"), "`` a`b ``");
+        assert_eq!(code_span("```"), "```` ``` ````");
+    }
+
+    #[test]
+    fn counts_agree_in_number() {
+        assert_eq!(count(1, "warning", "warnings"), "1 warning");
+        assert_eq!(count(0, "advisory", "advisories"), "0 advisories");
+        assert_eq!(count(3, "item", "items"), "3 items");
+    }
+
+    #[test]
+    fn cuts_count_characters_and_mark_the_cut() {
+        assert_eq!(cut("héllo", 2), "hé…");
+        assert_eq!(cut("héllo", 5), "héllo");
+        assert_eq!(head("héllo", 3), ("hél", true));
+    }
+
+    #[test]
+    fn previews_are_bounded_whatever_the_value() {
+        let long = Value::from("x".repeat(10_000));
+        let p = preview(&long);
+        assert_eq!(p.chars().count(), PREVIEW_CHARS + 1);
+        assert!(p.ends_with('…'));
+        assert_eq!(preview(&Value::from("ab")), "\"ab\"");
+        assert_eq!(
+            preview_text(&"y".repeat(500)),
+            preview(&Value::from("y".repeat(500)))
+        );
+    }
+
+    #[test]
+    fn suggestions_follow_one_rule() {
+        assert_eq!(
+            did_you_mean("usrname", ["username", "email"]),
+            Some("username")
+        );
+        assert_eq!(did_you_mean("due_date", ["dueDate"]), Some("dueDate"));
+        assert_eq!(did_you_mean("zzz", ["username", "email"]), None);
+        assert_eq!(did_you_mean(&"a".repeat(500), ["a"]), None);
+    }
+
+    #[test]
+    fn abbreviations_and_prefixes_are_suggested_short_ones_are_not() {
+        let fields = ["quantity", "amount", "description", "sku", "notes"];
+        assert_eq!(did_you_mean("qty", fields), Some("quantity"));
+        assert_eq!(did_you_mean("amt", fields), Some("amount"));
+        assert_eq!(did_you_mean("desc", fields), Some("description"));
+        assert_eq!(
+            did_you_mean("overconfident", ["overconfident_language", "hedging"]),
+            Some("overconfident_language")
+        );
+        // Two letters abbreviate nothing; letters out of order or from another start neither.
+        assert_eq!(did_you_mean("no", fields), None);
+        assert_eq!(did_you_mean("ytq", fields), None);
+        assert_eq!(did_you_mean("mount", ["amount_due"]), None);
+        assert_eq!(did_you_mean("xyz", fields), None);
+    }
+}

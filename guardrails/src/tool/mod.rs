@@ -1,0 +1,31 @@
+//! Tools and the call pipeline: what `#[tool]` generates, and the one path every call takes.
+//!
+//! ```text
+//! arguments ─► validate ─┬─ invalid ─► Rejection (isError: true); the handler never runs
+//!                        ▼
+//!             handler(state, typed args) ─┬─ Err(ToolError) / panic ─► Failure
+//!                                         ▼
+//!             present: agent limit, serialize what is shown, byte cap, output check
+//! ```
+//!
+//! The pipeline knows nothing of transports: it turns a map of arguments into a [`CallOutput`],
+//! which a [`Server`](crate::Server) hands back and the rmcp adapter (feature `rmcp`) turns into
+//! an MCP result.
+//!
+//! - [`ToolSpec`]: a tool's definition and guardrails, and the [`OutputCheck`] seam;
+//! - [`present`]: agent limits, byte caps, teaching blocks;
+//! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`].
+
+mod output;
+mod policy_check;
+pub mod present;
+pub(crate) mod presenter;
+pub(crate) mod probe;
+pub(crate) mod run;
+mod spec;
+
+pub use output::CallOutput;
+pub use run::{BoxFuture, CallSettings, StateRef, Tool};
+#[expect(deprecated, reason = "the old name stays available for a release")]
+pub use spec::Verdict;
+pub use spec::{AgentLimit, Annotations, OutputCheck, OutputVerdict, TeachFn, Teaching, ToolSpec};

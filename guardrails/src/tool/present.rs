@@ -1,0 +1,153 @@
+//! Presentation: what a successful result looks like to the model, and how big it may get.
+//!
+//! - **Agent limit.** A tool whose output is a collection ([`Truncate`]) and that declares
+//!   `agent_limit = N` shows at most `N` items. Only those are serialized: the cost of
+//!   presenting does not depend on the size of the collection. The structured result is
+//!   `{"items": […], "shown": n, "total": t}`, and when items were left out a teaching block
+//!   follows the data: how many are shown of how many, why, and the tool's own filter
+//!   parameters with the values they accept, read from its arguments type (or the tool's own
+//!   hint).
+//! - **Byte cap.** `max_bytes = N` bounds any payload: a collection keeps the items that fit,
+//!   text is cut at a character boundary, and both say so. A JSON object cannot be cut and stay
+//!   valid, so one that is too large is replaced by an error telling the model to filter.
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+use super::spec::Teaching;
+use crate::message::TruncationNotice;
+use crate::render::RenderOptions;
+
+pub use crate::message::{Filter, Truncated, filters};
+
+/// The first items of a collection and how many it holds in all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head<T> {
+    /// The items kept, at most the limit.
+    pub items: Vec<T>,
+    /// The number of items in the whole collection.
+    pub total: usize,
+}
+
+/// A collection the agent limit can cut. Implemented for `Vec<T>`, `&[T]`, `Box<[T]>`,
+/// `VecDeque<T>` and iterators wrapped in [`Iter`]; implement it for a type of yours to say how
+/// it is cut.
+///
+/// ```
+/// use guardrails::present::{Head, Truncate};
+///
+/// struct Page { rows: Vec<String>, total_in_db: usize }
+///
+/// impl Truncate for Page {
+///     type Item = String;
+///     fn head(mut self, limit: usize) -> Head<String> {
+///         self.rows.truncate(limit);
+///         Head { items: self.rows, total: self.total_in_db }
+///     }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`agent_limit` needs a collection result, and `{Self}` is not one",
+    label = "the result of this tool does not implement `Truncate`",
+    note = "return a `Vec`, a slice, a `VecDeque`, an iterator wrapped in `guardrails::present::Iter`, or implement `Truncate` for your type"
+)]
+pub trait Truncate {
+    /// The items, as serialized.
+    type Item: Serialize;
+
+    /// Keeps at most `limit` items, the first ones, and counts the whole collection. Keep the
+    /// cost independent of the items past `limit`.
+    fn head(self, limit: usize) -> Head<Self::Item>;
+}
+
+impl<T: Serialize> Truncate for Vec<T> {
+    type Item = T;
+    fn head(mut self, limit: usize) -> Head<T> {
+        let total = self.len();
+        self.truncate(limit);
+        Head { items: self, total }
+    }
+}
+
+impl<T: Serialize> Truncate for Box<[T]> {
+    type Item = T;
+    fn head(self, limit: usize) -> Head<T> {
+        self.into_vec().head(limit)
+    }
+}
+
+impl<'a, T: Serialize> Truncate for &'a [T] {
+    type Item = &'a T;
+    fn head(self, limit: usize) -> Head<&'a T> {
+        Head {
+            items: self.iter().take(limit).collect(),
+            total: self.len(),
+        }
+    }
+}
+
+impl<T: Serialize> Truncate for VecDeque<T> {
+    type Item = T;
+    fn head(mut self, limit: usize) -> Head<T> {
+        let total = self.len();
+        self.truncate(limit);
+        Head {
+            items: self.into(),
+            total,
+        }
+    }
+}
+
+/// An iterator as a result collection: `Iter(tasks.iter().filter(…))`. Items past the limit
+/// are counted, never serialized; an iterator that knows its exact length is not even walked.
+#[derive(Debug, Clone)]
+pub struct Iter<I>(pub I);
+
+impl<I> Truncate for Iter<I>
+where
+    I: Iterator,
+    I::Item: Serialize,
+{
+    type Item = I::Item;
+    fn head(self, limit: usize) -> Head<I::Item> {
+        let mut iter = self.0;
+        let items: Vec<I::Item> = iter.by_ref().take(limit).collect();
+        let rest = match iter.size_hint() {
+            (low, Some(high)) if low == high => low,
+            _ => iter.count(),
+        };
+        Head {
+            total: items.len() + rest,
+            items,
+        }
+    }
+}
+
+/// The teaching block of a truncated result, in the format of `options`: the tool's filters,
+/// the author's hint, or what the author's function writes.
+#[must_use]
+pub fn teaching_block(t: &Truncated<'_>, teaching: Teaching, options: &RenderOptions) -> String {
+    match teaching {
+        Teaching::Teach(teach) => teach(t),
+        Teaching::Hint(hint) => {
+            crate::render::truncation(&TruncationNotice::new(t, Some(hint)), options)
+        }
+        Teaching::Filters => crate::render::truncation(&TruncationNotice::new(t, None), options),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iterators_count_without_collecting_the_rest() {
+        let head = Iter(0..1_000_000u32).head(3);
+        assert_eq!(head.items, vec![0, 1, 2]);
+        assert_eq!(head.total, 1_000_000);
+        let head = Iter((0..10u32).filter(|n| n % 2 == 0)).head(2);
+        assert_eq!(head.items, vec![0, 2]);
+        assert_eq!(head.total, 5);
+    }
+}

@@ -1,0 +1,229 @@
+//! The presenters generated code hands the pipeline: a successful output serialized as the
+//! model will read it, within the agent limit and the byte cap, and checked by the tool's output
+//! check. Reached only through `guardrails::__private`.
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::output::CallOutput;
+use super::present::{Head, Truncate, teaching_block};
+use super::run::Presented;
+use super::spec::{OutputVerdict, Teaching, ToolSpec};
+use crate::message::{
+    ByteCut, DELIVERED_WITH_CARE, PolicyAdvice, ToolError, Truncated, refine_advice,
+};
+use crate::render::RenderOptions;
+
+/// Counts the bytes of a value's JSON text without building it.
+fn json_len(value: &impl Serialize) -> usize {
+    struct Count(usize);
+    impl io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+/// The error returned when an output cannot be serialized. It says nothing of the cause.
+fn unserializable() -> ToolError {
+    ToolError::internal("The tool produced a result that could not be encoded.")
+}
+
+/// Presents the output of a tool without an agent limit.
+///
+/// # Errors
+/// The error the output is replaced by: it cannot be encoded, it is an object over the byte
+/// cap, or its output check withholds it.
+pub fn present_value<O: Serialize>(
+    spec: &'static ToolSpec,
+    output: O,
+    options: &RenderOptions,
+) -> Presented {
+    let Ok(value) = serde_json::to_value(&output) else {
+        return Err(unserializable());
+    };
+    drop(output);
+    let out = match value {
+        Value::String(text) => match spec.max_bytes() {
+            Some(max) if text.len() > max => {
+                let notice = crate::render::byte_cut(
+                    &ByteCut {
+                        tool: spec.name(),
+                        shown: max,
+                        total: text.len(),
+                        advice: refine_advice(spec.args()),
+                    },
+                    options,
+                );
+                CallOutput::text(vec![cut_at_boundary(&text, max).to_owned(), notice])
+            }
+            _ => CallOutput::text(vec![text]),
+        },
+        Value::Array(items) => present_items(spec, items, None, options),
+        Value::Object(map) => {
+            let value = Value::Object(map);
+            let text = value.to_string();
+            match spec.max_bytes() {
+                Some(max) if text.len() > max => return Err(too_large(spec, text.len(), max)),
+                _ => CallOutput {
+                    text: vec![text],
+                    structured: Some(value),
+                    is_error: false,
+                },
+            }
+        }
+        other => CallOutput::text(vec![other.to_string()]),
+    };
+    check_policy(spec, out, options)
+}
+
+/// Presents the output of a tool with an agent limit.
+///
+/// # Errors
+/// The error the output is replaced by: an item cannot be encoded, or its output check
+/// withholds it.
+pub fn present_collection<O: Truncate>(
+    spec: &'static ToolSpec,
+    output: O,
+    options: &RenderOptions,
+) -> Presented {
+    let limit = spec.agent_limit().map_or(usize::MAX, |l| l.max);
+    let Head { items, total } = output.head(limit);
+    let values: Result<Vec<Value>, _> = items.iter().map(serde_json::to_value).collect();
+    drop(items);
+    let Ok(values) = values else {
+        return Err(unserializable());
+    };
+    let out = present_items(spec, values, Some(total), options);
+    check_policy(spec, out, options)
+}
+
+/// The values that fit the byte cap, in the envelope `{"items":[…],"shown":n,"total":t}` when
+/// the tool has an agent limit, and a teaching block when items were left out.
+fn present_items(
+    spec: &'static ToolSpec,
+    mut values: Vec<Value>,
+    total: Option<usize>,
+    options: &RenderOptions,
+) -> CallOutput {
+    let total = total.unwrap_or(values.len());
+    let mut by_bytes = false;
+    if let Some(max) = spec.max_bytes() {
+        let mut size = json_len(&json!({"items": [], "shown": total, "total": total}));
+        let mut fits = 0;
+        for value in &values {
+            // One more byte for the comma between items.
+            size += json_len(value) + usize::from(fits > 0);
+            if size > max {
+                break;
+            }
+            fits += 1;
+        }
+        if fits < values.len() {
+            values.truncate(fits);
+            by_bytes = true;
+        }
+    }
+    let shown = values.len();
+    let limited = spec.agent_limit().is_some();
+    if !limited {
+        // A plain array (no agent limit) stays an array; a cut one says so after the data.
+        let mut text = vec![Value::Array(values).to_string()];
+        if by_bytes {
+            let truncated = Truncated {
+                tool: spec.name(),
+                shown,
+                total,
+                limit: total,
+                by_bytes,
+                args: spec.args(),
+            };
+            text.push(teaching_block(&truncated, Teaching::Filters, options));
+        }
+        return CallOutput::text(text);
+    }
+    let mut envelope = Map::new();
+    envelope.insert("items".into(), Value::Array(values));
+    envelope.insert("shown".into(), shown.into());
+    envelope.insert("total".into(), total.into());
+    let structured = Value::Object(envelope);
+    let mut text = vec![structured.to_string()];
+    if shown < total {
+        let truncated = Truncated {
+            tool: spec.name(),
+            shown,
+            total,
+            limit: spec.agent_limit().map_or(total, |l| l.max),
+            by_bytes,
+            args: spec.args(),
+        };
+        let teaching = spec.agent_limit().map_or(Teaching::Filters, |l| l.teaching);
+        text.push(teaching_block(&truncated, teaching, options));
+    }
+    CallOutput {
+        text,
+        structured: Some(structured),
+        is_error: false,
+    }
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends at a character boundary.
+fn cut_at_boundary(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn too_large(spec: &ToolSpec, size: usize, max: usize) -> ToolError {
+    ToolError::custom(
+        "RESULT_TOO_LARGE",
+        format!("The result is {size} bytes, over this tool's cap of {max} bytes."),
+    )
+    .recovery(refine_advice(spec.args()))
+    .detail("bytes", size)
+    .detail("max_bytes", max)
+}
+
+/// Runs the tool's output check on the text of its output.
+fn check_policy(spec: &ToolSpec, mut out: CallOutput, options: &RenderOptions) -> Presented {
+    let Some(policy) = spec.policy() else {
+        return Ok(out);
+    };
+    let Some(data) = out.text.first() else {
+        return Ok(out);
+    };
+    match policy.check(spec.name(), data) {
+        OutputVerdict::Pass => {}
+        OutputVerdict::Advise(advice) => out.text.push(advice),
+        OutputVerdict::Flagged(verdict) => {
+            let advice = PolicyAdvice::new(&verdict, DELIVERED_WITH_CARE);
+            out.text
+                .push(crate::render::policy_advice(&advice, options));
+        }
+        OutputVerdict::Block(error) => return Err(error),
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_at_char_boundaries() {
+        assert_eq!(cut_at_boundary("héllo", 2), "h");
+        assert_eq!(cut_at_boundary("héllo", 3), "hé");
+        assert_eq!(cut_at_boundary("abc", 10), "abc");
+    }
+}

@@ -1,0 +1,265 @@
+//! The call pipeline: the one path every call of a tool takes.
+//!
+//! ```text
+//! arguments ─► validate ─┬─ invalid ─► rendered report (isError: true); the handler never runs
+//!                        ▼
+//!             handler(state, typed args) ─┬─ Err(ToolError) / panic ─► rendered error
+//!                                         ▼
+//!             present: agent limit, serialize what is shown, byte cap, output check
+//! ```
+//!
+//! The pipeline knows nothing of transports: it turns a map of arguments into a [`CallOutput`],
+//! which the rmcp adapter (feature `rmcp`) turns into an MCP result.
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+
+use futures_util::FutureExt as _;
+use serde_json::{Map, Value};
+
+use super::output::CallOutput;
+use super::spec::ToolSpec;
+use crate::contract::Awareness;
+use crate::message::{ContractNotice, Failure, Rejection, ToolError};
+use crate::render::RenderOptions;
+use crate::validation::ToolArgs;
+
+/// A boxed future that can move between threads, as tools return from [`Tool::call`].
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Where a tool finds the state it declares: a tool whose handler takes `&AppState` runs on any
+/// server state `S: StateRef<AppState>`. Every type provides itself; implement it for your
+/// server type when the tool's state is one of its fields.
+///
+/// ```
+/// # struct Db;
+/// struct AppServer { db: Db }
+/// impl guardrails::StateRef<Db> for AppServer {
+///     fn state(&self) -> &Db { &self.db }
+/// }
+/// ```
+pub trait StateRef<T: ?Sized> {
+    /// The tool's state.
+    fn state(&self) -> &T;
+}
+
+impl<T> StateRef<T> for T {
+    fn state(&self) -> &T {
+        self
+    }
+}
+
+/// How the calls of one tool are answered: the server's render options and, for a tool whose
+/// contract changed since the known-good lockfile, its contract awareness. A server builds one
+/// per tool, once.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct CallSettings {
+    /// How messages are rendered.
+    pub render: RenderOptions,
+    /// The tool's contract awareness; `None` renders errors as they are.
+    pub contract: Option<Awareness>,
+}
+
+impl CallSettings {
+    /// Settings that render with `render` and carry no contract awareness.
+    #[must_use]
+    pub fn new(render: RenderOptions) -> Self {
+        Self {
+            render,
+            contract: None,
+        }
+    }
+
+    /// Sets the contract awareness.
+    #[must_use]
+    pub fn with_contract(mut self, contract: Option<Awareness>) -> Self {
+        self.contract = contract;
+        self
+    }
+}
+
+impl From<RenderOptions> for CallSettings {
+    fn from(render: RenderOptions) -> Self {
+        Self::new(render)
+    }
+}
+
+/// A guarded tool on server state `S`. Implemented by `#[tool]`, which turns a function into a
+/// value of a type that implements this trait.
+pub trait Tool<S>: Send + Sync + 'static {
+    /// The tool's definition and guardrails.
+    fn spec(&self) -> &'static ToolSpec;
+
+    /// Runs one call: validate, run the handler, present. Never panics, whatever the input or
+    /// the handler does.
+    fn call<'a>(
+        &'a self,
+        state: &'a S,
+        arguments: Map<String, Value>,
+        settings: &'a CallSettings,
+    ) -> BoxFuture<'a, CallOutput>;
+}
+
+/// The message of the error a panicking handler is reported as. It says nothing of the panic:
+/// its payload may hold internals.
+const PANIC_MESSAGE: &str = "The tool failed unexpectedly while handling this call.";
+
+/// What presenting a successful output gives: the output as it reaches the model, or the error
+/// it is replaced by (an output that cannot be encoded, is too large, or is withheld by its
+/// output check).
+pub type Presented = Result<CallOutput, ToolError>;
+
+/// The presenter of a tool's output: generated code passes the one its options call for.
+pub type Presenter<O> = fn(&'static ToolSpec, O, &RenderOptions) -> Presented;
+
+/// The pipeline of one call; generated code passes the handler and the presenter.
+pub async fn run<A, O, F, Fut>(
+    spec: &'static ToolSpec,
+    settings: &CallSettings,
+    arguments: Map<String, Value>,
+    handler: F,
+    present: Presenter<O>,
+) -> CallOutput
+where
+    A: ToolArgs,
+    F: FnOnce(A) -> Fut,
+    Fut: Future<Output = Result<O, ToolError>>,
+{
+    let options = &settings.render;
+    // Contract awareness: only a tool whose contract changed has any, so every other tool
+    // pays this one `None` check. Which arguments were sent is noted before validation takes
+    // them.
+    let aware = settings
+        .contract
+        .as_ref()
+        .map(|contract| (contract, contract.relevance(&arguments)));
+    let notice = || aware.as_ref().map(|(c, r)| ContractNotice::new(c, r));
+    let args = match A::validate(arguments) {
+        Ok(args) => args,
+        Err(report) => {
+            let rejection = Rejection::new(spec.name(), &report, A::info(), A::example())
+                .with_contract(notice());
+            return CallOutput {
+                text: vec![crate::render::rejection(&rejection, options)],
+                structured: None,
+                is_error: true,
+            };
+        }
+    };
+    match handle(spec, options, args, handler, present).await {
+        Ok(output) => output,
+        Err(error) => {
+            let annotate = aware.as_ref().is_some_and(|(c, _)| c.all_errors()) && error.is_error();
+            let failure = Failure::new(spec.name(), &error).with_contract(if annotate {
+                notice()
+            } else {
+                None
+            });
+            CallOutput::failure(&failure, options)
+        }
+    }
+}
+
+/// The pipeline after validation: the handler, then the presenter.
+async fn handle<A, O, F, Fut>(
+    spec: &'static ToolSpec,
+    options: &RenderOptions,
+    args: A,
+    handler: F,
+    present: Presenter<O>,
+) -> Presented
+where
+    F: FnOnce(A) -> Fut,
+    Fut: Future<Output = Result<O, ToolError>>,
+{
+    // The handler's future may hold references into the state; a panic leaves nothing
+    // half-updated that this pipeline would read again, so asserting unwind safety is sound here.
+    let outcome = AssertUnwindSafe(async move { handler(args).await })
+        .catch_unwind()
+        .await;
+    match outcome {
+        Ok(Ok(output)) => {
+            // A `Serialize` implementation of the output can panic too.
+            std::panic::catch_unwind(AssertUnwindSafe(|| present(spec, output, options)))
+                .unwrap_or_else(|_| Err(ToolError::internal(PANIC_MESSAGE)))
+        }
+        Ok(Err(error)) => Err(error),
+        Err(_panic) => Err(ToolError::internal(PANIC_MESSAGE)),
+    }
+}
+
+/// Turns whatever a handler returns into `Result<O, ToolError>`, choosing by the returned type:
+/// a `Result<T, E>` whose error converts into [`ToolError`] passes through, any other value is
+/// a success. Generated code calls `(&PhantomData::<R>).outcome_kind()`, which method
+/// resolution sends to [`FallibleKind`](outcome::FallibleKind) for results and to
+/// [`ValueKind`](outcome::ValueKind) for the rest.
+#[expect(
+    clippy::unused_self,
+    clippy::unnecessary_wraps,
+    reason = "generated code picks these by method resolution on a tag value, and needs one signature for both tags"
+)]
+pub(crate) mod outcome {
+    use std::marker::PhantomData;
+
+    use crate::message::ToolError;
+
+    /// The handler returns a `Result`.
+    pub struct Fallible;
+    /// The handler returns a plain value.
+    pub struct Infallible;
+
+    /// Chosen for `Result<T, E>`.
+    pub trait FallibleKind {
+        /// The tag of the return type.
+        fn outcome_kind(&self) -> Fallible {
+            Fallible
+        }
+    }
+    impl<T, E> FallibleKind for PhantomData<Result<T, E>> {}
+
+    /// Chosen for every other type, one auto-reference later.
+    pub trait ValueKind {
+        /// The tag of the return type.
+        fn outcome_kind(&self) -> Infallible {
+            Infallible
+        }
+    }
+    impl<T> ValueKind for &PhantomData<T> {}
+
+    impl Fallible {
+        /// Converts the returned result.
+        ///
+        /// # Errors
+        /// The handler's error, converted.
+        pub fn convert<T, E: Into<ToolError>>(
+            self,
+            returned: Result<T, E>,
+        ) -> Result<T, ToolError> {
+            returned.map_err(Into::into)
+        }
+
+        /// The type of a successful output.
+        #[must_use]
+        pub fn output<T, E>(&self, _: PhantomData<Result<T, E>>) -> PhantomData<T> {
+            PhantomData
+        }
+    }
+
+    impl Infallible {
+        /// Wraps the returned value.
+        ///
+        /// # Errors
+        /// Never.
+        pub fn convert<T>(self, returned: T) -> Result<T, ToolError> {
+            Ok(returned)
+        }
+
+        /// The type of a successful output.
+        #[must_use]
+        pub fn output<T>(&self, _: PhantomData<T>) -> PhantomData<T> {
+            PhantomData
+        }
+    }
+}

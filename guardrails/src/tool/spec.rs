@@ -1,0 +1,365 @@
+//! What a tool is before it is called: its MCP definition (name, title, description, behaviour
+//! hints, schemas) and its guardrails (agent limit, byte cap, output check), in one
+//! [`ToolSpec`] that `#[tool]` builds in a `static`. Its [`Contract`] is read from it.
+
+use serde_json::{Map, Value};
+
+use crate::contract::{Contract, ContractSource, Declared, Hints, ServerContract};
+use crate::message::{ToolError, Truncated};
+use crate::validation::{ArgsInfo, ToolArgs};
+
+/// A tool's behaviour hints, as advertised in MCP's `annotations`. `None` leaves a hint out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Annotations {
+    /// The tool does not change its environment.
+    pub read_only: Option<bool>,
+    /// The tool may destroy or overwrite data.
+    pub destructive: Option<bool>,
+    /// Calling it twice with the same arguments has no further effect.
+    pub idempotent: Option<bool>,
+    /// The tool reaches outside systems (the web, third parties).
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// No hints.
+    pub const NONE: Self = Self {
+        read_only: None,
+        destructive: None,
+        idempotent: None,
+        open_world: None,
+    };
+
+    /// No hints; set them with the methods below.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self::NONE
+    }
+
+    /// Sets the read-only hint.
+    #[must_use]
+    pub const fn read_only(mut self, hint: bool) -> Self {
+        self.read_only = Some(hint);
+        self
+    }
+
+    /// Sets the destructive hint.
+    #[must_use]
+    pub const fn destructive(mut self, hint: bool) -> Self {
+        self.destructive = Some(hint);
+        self
+    }
+
+    /// Sets the idempotent hint.
+    #[must_use]
+    pub const fn idempotent(mut self, hint: bool) -> Self {
+        self.idempotent = Some(hint);
+        self
+    }
+
+    /// Sets the open-world hint.
+    #[must_use]
+    pub const fn open_world(mut self, hint: bool) -> Self {
+        self.open_world = Some(hint);
+        self
+    }
+
+    /// Whether no hint is set.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.read_only.is_none()
+            && self.destructive.is_none()
+            && self.idempotent.is_none()
+            && self.open_world.is_none()
+    }
+}
+
+/// A function that writes the teaching block of a truncated result.
+pub type TeachFn = fn(&Truncated<'_>) -> String;
+
+/// What the model is told after a truncated result, besides "N of total shown".
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Teaching {
+    /// The tool's own filter parameters with their valid values, from its arguments type.
+    Filters,
+    /// A fixed hint written by the tool's author.
+    Hint(&'static str),
+    /// A function that writes the whole block.
+    Teach(TeachFn),
+}
+
+/// An agent limit: the most items of a collection result that reach the model.
+#[derive(Debug, Clone, Copy)]
+pub struct AgentLimit {
+    /// The most items shown.
+    pub max: usize,
+    /// What the model is told when items are left out.
+    pub teaching: Teaching,
+}
+
+/// What an [`OutputCheck`] decides about a tool's output.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum OutputVerdict {
+    /// The output is delivered as it is.
+    Pass,
+    /// The output is delivered with this advice after it, as written.
+    Advise(String),
+    /// The output is delivered, followed by the output policy's verdict on the passages it
+    /// flagged, rendered in the server's format.
+    Flagged(Box<crate::policy::Verdict>),
+    /// The output is withheld; the model receives this error instead.
+    Block(ToolError),
+}
+
+/// The old name of [`OutputVerdict`].
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed `OutputVerdict`: `guardrails::policy::Verdict` is the verdict of a policy"
+)]
+pub type Verdict = OutputVerdict;
+
+/// The seam where an output policy plugs into a tool: it sees the text of every successful
+/// result before it is delivered. Attach one with `#[tool(policy = PATH)]`, where `PATH` names a
+/// `static` or `const` of a type implementing this trait, or a function
+/// `fn(&str, &str) -> OutputVerdict` (tool name, output text).
+pub trait OutputCheck: Send + Sync {
+    /// Checks the output `text` of tool `tool`.
+    fn check(&self, tool: &str, text: &str) -> OutputVerdict;
+}
+
+impl<F> OutputCheck for F
+where
+    F: Fn(&str, &str) -> OutputVerdict + Send + Sync,
+{
+    fn check(&self, tool: &str, text: &str) -> OutputVerdict {
+        self(tool, text)
+    }
+}
+
+/// Everything known about a tool before it is called: its MCP definition and its guardrails.
+/// Built by `#[tool]` in a `static`.
+#[derive(Clone, Copy)]
+pub struct ToolSpec {
+    name: &'static str,
+    title: Option<&'static str>,
+    description: &'static str,
+    annotations: Annotations,
+    agent_limit: Option<AgentLimit>,
+    max_bytes: Option<usize>,
+    policy: Option<&'static dyn OutputCheck>,
+    args: fn() -> &'static ArgsInfo,
+    input_schema: fn() -> &'static schemars::Schema,
+    example: fn() -> &'static Value,
+    output_schema: fn() -> Option<&'static Map<String, Value>>,
+}
+
+impl std::fmt::Debug for ToolSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolSpec")
+            .field("name", &self.name)
+            .field("title", &self.title)
+            .field("description", &self.description)
+            .field("annotations", &self.annotations)
+            .field("agent_limit", &self.agent_limit)
+            .field("max_bytes", &self.max_bytes)
+            .field("policy", &self.policy.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+fn no_output_schema() -> Option<&'static Map<String, Value>> {
+    None
+}
+
+impl ToolSpec {
+    /// A tool named `name` described by `description`, taking arguments of type `A`.
+    #[must_use]
+    pub const fn new<A: ToolArgs>(name: &'static str, description: &'static str) -> Self {
+        Self {
+            name,
+            title: None,
+            description,
+            annotations: Annotations::NONE,
+            agent_limit: None,
+            max_bytes: None,
+            policy: None,
+            args: A::info,
+            input_schema: A::schema,
+            example: A::example,
+            output_schema: no_output_schema,
+        }
+    }
+
+    /// Sets the human-readable title.
+    #[must_use]
+    pub const fn with_title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// Sets the behaviour hints.
+    #[must_use]
+    pub const fn with_annotations(mut self, annotations: Annotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// Sets the agent limit.
+    #[must_use]
+    pub const fn with_agent_limit(mut self, limit: AgentLimit) -> Self {
+        self.agent_limit = Some(limit);
+        self
+    }
+
+    /// Sets the byte cap of the payload.
+    #[must_use]
+    pub const fn with_max_bytes(mut self, max: usize) -> Self {
+        self.max_bytes = Some(max);
+        self
+    }
+
+    /// Attaches an output check.
+    #[must_use]
+    pub const fn with_policy(mut self, policy: &'static dyn OutputCheck) -> Self {
+        self.policy = Some(policy);
+        self
+    }
+
+    /// Sets where the output schema comes from.
+    #[must_use]
+    pub const fn with_output_schema(
+        mut self,
+        schema: fn() -> Option<&'static Map<String, Value>>,
+    ) -> Self {
+        self.output_schema = schema;
+        self
+    }
+
+    /// The tool's name.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The human-readable title.
+    #[must_use]
+    pub const fn title(&self) -> Option<&'static str> {
+        self.title
+    }
+
+    /// What the tool does, for the model.
+    #[must_use]
+    pub const fn description(&self) -> &'static str {
+        self.description
+    }
+
+    /// The behaviour hints.
+    #[must_use]
+    pub const fn annotations(&self) -> Annotations {
+        self.annotations
+    }
+
+    /// The agent limit, if any.
+    #[must_use]
+    pub const fn agent_limit(&self) -> Option<AgentLimit> {
+        self.agent_limit
+    }
+
+    /// The byte cap of the payload, if any.
+    #[must_use]
+    pub const fn max_bytes(&self) -> Option<usize> {
+        self.max_bytes
+    }
+
+    /// The output check, if any.
+    #[must_use]
+    pub fn policy(&self) -> Option<&'static dyn OutputCheck> {
+        self.policy
+    }
+
+    /// What the arguments type declares.
+    #[must_use]
+    pub fn args(&self) -> &'static ArgsInfo {
+        (self.args)()
+    }
+
+    /// The JSON Schema of the arguments (the MCP `inputSchema`).
+    #[must_use]
+    pub fn input_schema(&self) -> &'static schemars::Schema {
+        (self.input_schema)()
+    }
+
+    /// A valid example of the arguments.
+    #[must_use]
+    pub fn example(&self) -> &'static Value {
+        (self.example)()
+    }
+
+    /// The JSON Schema of the structured result (the MCP `outputSchema`), when the output type
+    /// provides one.
+    #[must_use]
+    pub fn output_schema(&self) -> Option<&'static Map<String, Value>> {
+        (self.output_schema)()
+    }
+}
+
+impl ToolSpec {
+    /// The contract of this tool: what its declarations promise, as the lockfile records it.
+    #[must_use]
+    pub fn contract(&self) -> Contract {
+        Contract::from_spec(self)
+    }
+}
+
+impl Contract {
+    /// The contract of a tool, from what its declarations say.
+    #[must_use]
+    pub fn from_spec(spec: &ToolSpec) -> Self {
+        let hints = spec.annotations();
+        Contract::declared(&Declared {
+            name: spec.name(),
+            title: spec.title(),
+            description: spec.description(),
+            hints: Hints {
+                read_only: hints.read_only,
+                destructive: hints.destructive,
+                idempotent: hints.idempotent,
+                open_world: hints.open_world,
+            },
+            args: spec.args(),
+            output_schema: spec.output_schema(),
+            agent_limit: spec.agent_limit().map(|l| l.max),
+            max_bytes: spec.max_bytes(),
+            policy: spec.policy().is_some(),
+        })
+    }
+}
+
+impl ServerContract {
+    /// The contracts of these tools.
+    #[must_use]
+    pub fn from_specs<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Self {
+        specs.into_iter().map(Contract::from_spec).collect()
+    }
+}
+
+impl ContractSource for [&ToolSpec] {
+    fn server_contract(&self) -> ServerContract {
+        ServerContract::from_specs(self.iter().copied())
+    }
+}
+
+impl<const N: usize> ContractSource for [&ToolSpec; N] {
+    fn server_contract(&self) -> ServerContract {
+        ServerContract::from_specs(self.iter().copied())
+    }
+}
+
+impl ContractSource for Vec<&ToolSpec> {
+    fn server_contract(&self) -> ServerContract {
+        ServerContract::from_specs(self.iter().copied())
+    }
+}

@@ -1,0 +1,64 @@
+//! The traits the derives implement: [`ToolArgs`] for argument structs, [`ToolEnum`] for enums
+//! of allowed names.
+
+use serde_json::{Map, Value};
+
+use super::context::Cx;
+use super::info::{ArgsInfo, Kind};
+use super::report::Report;
+
+/// Arguments of a tool: a struct whose fields are checked strictly, in one pass, before a
+/// handler ever sees them. Implemented by `#[derive(ToolArgs)]`.
+pub trait ToolArgs: Sized {
+    /// What the derive knows about the type.
+    fn info() -> &'static ArgsInfo;
+
+    /// Checks the fields of an object into the typed value, recording every issue in `cx`.
+    /// Returns `None` when any issue was found. Generated; call [`ToolArgs::validate`] instead.
+    #[doc(hidden)]
+    fn validate_fields(object: Map<String, Value>, cx: &mut Cx) -> Option<Self>;
+
+    /// The JSON Schema (draft 2020-12) of the arguments, computed once.
+    fn schema() -> &'static schemars::Schema;
+
+    /// A complete example of valid arguments, computed once; it always validates.
+    fn example() -> &'static Value;
+
+    /// Checks the arguments of a call (the object an MCP client sends) and builds the typed
+    /// value, or reports every issue found.
+    ///
+    /// # Errors
+    /// A [`Report`] of every issue when the arguments are not valid.
+    fn validate(arguments: Map<String, Value>) -> Result<Self, Report> {
+        let mut cx = Cx::new();
+        match Self::validate_fields(arguments, &mut cx) {
+            Some(value) if cx.issue_count() == 0 => Ok(value),
+            _ => Err(cx.into_report()),
+        }
+    }
+
+    /// Like [`ToolArgs::validate`], for any JSON value: anything but an object is an issue.
+    ///
+    /// # Errors
+    /// A [`Report`] of every issue when the value is not valid arguments.
+    fn validate_value(arguments: Value) -> Result<Self, Report> {
+        match arguments {
+            Value::Object(map) => Self::validate(map),
+            other => {
+                let mut cx = Cx::new();
+                cx.type_mismatch(&Kind::Object(Self::info()), &other);
+                Err(cx.into_report())
+            }
+        }
+    }
+}
+
+/// An enum of unit variants accepted as one of its (serde) names. Implemented by
+/// `#[derive(ToolEnum)]`.
+pub trait ToolEnum: Sized + 'static {
+    /// The names of the variants on the wire, in declaration order.
+    const VARIANTS: &'static [&'static str];
+
+    /// The name of this variant on the wire.
+    fn as_str(&self) -> &'static str;
+}

@@ -1,0 +1,319 @@
+//! The context of one validation pass: the issues found so far and where the pass is.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use super::info::{FieldInfo, Kind, json_type_noun};
+use super::report::{Issue, IssueCode, IssueSink, Report};
+use crate::text::{cut, did_you_mean, preview, quoted_list};
+
+/// The most characters of an unknown key that an issue echoes back.
+const KEY_PREVIEW_CHARS: usize = 64;
+
+/// Where a validation pass is inside the arguments.
+#[derive(Debug, Clone)]
+enum Segment {
+    /// A declared field, with the kind of its type (for its fix text).
+    Field(&'static FieldInfo, fn() -> Kind),
+    Index(usize),
+    Key(String),
+}
+
+/// The context of one validation pass: the issues found so far and where the pass is.
+///
+/// Generated code and [`ArgValue`](super::ArgValue) implementations record issues through it; the path and the
+/// fix text of the field being checked are added automatically.
+#[derive(Debug, Default)]
+pub struct Cx {
+    report: Report,
+    /// The containers the pass is inside.
+    path: Vec<Segment>,
+    /// The field being checked at the innermost level. Kept out of `path` so that checking a
+    /// scalar field costs a store, not a push and a pop; it joins `path` only when the pass
+    /// descends into the field's value.
+    leaf: Option<Leaf>,
+}
+
+/// A declared field, with the kind of its type (for its fix text).
+pub(crate) type Leaf = (&'static FieldInfo, fn() -> Kind);
+
+thread_local! {
+    /// A path buffer kept between calls, so that validating valid arguments allocates nothing
+    /// beyond the typed value itself.
+    static SPARE_PATH: std::cell::Cell<Vec<Segment>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Cx {
+    /// A fresh context at the top of the arguments.
+    #[must_use]
+    pub fn new() -> Self {
+        let path = SPARE_PATH.with(std::cell::Cell::take);
+        Self {
+            report: Report::new(),
+            path,
+            leaf: None,
+        }
+    }
+
+    /// The issues found so far.
+    #[must_use]
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// Ends the pass, returning its report.
+    #[must_use]
+    pub fn into_report(mut self) -> Report {
+        std::mem::take(&mut self.report)
+    }
+
+    /// The number of issues found so far.
+    #[must_use]
+    pub fn issue_count(&self) -> usize {
+        self.report.len()
+    }
+
+    /// The current path, e.g. `items[2].name`.
+    #[must_use]
+    pub fn path(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.path {
+            match seg {
+                Segment::Field(field, _) => push_key(&mut out, field.name),
+                Segment::Key(name) => push_key(&mut out, name),
+                Segment::Index(i) => {
+                    let _ = write!(out, "[{i}]");
+                }
+            }
+        }
+        if let Some((field, _)) = self.leaf {
+            push_key(&mut out, field.name);
+        }
+        out
+    }
+
+    /// Runs `f` one array index deeper.
+    pub fn at_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.descend(Some(Segment::Index(index)), f)
+    }
+
+    /// Runs `f` one object key deeper (for map-like values whose keys are data).
+    pub fn at_key<R>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.descend(
+            Some(Segment::Key(cut(key, KEY_PREVIEW_CHARS).into_owned())),
+            f,
+        )
+    }
+
+    /// Runs `f` inside the value of the current field: how a nested struct's fields are
+    /// checked.
+    pub(crate) fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.descend(None, f)
+    }
+
+    fn descend<R>(&mut self, step: Option<Segment>, f: impl FnOnce(&mut Self) -> R) -> R {
+        let leaf = self.leaf.take();
+        if let Some((field, kind)) = leaf {
+            self.path.push(Segment::Field(field, kind));
+        }
+        let stepped = step.is_some();
+        if let Some(step) = step {
+            self.path.push(step);
+        }
+        let out = f(self);
+        if stepped {
+            self.path.pop();
+        }
+        if leaf.is_some() {
+            self.path.pop();
+        }
+        self.leaf = leaf;
+        out
+    }
+
+    pub(crate) fn enter(&mut self, field: &'static FieldInfo, kind: fn() -> Kind) -> Option<Leaf> {
+        self.leaf.replace((field, kind))
+    }
+
+    pub(crate) fn leave(&mut self, previous: Option<Leaf>) {
+        self.leaf = previous;
+    }
+
+    /// The fix text of the innermost field being checked.
+    fn current_fix(&self) -> Option<String> {
+        let in_path = self.path.iter().rev().find_map(|seg| match seg {
+            Segment::Field(field, kind) => Some((*field, *kind)),
+            _ => None,
+        });
+        self.leaf
+            .or(in_path)
+            .map(|(field, kind)| field.fix_with(&kind()))
+    }
+
+    /// Records an issue at the current path.
+    pub fn fail(
+        &mut self,
+        code: IssueCode,
+        message: impl Into<String>,
+        received: Option<&Value>,
+        expected: Option<String>,
+    ) {
+        if !self.report.has_room() {
+            self.report.count_omitted();
+            return;
+        }
+        let issue = Issue {
+            path: self.path(),
+            code,
+            message: message.into(),
+            received: received.map(preview),
+            expected,
+            fix: self.current_fix(),
+        };
+        self.report.push(issue);
+    }
+
+    /// Records that `value` is not of the JSON type `kind` describes.
+    pub fn type_mismatch(&mut self, kind: &Kind, value: &Value) {
+        if !self.report.has_room() {
+            self.report.count_omitted();
+            return;
+        }
+        let noun = kind.noun();
+        let got = json_type_noun(value);
+        self.fail(
+            IssueCode::Type,
+            format!("Expected {noun}, got {got}."),
+            Some(value),
+            Some(noun),
+        );
+    }
+
+    /// Records every key of `unknown` (keys of an object that are not among `fields`), each with
+    /// the closest field as a suggestion. Generated code reports them after the fields' own
+    /// issues, so the model reads about its real fields first.
+    pub fn unknown_fields(&mut self, unknown: Vec<(String, Value)>, fields: &'static [FieldInfo]) {
+        for (key, value) in unknown {
+            self.unknown_field(&key, &value, fields);
+        }
+    }
+
+    /// Records a key of an object that is not one of `fields`, suggesting the closest field.
+    pub fn unknown_field(&mut self, key: &str, value: &Value, fields: &'static [FieldInfo]) {
+        if !self.report.has_room() {
+            self.report.count_omitted();
+            return;
+        }
+        let names = fields.iter().filter(|f| !f.skipped).map(|f| f.name);
+        let by_rust_name = fields
+            .iter()
+            .find(|f| !f.skipped && f.rust_name == key)
+            .map(|f| f.name);
+        let (message, fix) = match by_rust_name.or_else(|| did_you_mean(key, names.clone())) {
+            Some(best) => {
+                let best = Value::from(best);
+                (
+                    format!("Not a field of this tool. Did you mean {best}?"),
+                    format!("Remove it, or rename it to {best}."),
+                )
+            }
+            None => {
+                let all: Vec<&str> = names.collect();
+                let fix = if all.is_empty() {
+                    "Remove it: no field is accepted here.".to_owned()
+                } else {
+                    format!("Remove it. The fields are: {}.", quoted_list(&all))
+                };
+                ("Not a field of this tool.".to_owned(), fix)
+            }
+        };
+        self.path
+            .push(Segment::Key(cut(key, KEY_PREVIEW_CHARS).into_owned()));
+        let issue = Issue {
+            path: self.path(),
+            code: IssueCode::UnknownField,
+            message,
+            received: Some(preview(value)),
+            expected: None,
+            fix: Some(fix),
+        };
+        self.path.pop();
+        self.report.push(issue);
+    }
+
+    pub(crate) fn missing(&mut self, field: &'static FieldInfo, kind: fn() -> Kind) {
+        let previous = self.enter(field, kind);
+        self.fail(
+            IssueCode::Missing,
+            "Required field is missing.",
+            None,
+            Some(kind().noun()),
+        );
+        self.leave(previous);
+    }
+
+    /// Records the failure of a custom check; the message is cut to a bounded length.
+    pub fn custom(&mut self, message: &str) {
+        let message = cut(message, 300).into_owned();
+        self.fail(IssueCode::Custom, message, None, None);
+    }
+}
+
+impl Drop for Cx {
+    fn drop(&mut self) {
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        self.leaf = None;
+        SPARE_PATH.with(|spare| spare.set(path));
+    }
+}
+
+fn push_key(out: &mut String, name: &str) {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    if plain {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(name);
+    } else {
+        let _ = write!(out, "[{}]", Value::from(name));
+    }
+}
+
+impl Cx {
+    /// Records an issue built elsewhere (policy issues carry their own texts); past the cap it
+    /// is only counted.
+    pub(crate) fn push_issue(&mut self, issue: Issue) {
+        if self.report.has_room() {
+            self.report.push(issue);
+        } else {
+            self.report.count_omitted();
+        }
+    }
+
+    /// Whether a further issue would still be kept (callers skip costly work otherwise).
+    pub(crate) fn has_room(&self) -> bool {
+        self.report.has_room()
+    }
+
+    /// Counts an issue that is not kept.
+    pub(crate) fn count_omitted(&mut self) {
+        self.report.count_omitted();
+    }
+}
+
+impl IssueSink for Cx {
+    fn fail(
+        &mut self,
+        code: IssueCode,
+        message: String,
+        received: Option<&Value>,
+        expected: Option<String>,
+    ) {
+        Cx::fail(self, code, message, received, expected);
+    }
+}

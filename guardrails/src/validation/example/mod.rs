@@ -1,0 +1,215 @@
+//! Valid examples, built from the same declarations the validator runs: each field's value
+//! under its constraints (a string matching its pattern, a number inside its range and on its
+//! step, the first allowed value, …) and the complete example of an arguments type. Every
+//! candidate is checked against the constraints before it is chosen.
+
+mod regex_sample;
+
+use std::cell::RefCell;
+
+use serde_json::{Map, Value, json};
+
+use super::args::ToolArgs;
+use super::constraint::{Constraints, Num};
+use super::info::{ArgsInfo, guarded, in_progress};
+use super::report::Tally;
+use super::string_format::StringFormat;
+
+thread_local! {
+    /// The argument types whose example is being built on this thread, innermost last.
+    static EXAMPLES_IN_PROGRESS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether `value` passes `constraints` (used to pick examples).
+fn accepts(constraints: &Constraints, value: &Value) -> bool {
+    let mut tally = Tally::default();
+    constraints.check(value, &mut tally, false);
+    tally.0 == 0
+}
+
+fn first_accepted(
+    constraints: &Constraints,
+    nth: usize,
+    candidates: impl IntoIterator<Item = Value>,
+) -> Option<Value> {
+    if let Some(lit) = constraints
+        .one_of
+        .get(nth % constraints.one_of.len().max(1))
+    {
+        return Some(lit.to_json());
+    }
+    candidates
+        .into_iter()
+        .filter(|v| accepts(constraints, v))
+        .nth(nth)
+}
+
+pub(crate) fn string_example(constraints: &Constraints, nth: usize) -> Value {
+    let min = usize::try_from(constraints.min_length.unwrap_or(0)).unwrap_or(usize::MAX);
+    let max = constraints.max_length.and_then(|m| usize::try_from(m).ok());
+    let fit = |base: &str| -> String {
+        let mut s: String = base.chars().take(max.unwrap_or(usize::MAX)).collect();
+        while s.chars().count() < min {
+            s.push('x');
+        }
+        s
+    };
+    let mut candidates = Vec::new();
+    if let Some(format) = constraints.format {
+        candidates.push(Value::from(format.example()));
+        candidates.extend(format_variants(format, nth));
+    }
+    if let Some(pattern) = &constraints.pattern {
+        for extra in 0..=nth {
+            if let Some(s) = regex_sample::sample_matching(pattern.source(), min + extra, max) {
+                candidates.push(Value::from(s));
+            }
+        }
+    }
+    for word in ["example", "example_value", "sample"] {
+        candidates.push(Value::from(fit(word)));
+    }
+    for i in 1..=nth + 1 {
+        candidates.push(Value::from(fit(&format!("example{i}"))));
+    }
+    let mut unique = Vec::new();
+    for c in candidates {
+        if !unique.contains(&c) {
+            unique.push(c);
+        }
+    }
+    first_accepted(constraints, nth, unique).unwrap_or_else(|| Value::from(fit("example")))
+}
+
+fn format_variants(format: StringFormat, nth: usize) -> Vec<Value> {
+    let example = format.example();
+    (1..=nth)
+        .filter_map(|i| match format {
+            StringFormat::Email => Some(format!("user{i}@example.com")),
+            StringFormat::Url => Some(format!("https://example.com/{i}")),
+            _ => None,
+        })
+        .map(Value::from)
+        .chain(std::iter::once(Value::from(example)))
+        .collect()
+}
+
+pub(crate) fn bool_example(constraints: &Constraints, nth: usize) -> Value {
+    first_accepted(constraints, nth, [Value::Bool(true), Value::Bool(false)])
+        .unwrap_or(Value::Bool(true))
+}
+
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "bounds of the field are finite here"
+)]
+pub(crate) fn integer_example(
+    constraints: &Constraints,
+    nth: usize,
+    min: i128,
+    max: i128,
+) -> Value {
+    let lower = constraints.minimum.map_or(min, |b| match b.value {
+        Num::Int(i) => i + i128::from(b.exclusive),
+        Num::Float(f) => f.floor() as i128 + 1,
+    });
+    let upper = constraints.maximum.map_or(max, |b| match b.value {
+        Num::Int(i) => i - i128::from(b.exclusive),
+        Num::Float(f) => f.ceil() as i128 - 1,
+    });
+    let (lower, upper) = (lower.max(min), upper.min(max));
+    let base = if lower <= 1 && 1 <= upper {
+        1
+    } else if lower > 1 {
+        lower
+    } else {
+        upper
+    };
+    let step = match constraints.multiple_of {
+        Some(Num::Int(s)) if s > 0 => s,
+        _ => 1,
+    };
+    let aligned = base.div_euclid(step) * step;
+    let mut candidates: Vec<i128> = vec![base];
+    for k in 0..(nth as i128 + 3) {
+        candidates.push(aligned + k * step);
+        candidates.push(aligned + (k + 1) * step);
+        candidates.push(aligned - k * step);
+    }
+    candidates.extend([0, lower, upper]);
+    let mut seen = Vec::new();
+    candidates.retain(|c| {
+        let fresh = !seen.contains(c);
+        seen.push(*c);
+        fresh
+    });
+    let values = candidates
+        .into_iter()
+        .filter(|v| (lower..=upper).contains(v))
+        .map(|v| Num::Int(v).to_json());
+    first_accepted(constraints, nth, values).unwrap_or_else(|| Num::Int(base).to_json())
+}
+
+pub(crate) fn float_example(constraints: &Constraints, nth: usize) -> Value {
+    let lower = constraints.minimum.map(|b| b.value.as_f64());
+    let upper = constraints.maximum.map(|b| b.value.as_f64());
+    let mut candidates = vec![1.0, 0.5, 0.0, 2.0, 10.0];
+    if let Some(l) = lower {
+        candidates.extend([l, l + 1.0, l + 0.5, l.ceil(), l.ceil() + 1.0]);
+    }
+    if let Some(u) = upper {
+        candidates.extend([u, u - 1.0, u - 0.5, u.floor(), u.floor() - 1.0]);
+    }
+    if let (Some(l), Some(u)) = (lower, upper) {
+        candidates.push(l + (u - l) / 2.0);
+    }
+    if let Some(step) = constraints.multiple_of.map(Num::as_f64) {
+        let anchor = lower.or(upper).unwrap_or(0.0);
+        for k in 0..(nth + 3) {
+            #[expect(clippy::cast_precision_loss, reason = "k is small")]
+            let k = k as f64;
+            candidates.push(((anchor / step).ceil() + k) * step);
+            candidates.push(((anchor / step).floor() - k) * step);
+        }
+    }
+    let values = candidates
+        .into_iter()
+        .filter_map(|f| serde_json::Number::from_f64(f).map(Value::Number));
+    first_accepted(constraints, nth, values).unwrap_or_else(|| json!(1.0))
+}
+
+/// The example of an enum: its first allowed name. Used by generated code.
+#[must_use]
+pub fn enum_example(variants: &[&str], constraints: &Constraints, nth: usize) -> Value {
+    first_accepted(constraints, nth, variants.iter().map(|v| Value::from(*v)))
+        .or_else(|| {
+            variants
+                .get(nth % variants.len().max(1))
+                .map(|v| Value::from(*v))
+        })
+        .unwrap_or(Value::Null)
+}
+
+/// The example of an arguments type: every field a caller can send, with its example value.
+/// Called once per type by generated code.
+#[must_use]
+pub fn build_example(info: &ArgsInfo) -> Value {
+    guarded(&EXAMPLES_IN_PROGRESS, info, || {
+        let mut example = Map::new();
+        for field in info.wire_fields() {
+            example.insert(field.name.to_owned(), field.example_value());
+        }
+        Value::Object(example)
+    })
+    .unwrap_or(Value::Null)
+}
+
+/// The example of an arguments type used as a field; `null` where a recursive type reaches
+/// itself (containers then leave the item out). Used by generated code.
+#[must_use]
+pub fn nested_example<T: ToolArgs>() -> Value {
+    if in_progress(&EXAMPLES_IN_PROGRESS, T::info()) {
+        return Value::Null;
+    }
+    T::example().clone()
+}

@@ -1,0 +1,85 @@
+//! The functions generated code calls, one per field or check: the glue of `#[derive(ToolArgs)]`
+//! and `#[derive(ToolEnum)]`, reached only through `guardrails::__private`.
+
+use serde_json::Value;
+
+use super::constraint::CustomCheck;
+use super::context::Cx;
+use super::info::{FieldInfo, Kind};
+use super::report::IssueCode;
+use super::value::ArgValue;
+use crate::text::quoted_list;
+
+/// Runs `f` inside the value of the current field: how a nested struct's fields are checked.
+pub fn nested<R>(cx: &mut Cx, f: impl FnOnce(&mut Cx) -> R) -> R {
+    cx.nested(f)
+}
+
+/// Checks one field of an object.
+pub fn take_field<T: ArgValue>(
+    cx: &mut Cx,
+    slot: Option<Value>,
+    field: &'static FieldInfo,
+) -> Option<T> {
+    let Some(value) = slot else {
+        if T::OPTIONAL {
+            return T::absent();
+        }
+        cx.missing(field, T::kind);
+        return None;
+    };
+    let previous = cx.enter(field, T::kind);
+    let before = cx.issue_count();
+    if field.checked && T::shape_matches(&value) {
+        field.constraints.check(&value, cx, field.nullable);
+    }
+    let out = if cx.issue_count() == before {
+        T::from_arg(value, cx)
+    } else {
+        None
+    };
+    cx.leave(previous);
+    out
+}
+
+/// Checks one field that has a default when absent.
+pub fn take_field_or<T: ArgValue>(
+    cx: &mut Cx,
+    slot: Option<Value>,
+    field: &'static FieldInfo,
+    default: impl FnOnce() -> T,
+) -> Option<T> {
+    match slot {
+        None => Some(default()),
+        some => take_field(cx, some, field),
+    }
+}
+
+/// Runs a custom check on the typed value of a field.
+pub fn run_custom<T: ArgValue, M, C: CustomCheck<T, M>>(
+    cx: &mut Cx,
+    field: &'static FieldInfo,
+    value: &T,
+    check: &C,
+) {
+    if let Err(message) = check.check(value) {
+        let previous = cx.enter(field, T::kind);
+        cx.custom(&message);
+        cx.leave(previous);
+    }
+}
+
+/// Records a value that is none of an enum's names.
+pub fn enum_mismatch(cx: &mut Cx, variants: &'static [&'static str], value: &Value) {
+    if value.is_string() {
+        let allowed = quoted_list(variants);
+        cx.fail(
+            IssueCode::Enum,
+            format!("Not one of the allowed values: {allowed}."),
+            Some(value),
+            Some(format!("one of {allowed}")),
+        );
+    } else {
+        cx.type_mismatch(&Kind::Enum(variants), value);
+    }
+}

@@ -1,0 +1,254 @@
+//! What the derive declares about an arguments type: its fields, their constraints and the
+//! [`Kind`] of JSON value each accepts. Plain data, read as constants by the validation pass,
+//! the messages, the schema and the contracts.
+
+use std::cell::RefCell;
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+use super::constraint::Constraints;
+use crate::text::quoted_list;
+
+/// What a value of some Rust type looks like in JSON; used for messages, fix texts and schemas.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Kind {
+    /// A JSON string.
+    String,
+    /// `true` or `false`.
+    Boolean,
+    /// An integer within the range of its Rust type.
+    Integer {
+        /// The smallest value the type holds.
+        min: i128,
+        /// The largest value the type holds.
+        max: i128,
+    },
+    /// A number, optionally bounded by the range of its Rust type (`f32`).
+    Number {
+        /// The largest magnitude the type holds, when smaller than `f64`'s.
+        max_magnitude: Option<f64>,
+    },
+    /// An array whose items are of the inner kind.
+    Array(Box<Kind>),
+    /// A JSON object with declared fields.
+    Object(&'static ArgsInfo),
+    /// A JSON object whose keys are data and whose values are of the inner kind.
+    Map(Box<Kind>),
+    /// A string that is one of a fixed set of values.
+    Enum(&'static [&'static str]),
+    /// Any JSON value.
+    Any,
+}
+
+impl Kind {
+    /// The JSON Schema type name of the kind: `string`, `integer`, `number`, `boolean`, `array`,
+    /// `object`, or `any`.
+    #[must_use]
+    pub fn json_type(&self) -> &'static str {
+        match self {
+            Self::String | Self::Enum(_) => "string",
+            Self::Boolean => "boolean",
+            Self::Integer { .. } => "integer",
+            Self::Number { .. } => "number",
+            Self::Array(_) => "array",
+            Self::Object(_) | Self::Map(_) => "object",
+            Self::Any => "any",
+        }
+    }
+
+    /// A short noun phrase for the kind, as in "Expected {noun}".
+    #[must_use]
+    pub fn noun(&self) -> String {
+        match self {
+            Self::String => "a string".into(),
+            Self::Boolean => "a boolean".into(),
+            Self::Integer { .. } => "an integer".into(),
+            Self::Number { .. } => "a number".into(),
+            Self::Array(item) => format!("an array of {}", plural(item)),
+            Self::Object(_) | Self::Map(_) => "an object".into(),
+            Self::Enum(values) => format!("one of {}", quoted_list(values)),
+            Self::Any => "any JSON value".into(),
+        }
+    }
+
+    /// A full description of the values a field of this kind accepts under `constraints`, e.g.
+    /// "a string of 3 to 20 characters matching ^[a-z]+$" or "an integer from 0 to 255".
+    #[must_use]
+    pub fn describe(&self, constraints: &Constraints) -> String {
+        let details = constraints.describe(matches!(self, Self::Array(_)));
+        match self {
+            Self::Integer { min, max } => {
+                let mut out = String::from("an integer");
+                if constraints.minimum.is_none() && constraints.maximum.is_none() {
+                    describe_type_range(&mut out, *min, *max);
+                }
+                out + &details
+            }
+            Self::Number {
+                max_magnitude: Some(m),
+            } if constraints.minimum.is_none() && constraints.maximum.is_none() => {
+                format!("a number between -{m:e} and {m:e}{details}")
+            }
+            Self::Array(item) => {
+                let each = item.describe(&Constraints::NONE);
+                format!("an array{details}, each item {each}")
+            }
+            Self::Object(info) => {
+                let names: Vec<&str> = info.fields.iter().map(|f| f.name).collect();
+                format!("an object with the fields {}{details}", quoted_list(&names))
+            }
+            Self::Map(value) => {
+                let each = value.describe(&Constraints::NONE);
+                format!("an object{details}, each value {each}")
+            }
+            Self::Boolean => format!("true or false{details}"),
+            other => other.noun() + &details,
+        }
+    }
+}
+
+fn describe_type_range(out: &mut String, min: i128, max: i128) {
+    let wide_min = min <= i128::from(i64::MIN);
+    let wide_max = max >= i128::from(i64::MAX);
+    match (wide_min, wide_max) {
+        (true, true) => {}
+        (false, true) => {
+            let _ = write!(out, " of at least {min}");
+        }
+        _ => {
+            let _ = write!(out, " from {min} to {max}");
+        }
+    }
+}
+
+fn plural(kind: &Kind) -> String {
+    match kind {
+        Kind::String => "strings".into(),
+        Kind::Boolean => "booleans".into(),
+        Kind::Integer { .. } => "integers".into(),
+        Kind::Number { .. } => "numbers".into(),
+        Kind::Array(inner) => format!("arrays of {}", plural(inner)),
+        Kind::Object(_) | Kind::Map(_) => "objects".into(),
+        Kind::Enum(values) => format!("values from {}", quoted_list(values)),
+        Kind::Any => "values".into(),
+    }
+}
+
+/// The JSON type of a value as a noun, for "got …" in messages.
+#[must_use]
+pub fn json_type_noun(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a number with a fraction",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// What the derive knows about one field of an arguments struct.
+#[derive(Debug)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent facts the derive states about a field, read as constants"
+)]
+pub struct FieldInfo {
+    /// The name on the wire (after serde's `rename` / `rename_all`).
+    pub name: &'static str,
+    /// The name of the field in Rust; a caller that sends it is pointed to the wire name.
+    pub rust_name: &'static str,
+    /// The doc comment of the field.
+    pub description: Option<&'static str>,
+    /// Whether the field must be present.
+    pub required: bool,
+    /// Whether `null` is accepted (an `Option`).
+    pub nullable: bool,
+    /// Whether serde skips the field: it is never accepted on the wire.
+    pub skipped: bool,
+    /// The declared constraints.
+    pub constraints: Constraints,
+    /// Whether any constraint is declared (so that unconstrained fields skip the check).
+    pub checked: bool,
+    /// An explicit example, as JSON text checked at compile time.
+    pub example: Option<&'static str>,
+    /// The kind of the field's type.
+    pub kind: fn() -> Kind,
+    /// The JSON Schema of the field's type, before constraints.
+    pub schema: fn() -> Map<String, Value>,
+    /// The example the field's type builds under constraints.
+    pub generate_example: fn(&Constraints, usize) -> Value,
+}
+
+impl FieldInfo {
+    /// The fix text of the field: what a valid value is.
+    #[must_use]
+    pub fn fix(&self) -> String {
+        self.fix_with(&(self.kind)())
+    }
+
+    pub(crate) fn fix_with(&self, kind: &Kind) -> String {
+        kind.describe(&self.constraints)
+    }
+
+    /// The example value of this field.
+    #[must_use]
+    pub fn example_value(&self) -> Value {
+        self.example
+            .and_then(|text| serde_json::from_str(text).ok())
+            .unwrap_or_else(|| (self.generate_example)(&self.constraints, 0))
+    }
+}
+
+/// What the derive knows about an arguments struct.
+#[derive(Debug)]
+pub struct ArgsInfo {
+    /// The Rust name of the type.
+    pub type_name: &'static str,
+    /// The doc comment of the type.
+    pub description: Option<&'static str>,
+    /// Its fields, in declaration order (skipped ones included, marked).
+    pub fields: &'static [FieldInfo],
+}
+
+impl ArgsInfo {
+    /// The fields a caller can send.
+    pub fn wire_fields(&self) -> impl Iterator<Item = &'static FieldInfo> + use<> {
+        let fields: &'static [FieldInfo] = self.fields;
+        fields.iter().filter(|f| !f.skipped)
+    }
+
+    /// The names of the required fields.
+    pub fn required(&self) -> impl Iterator<Item = &'static str> + use<> {
+        self.wire_fields().filter(|f| f.required).map(|f| f.name)
+    }
+}
+
+/// Runs `build` with `info` marked as in progress on `stack`, or returns `None` when it already
+/// is: a recursive type reached itself. Schemas and examples of recursive types stop there.
+pub(crate) fn guarded<R>(
+    stack: &'static std::thread::LocalKey<RefCell<Vec<usize>>>,
+    info: &ArgsInfo,
+    build: impl FnOnce() -> R,
+) -> Option<R> {
+    let id = std::ptr::from_ref(info) as usize;
+    if stack.with_borrow(|s| s.contains(&id)) {
+        return None;
+    }
+    stack.with_borrow_mut(|s| s.push(id));
+    let out = build();
+    stack.with_borrow_mut(Vec::pop);
+    Some(out)
+}
+
+/// Whether `info` is on `stack`: a recursive type is being built inside itself.
+pub(crate) fn in_progress(
+    stack: &'static std::thread::LocalKey<RefCell<Vec<usize>>>,
+    info: &ArgsInfo,
+) -> bool {
+    let id = std::ptr::from_ref(info) as usize;
+    stack.with_borrow(|s| s.contains(&id))
+}

@@ -1,0 +1,212 @@
+//! JSON Schemas of tool arguments, built from the same declarations the validator runs.
+//!
+//! Every object of an arguments type says `additionalProperties: false`, and nested types are
+//! inlined rather than referenced, because several MCP clients do not resolve `$ref`.
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
+use serde_json::{Map, Value};
+
+use super::args::ToolArgs;
+use super::constraint::{Bound, Constraints, compare};
+use super::info::{ArgsInfo, FieldInfo, Kind, guarded};
+
+/// The dialect every schema declares.
+pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Makes a schema also accept `null`, as an `Option` field does.
+pub(crate) fn allow_null(schema: &mut Map<String, Value>) {
+    match schema.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = std::mem::take(t);
+            schema.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
+        }
+        Some(Value::Array(types)) if !types.iter().any(|t| t == "null") => {
+            types.push("null".into());
+        }
+        // Without a type keyword, anything (null included) passes the type check already.
+        _ => {}
+    }
+    if let Some(Value::Array(values)) = schema.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
+    }
+}
+
+thread_local! {
+    /// The argument types whose schema is being built on this thread, innermost last.
+    static SCHEMAS_IN_PROGRESS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The object schema of an arguments type, without the dialect and the example.
+///
+/// A recursive type (one that contains itself, e.g. through a `Vec`) is inlined once; where it
+/// reaches itself again the schema says only `{"type": "object"}`, because inlined schemas cannot
+/// refer to themselves. The validator stays strict at every depth.
+#[must_use]
+pub(crate) fn object_schema(info: &ArgsInfo) -> Map<String, Value> {
+    guarded(&SCHEMAS_IN_PROGRESS, info, || object_schema_unguarded(info)).unwrap_or_else(|| {
+        let mut cut = Map::new();
+        cut.insert("type".into(), "object".into());
+        cut
+    })
+}
+
+fn object_schema_unguarded(info: &ArgsInfo) -> Map<String, Value> {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for field in info.wire_fields() {
+        properties.insert(field.name.to_owned(), Value::Object(field_schema(field)));
+        if field.required {
+            required.push(Value::from(field.name));
+        }
+    }
+    let mut schema = Map::new();
+    schema.insert("type".into(), "object".into());
+    if let Some(d) = info.description {
+        schema.insert("description".into(), d.into());
+    }
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), Value::Array(required));
+    schema.insert("additionalProperties".into(), false.into());
+    schema
+}
+
+/// The complete schema of an arguments type: the object schema, the dialect, a title and the
+/// valid example. Called once per type by generated code.
+#[must_use]
+pub fn root_schema<T: ToolArgs>() -> schemars::Schema {
+    let info = T::info();
+    let mut schema = Map::new();
+    schema.insert("$schema".into(), DIALECT.into());
+    schema.insert("title".into(), info.type_name.into());
+    schema.extend(object_schema(info));
+    schema.insert("examples".into(), Value::Array(vec![T::example().clone()]));
+    schemars::Schema::from(schema)
+}
+
+/// The nested (inlined) schema of an arguments type used as a field.
+#[must_use]
+pub fn nested_schema<T: ToolArgs>() -> Map<String, Value> {
+    object_schema(T::info())
+}
+
+/// The JSON Schema of one field: its type's schema with the constraints, the description and
+/// an example.
+#[must_use]
+pub(crate) fn field_schema(field: &FieldInfo) -> Map<String, Value> {
+    let kind = (field.kind)();
+    let mut schema = (field.schema)();
+    constraint_keywords(&field.constraints, &kind, &mut schema, field.nullable);
+    if field.nullable {
+        allow_null(&mut schema);
+    }
+    if let Some(d) = field.description {
+        schema.insert("description".into(), d.into());
+    }
+    schema.insert("examples".into(), Value::Array(vec![field.example_value()]));
+    schema
+}
+
+/// Adds the JSON Schema keywords of `constraints` to `schema`, choosing the keywords by the
+/// field's kind so that the schema says exactly what the constraints' check enforces.
+fn constraint_keywords(
+    constraints: &Constraints,
+    kind: &Kind,
+    schema: &mut Map<String, Value>,
+    nullable: bool,
+) {
+    let (strings, arrays) = match kind {
+        Kind::String | Kind::Enum(_) => (true, false),
+        Kind::Array(_) => (false, true),
+        Kind::Any => (true, true),
+        _ => (false, false),
+    };
+    if strings {
+        if let Some(n) = constraints.min_length {
+            schema.insert("minLength".into(), n.into());
+        }
+        if let Some(n) = constraints.max_length {
+            schema.insert("maxLength".into(), n.into());
+        }
+    }
+    if arrays {
+        if let Some(n) = constraints.min_length {
+            schema.insert("minItems".into(), n.into());
+        }
+        if let Some(n) = constraints.max_length {
+            schema.insert("maxItems".into(), n.into());
+        }
+        if constraints.unique {
+            schema.insert("uniqueItems".into(), true.into());
+        }
+    }
+    if let Some(b) = constraints.minimum {
+        tighten(schema, b, true);
+    }
+    if let Some(b) = constraints.maximum {
+        tighten(schema, b, false);
+    }
+    if let Some(step) = constraints.multiple_of {
+        schema.insert("multipleOf".into(), step.to_json());
+    }
+    if let Some(p) = &constraints.pattern {
+        schema.insert("pattern".into(), p.source().into());
+    }
+    if let Some(f) = constraints.format {
+        schema.insert("format".into(), f.schema_name().into());
+    }
+    if !constraints.one_of.is_empty() {
+        let mut values: Vec<Value> = constraints.one_of.iter().map(|l| l.to_json()).collect();
+        if nullable {
+            values.push(Value::Null);
+        }
+        schema.insert("enum".into(), Value::Array(values));
+    }
+}
+
+/// Sets a bound keyword, keeping the bound already there (the type's own range) when it is
+/// tighter.
+fn tighten(schema: &mut Map<String, Value>, bound: Bound, lower: bool) {
+    let (inclusive_key, exclusive_key) = if lower {
+        ("minimum", "exclusiveMinimum")
+    } else {
+        ("maximum", "exclusiveMaximum")
+    };
+    if let Some(Value::Number(existing)) = schema.get(inclusive_key)
+        && let Some(ord) = compare(existing, bound.value)
+    {
+        let existing_is_tighter = if lower {
+            ord == Ordering::Greater || (ord == Ordering::Equal && !bound.exclusive)
+        } else {
+            ord == Ordering::Less || (ord == Ordering::Equal && !bound.exclusive)
+        };
+        if existing_is_tighter {
+            return;
+        }
+        schema.remove(inclusive_key);
+    }
+    let key = if bound.exclusive {
+        exclusive_key
+    } else {
+        inclusive_key
+    };
+    schema.insert(key.into(), bound.value.to_json());
+}
+
+/// The schema of an enum of allowed names.
+#[must_use]
+pub fn enum_schema(variants: &[&str], description: Option<&str>) -> Map<String, Value> {
+    let mut schema = Map::new();
+    schema.insert("type".into(), "string".into());
+    schema.insert(
+        "enum".into(),
+        variants.iter().map(|v| Value::from(*v)).collect(),
+    );
+    if let Some(d) = description {
+        schema.insert("description".into(), d.into());
+    }
+    schema
+}
