@@ -96,6 +96,16 @@ pub fn head(text: &str, max: usize) -> (&str, bool) {
     }
 }
 
+/// The longest prefix of `text` of at most `max` bytes that ends at a character boundary.
+#[must_use]
+pub fn head_bytes(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// `text` cut to at most `max` characters, the cut marked with `…`.
 #[must_use]
 pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
@@ -223,6 +233,9 @@ mod tests {
         assert_eq!(cut("héllo", 2), "hé…");
         assert_eq!(cut("héllo", 5), "héllo");
         assert_eq!(head("héllo", 3), ("hél", true));
+        assert_eq!(head_bytes("héllo", 2), "h");
+        assert_eq!(head_bytes("héllo", 3), "hé");
+        assert_eq!(head_bytes("abc", 10), "abc");
     }
 
     #[test]

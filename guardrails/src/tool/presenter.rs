@@ -15,6 +15,7 @@ use crate::message::{
     ByteCut, DELIVERED_WITH_CARE, PolicyAdvice, ToolError, Truncated, refine_advice,
 };
 use crate::render::RenderOptions;
+use crate::text::head_bytes;
 
 /// Counts the bytes of a value's JSON text without building it.
 fn json_len(value: &impl Serialize) -> usize {
@@ -64,7 +65,7 @@ pub fn present_value<O: Serialize>(
                     },
                     options,
                 );
-                CallOutput::text(vec![cut_at_boundary(&text, max).to_owned(), notice])
+                CallOutput::text(vec![head_bytes(&text, max).to_owned(), notice])
             }
             _ => CallOutput::text(vec![text]),
         },
@@ -176,15 +177,6 @@ fn present_items(
     }
 }
 
-/// The longest prefix of `text` of at most `max` bytes that ends at a character boundary.
-fn cut_at_boundary(text: &str, max: usize) -> &str {
-    let mut end = max.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
 fn too_large(spec: &ToolSpec, size: usize, max: usize) -> ToolError {
     ToolError::custom(
         "RESULT_TOO_LARGE",
@@ -214,16 +206,4 @@ fn check_policy(spec: &ToolSpec, mut out: CallOutput, options: &RenderOptions) -
         OutputVerdict::Block(error) => return Err(error),
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cuts_at_char_boundaries() {
-        assert_eq!(cut_at_boundary("héllo", 2), "h");
-        assert_eq!(cut_at_boundary("héllo", 3), "hé");
-        assert_eq!(cut_at_boundary("abc", 10), "abc");
-    }
 }
