@@ -310,7 +310,6 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
     let mut reads = Vec::new();
     let mut values = Vec::new();
     let mut bindings = Vec::new();
-    let mut patterns = Vec::new();
     let mut inits = Vec::new();
     for (i, field) in input.fields.iter().enumerate() {
         let ty = field.ty;
@@ -358,10 +357,8 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
         }
         values.push(value);
         bindings.push(quote!(::core::option::Option::Some(#bound)));
-        patterns.push(bound.clone());
         inits.push(quote!(#fid: #bound));
     }
-    let _ = patterns;
     let policies = policy_checks(input);
 
     quote! {
