@@ -2,10 +2,13 @@
 //! that crate, which re-exports them and documents them. Depend on `guardrails` instead.
 
 mod ast;
+mod attr;
 mod case;
+mod diagnostic;
 mod expand;
 mod fallback;
 mod tool_ast;
+mod tool_attr;
 mod tool_valid;
 mod valid;
 

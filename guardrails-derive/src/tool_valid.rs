@@ -5,7 +5,7 @@
 use darling::error::Accumulator;
 use syn::spanned::Spanned as _;
 
-use crate::ast::error;
+use crate::diagnostic::error;
 use crate::tool_ast::{ToolFn, fn_span};
 
 /// The smallest byte cap that leaves room for a result and its notice.

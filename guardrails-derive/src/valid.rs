@@ -5,8 +5,8 @@ use darling::error::Accumulator;
 
 use crate::ast::{
     At, FORMAT_NAMES, Field, Guards, NumLit, POLICY_PROFILES, PolicySource, Struct, ValueLit,
-    closest, error,
 };
+use crate::diagnostic::{closest, error};
 
 pub(crate) fn check_struct(input: &Struct<'_>, acc: &mut Accumulator) {
     check_acknowledgement(input, acc);

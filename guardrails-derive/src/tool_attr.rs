@@ -1,0 +1,210 @@
+//! Parsing of `#[tool(...)]` and the function it sits on into the model of
+//! [`crate::tool_ast`]. Every problem is collected; none stops the parse.
+
+use darling::error::Accumulator;
+use proc_macro2::TokenStream;
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parser as _;
+use syn::spanned::Spanned as _;
+use syn::{FnArg, ItemFn, LitBool, LitInt, LitStr, Pat, Type};
+
+use crate::ast::At;
+use crate::attr::{doc_comment, skip_meta};
+use crate::diagnostic::{closest, error};
+use crate::tool_ast::{Params, ToolAttr, ToolFn};
+
+/// The options `#[tool]` accepts, for did-you-mean on unknown ones.
+pub(crate) const OPTION_NAMES: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "agent_limit",
+    "hint",
+    "teach",
+    "max_bytes",
+    "policy",
+];
+
+fn set_once<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta<'_>, acc: &mut Accumulator) {
+    if slot.is_some() {
+        let name = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        acc.push(error(
+            meta.path.span(),
+            format!("duplicate option `{name}`"),
+        ));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+fn string(meta: &ParseNestedMeta<'_>) -> syn::Result<At<String>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    Ok(At {
+        value: lit.value(),
+        span: lit.span(),
+    })
+}
+
+fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<At<bool>> {
+    if meta.input.peek(syn::Token![=]) {
+        let lit: LitBool = meta.value()?.parse()?;
+        Ok(At {
+            value: lit.value,
+            span: lit.span(),
+        })
+    } else {
+        Ok(At {
+            value: true,
+            span: meta.path.span(),
+        })
+    }
+}
+
+fn count(meta: &ParseNestedMeta<'_>) -> syn::Result<At<u64>> {
+    let lit: LitInt = meta.value()?.parse()?;
+    Ok(At {
+        value: lit.base10_parse()?,
+        span: lit.span(),
+    })
+}
+
+fn path(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Path> {
+    meta.value()?.parse()
+}
+
+fn parse_attr(args: TokenStream, acc: &mut Accumulator) -> ToolAttr {
+    let mut out = ToolAttr::default();
+    let parser = syn::meta::parser(|meta| {
+        let name = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        match name.as_str() {
+            "name" => set_once(&mut out.name, string(&meta)?, &meta, acc),
+            "title" => set_once(&mut out.title, string(&meta)?, &meta, acc),
+            "description" => set_once(&mut out.description, string(&meta)?, &meta, acc),
+            "hint" => set_once(&mut out.hint, string(&meta)?, &meta, acc),
+            "read_only" => set_once(&mut out.read_only, flag(&meta)?, &meta, acc),
+            "destructive" => set_once(&mut out.destructive, flag(&meta)?, &meta, acc),
+            "idempotent" => set_once(&mut out.idempotent, flag(&meta)?, &meta, acc),
+            "open_world" => set_once(&mut out.open_world, flag(&meta)?, &meta, acc),
+            "agent_limit" => set_once(&mut out.agent_limit, count(&meta)?, &meta, acc),
+            "max_bytes" => set_once(&mut out.max_bytes, count(&meta)?, &meta, acc),
+            "teach" => set_once(&mut out.teach, path(&meta)?, &meta, acc),
+            "policy" => set_once(&mut out.policy, path(&meta)?, &meta, acc),
+            _ => {
+                let shown = if name.is_empty() {
+                    let path = &meta.path;
+                    quote::quote!(#path).to_string().replace(' ', "")
+                } else {
+                    name.clone()
+                };
+                let message = match closest(&shown, OPTION_NAMES) {
+                    Some(best) => format!("unknown option `{shown}`, did you mean `{best}`?"),
+                    None => format!(
+                        "unknown option `{shown}`, expected one of: {}",
+                        OPTION_NAMES.join(", ")
+                    ),
+                };
+                acc.push(error(meta.path.span(), message));
+                skip_meta(&meta)?;
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = parser.parse2(args) {
+        acc.push(e.into());
+    }
+    out
+}
+
+/// The state and arguments types, or an error at the parameter that does not fit.
+fn parse_params<'a>(item: &'a ItemFn, acc: &mut Accumulator) -> Option<Params<'a>> {
+    let mut typed = Vec::new();
+    for input in &item.sig.inputs {
+        match input {
+            FnArg::Receiver(receiver) => {
+                acc.push(error(
+                    receiver.span(),
+                    "`#[tool]` goes on a free function, not a method: take the state as a parameter, e.g. `state: &AppState`",
+                ));
+                return None;
+            }
+            FnArg::Typed(pat) => typed.push(pat),
+        }
+    }
+    let (state, args) = match typed.as_slice() {
+        [args] => (None, *args),
+        [state, args] => (Some(*state), *args),
+        _ => {
+            acc.push(error(
+                item.sig.paren_token.span.join(),
+                format!(
+                    "a `#[tool]` function takes its arguments, optionally after the state: `fn {}(state: &AppState, args: Args)` or `fn {}(args: Args)`",
+                    item.sig.ident, item.sig.ident
+                ),
+            ));
+            return None;
+        }
+    };
+    let state = match state.map(|s| (&*s.ty, &s.pat)) {
+        None => None,
+        Some((Type::Reference(r), _)) if r.mutability.is_none() => Some(&*r.elem),
+        Some((Type::Reference(r), _)) => {
+            acc.push(error(
+                r.span(),
+                "the state is shared by concurrent calls: take `&State`, not `&mut State`, and use interior mutability",
+            ));
+            return None;
+        }
+        Some((ty, _)) => {
+            acc.push(error(
+                ty.span(),
+                "the state parameter must be a shared reference, e.g. `state: &AppState`",
+            ));
+            return None;
+        }
+    };
+    if let Type::Reference(r) = &*args.ty {
+        acc.push(error(
+            r.span(),
+            "the arguments are passed by value: take the `ToolArgs` type itself, e.g. `args: CreateTask`",
+        ));
+        return None;
+    }
+    if let Pat::Ident(ident) = &*args.pat
+        && ident.by_ref.is_some()
+    {
+        acc.push(error(
+            ident.span(),
+            "the arguments cannot be bound by reference",
+        ));
+        return None;
+    }
+    Some(Params {
+        state,
+        args: &args.ty,
+    })
+}
+
+impl<'a> ToolFn<'a> {
+    pub(crate) fn parse(args: TokenStream, item: &'a ItemFn, acc: &mut Accumulator) -> Self {
+        let attr = parse_attr(args, acc);
+        let params = parse_params(item, acc);
+        Self {
+            item,
+            attr,
+            doc: doc_comment(&item.attrs),
+            params,
+        }
+    }
+}
