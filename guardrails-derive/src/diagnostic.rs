@@ -3,32 +3,32 @@
 
 use proc_macro2::Span;
 
+use crate::suggest::did_you_mean;
+
 pub(crate) fn error(span: Span, message: impl std::fmt::Display) -> darling::Error {
     darling::Error::custom(message).with_span(&span)
 }
 
-/// The closest of `names` to `wrong`, when one is close.
-pub(crate) fn closest<'n>(wrong: &str, names: &[&'n str]) -> Option<&'n str> {
-    names
-        .iter()
-        .map(|n| (*n, strsim::jaro_winkler(wrong, n)))
-        .filter(|(_, score)| *score > 0.8)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(n, _)| n)
+/// "unknown {kind} `{wrong}`", with the name it most likely meant, or else every name it
+/// could have been.
+pub(crate) fn unknown(kind: &str, wrong: &str, names: &[&str], span: Span) -> darling::Error {
+    unknown_or(kind, wrong, names, "", span)
 }
 
-pub(crate) fn unknown(kind: &str, wrong: &str, names: &[&str], span: Span) -> darling::Error {
-    match closest(wrong, names) {
-        Some(best) => error(
-            span,
-            format!("unknown {kind} `{wrong}`, did you mean `{best}`?"),
+/// [`unknown`], with `otherwise` after the list of names when none is suggested.
+pub(crate) fn unknown_or(
+    kind: &str,
+    wrong: &str,
+    names: &[&str],
+    otherwise: &str,
+    span: Span,
+) -> darling::Error {
+    let message = match did_you_mean(wrong, names.iter().copied()) {
+        Some(best) => format!("unknown {kind} `{wrong}`, did you mean `{best}`?"),
+        None => format!(
+            "unknown {kind} `{wrong}`, expected one of: {}{otherwise}",
+            names.join(", ")
         ),
-        None => error(
-            span,
-            format!(
-                "unknown {kind} `{wrong}`, expected one of: {}",
-                names.join(", ")
-            ),
-        ),
-    }
+    };
+    error(span, message)
 }

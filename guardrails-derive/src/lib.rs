@@ -7,6 +7,12 @@ mod case;
 mod diagnostic;
 mod expand;
 mod fallback;
+// The runtime's own did-you-mean, included through a link so that both crates suggest alike.
+#[expect(
+    unreachable_pub,
+    reason = "the file is shared with the runtime, where its items are public"
+)]
+mod suggest;
 mod tool_ast;
 mod tool_attr;
 mod tool_valid;

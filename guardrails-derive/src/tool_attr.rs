@@ -10,7 +10,7 @@ use syn::{FnArg, ItemFn, LitBool, LitInt, LitStr, Pat, Type};
 
 use crate::ast::At;
 use crate::attr::{doc_comment, skip_meta};
-use crate::diagnostic::{closest, error};
+use crate::diagnostic::{error, unknown};
 use crate::tool_ast::{Params, ToolAttr, ToolFn};
 
 /// The options `#[tool]` accepts, for did-you-mean on unknown ones.
@@ -108,14 +108,7 @@ fn parse_attr(args: TokenStream, acc: &mut Accumulator) -> ToolAttr {
                 } else {
                     name.clone()
                 };
-                let message = match closest(&shown, OPTION_NAMES) {
-                    Some(best) => format!("unknown option `{shown}`, did you mean `{best}`?"),
-                    None => format!(
-                        "unknown option `{shown}`, expected one of: {}",
-                        OPTION_NAMES.join(", ")
-                    ),
-                };
-                acc.push(error(meta.path.span(), message));
+                acc.push(unknown("option", &shown, OPTION_NAMES, meta.path.span()));
                 skip_meta(&meta)?;
             }
         }

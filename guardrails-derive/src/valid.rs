@@ -6,7 +6,7 @@ use darling::error::Accumulator;
 use crate::ast::{
     At, FORMAT_NAMES, Field, Guards, NumLit, POLICY_PROFILES, PolicySource, Struct, ValueLit,
 };
-use crate::diagnostic::{closest, error};
+use crate::diagnostic::{error, unknown, unknown_or};
 
 pub(crate) fn check_struct(input: &Struct<'_>, acc: &mut Accumulator) {
     check_acknowledgement(input, acc);
@@ -106,15 +106,7 @@ fn check_field(field: &Field<'_>, acc: &mut Accumulator) {
     if let Some(format) = &g.format
         && !FORMAT_NAMES.contains(&format.value.as_str())
     {
-        let message = match closest(&format.value, FORMAT_NAMES) {
-            Some(best) => format!("unknown format `{}`, did you mean `{best}`?", format.value),
-            None => format!(
-                "unknown format `{}`, expected one of: {}",
-                format.value,
-                FORMAT_NAMES.join(", ")
-            ),
-        };
-        acc.push(error(format.span, message));
+        acc.push(unknown("format", &format.value, FORMAT_NAMES, format.span));
     }
     if let Some(one_of) = &g.one_of {
         check_one_of(one_of, acc);
@@ -165,14 +157,13 @@ fn check_policy(policy: &At<PolicySource>, acc: &mut Accumulator) {
         return;
     }
     let names: Vec<&str> = POLICY_PROFILES.iter().map(|(known, _)| *known).collect();
-    let message = match closest(name, &names) {
-        Some(best) => format!("unknown policy profile `{name}`, did you mean `{best}`?"),
-        None => format!(
-            "unknown policy profile `{name}`, expected one of: {}; or give the path of a `fn() -> &'static Policy`",
-            names.join(", ")
-        ),
-    };
-    acc.push(error(policy.span, message));
+    acc.push(unknown_or(
+        "policy profile",
+        name,
+        &names,
+        "; or give the path of a `fn() -> &'static Policy`",
+        policy.span,
+    ));
 }
 
 fn check_range(range: &At<crate::ast::RangeGuard>, acc: &mut Accumulator) {

@@ -1,0 +1,1 @@
+../../guardrails/src/text/suggest.rs
