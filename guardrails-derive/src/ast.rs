@@ -1,55 +1,111 @@
 //! The typed model of a `ToolArgs` struct or `ToolEnum` enum, as the user wrote it: names,
 //! defaults, skips and the guards of each field, each with the span it was written at. Filled by
-//! [`crate::attr`], judged by [`crate::valid`].
+//! [`crate::attr`], judged by [`crate::valid`] into the model of [`crate::checked`].
 
+use std::cmp::Ordering;
 use std::fmt::Write as _;
 
 use proc_macro2::Span;
 use syn::{ExprPath, Ident, Type};
 
 /// A number written in an attribute.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) enum NumLit {
     Int(i128),
-    Float(f64),
+    Float(Finite),
+}
+
+/// A finite `f64`: parsing rejects a float literal too large for `f64`, so that every number
+/// has a JSON text and can be spelt as a token.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Finite(f64);
+
+impl Finite {
+    pub(crate) fn new(f: f64) -> Option<Self> {
+        f.is_finite().then_some(Self(f))
+    }
+
+    pub(crate) fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl std::ops::Neg for Finite {
+    type Output = Self;
+
+    fn neg(self) -> Self {
+        Self(-self.0)
+    }
 }
 
 impl NumLit {
-    #[expect(clippy::cast_precision_loss, reason = "only used to compare bounds")]
-    pub(crate) fn as_f64(self) -> f64 {
-        match self {
-            Self::Int(i) => i as f64,
-            Self::Float(f) => f,
+    /// The exact order of two numbers, integers and floats alike (`1` equals `1.0`, and
+    /// integers beyond 2^53 keep every digit).
+    pub(crate) fn cmp(self, other: Self) -> Ordering {
+        match (self, other) {
+            (Self::Int(a), Self::Int(b)) => a.cmp(&b),
+            (Self::Float(a), Self::Float(b)) => a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal),
+            (Self::Int(a), Self::Float(b)) => int_cmp_float(a, b.0),
+            (Self::Float(a), Self::Int(b)) => int_cmp_float(b, a.0).reverse(),
         }
     }
+
+    /// Whether the number is above zero.
+    pub(crate) fn is_positive(self) -> bool {
+        self.cmp(Self::Int(0)).is_gt()
+    }
+}
+
+/// The order of an integer and a finite float, without rounding the integer.
+fn int_cmp_float(int: i128, float: f64) -> Ordering {
+    // 2^127: every float at or beyond it is beyond every `i128`.
+    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+    if float >= LIMIT {
+        return Ordering::Less;
+    }
+    if float < -LIMIT {
+        return Ordering::Greater;
+    }
+    let whole = float.trunc();
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a whole float within the bounds of `i128` converts exactly"
+    )]
+    let whole_int = whole as i128;
+    int.cmp(&whole_int).then_with(|| {
+        // Same whole part: the float's fraction decides.
+        0.0_f64
+            .partial_cmp(&(float - whole))
+            .unwrap_or(Ordering::Equal)
+    })
 }
 
 impl std::fmt::Display for NumLit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Int(i) => write!(f, "{i}"),
-            Self::Float(x) => write!(f, "{x}"),
+            Self::Float(x) => write!(f, "{}", x.0),
         }
     }
 }
 
-/// A literal value written in an attribute (`one_of` items, `example`).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum ValueLit {
+/// A string, number or boolean written in an attribute: a `one_of` item, or part of an
+/// `example`.
+#[derive(Debug, Clone)]
+pub(crate) enum Scalar {
     Str(String),
     Num(NumLit),
     Bool(bool),
-    Array(Vec<ValueLit>),
 }
 
-impl ValueLit {
-    /// The JSON text of the literal.
+impl Scalar {
+    /// The JSON text of the scalar.
     pub(crate) fn to_json(&self) -> String {
         match self {
             Self::Str(s) => json_string(s),
             Self::Num(NumLit::Int(i)) => i.to_string(),
             Self::Num(NumLit::Float(f)) => {
-                let text = format!("{f:?}");
+                let text = format!("{:?}", f.0);
                 if text.contains(['.', 'e', 'E']) {
                     text
                 } else {
@@ -57,6 +113,22 @@ impl ValueLit {
                 }
             }
             Self::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+/// A literal value written in an attribute (`one_of` items, `example`).
+#[derive(Debug, Clone)]
+pub(crate) enum ValueLit {
+    Scalar(Scalar),
+    Array(Vec<ValueLit>),
+}
+
+impl ValueLit {
+    /// The JSON text of the literal.
+    pub(crate) fn to_json(&self) -> String {
+        match self {
+            Self::Scalar(scalar) => scalar.to_json(),
             Self::Array(items) => {
                 let inner: Vec<String> = items.iter().map(Self::to_json).collect();
                 format!("[{}]", inner.join(","))
@@ -136,19 +208,7 @@ pub(crate) struct Guards {
 }
 
 impl Guards {
-    /// The effective length bounds: `length` with `non_empty` raising the minimum to one.
-    pub(crate) fn length_bounds(&self) -> (Option<u64>, Option<u64>) {
-        let declared = self.length.as_ref().map(|l| &l.value);
-        let min = declared.and_then(|l| l.min.as_ref()).map(|m| m.value);
-        let min = if self.non_empty.is_some() {
-            Some(min.unwrap_or(0).max(1))
-        } else {
-            min
-        };
-        let max = declared.and_then(|l| l.max.as_ref()).map(|m| m.value);
-        (min, max)
-    }
-
+    /// Whether the field carries any guard besides its description.
     pub(crate) fn is_empty(&self) -> bool {
         self.length.is_none()
             && self.range.is_none()
@@ -176,23 +236,25 @@ pub(crate) enum FieldDefault {
     Path(ExprPath),
 }
 
-/// One field of an arguments struct.
-pub(crate) struct Field<'a> {
+/// One field of an arguments struct, with its guards as written ([`Guards`]) or as checked
+/// ([`CheckedGuards`](crate::checked::CheckedGuards)).
+pub(crate) struct Field<'a, G = Guards> {
     pub(crate) ident: &'a Ident,
     pub(crate) ty: &'a Type,
     pub(crate) wire_name: String,
     pub(crate) description: Option<String>,
     pub(crate) default: FieldDefault,
+    /// Skipped by serde: never read (and, once checked, without guards).
     pub(crate) skip: bool,
-    pub(crate) guards: Guards,
+    pub(crate) guards: G,
 }
 
-/// An arguments struct.
-pub(crate) struct Struct<'a> {
+/// An arguments struct, its fields' guards as written or as checked.
+pub(crate) struct Struct<'a, G = Guards> {
     pub(crate) ident: &'a Ident,
     pub(crate) description: Option<String>,
     pub(crate) container_default: bool,
-    pub(crate) fields: Vec<Field<'a>>,
+    pub(crate) fields: Vec<Field<'a, G>>,
 }
 
 /// A unit variant of an enum of allowed values.
@@ -205,45 +267,49 @@ pub(crate) struct Variant<'a> {
 pub(crate) struct Enum<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) description: Option<String>,
+    /// The variants read from the wire: not those serde skips.
     pub(crate) variants: Vec<Variant<'a>>,
+    /// Whether serde skips some variants: never read, `as_str` must still name them.
+    pub(crate) skips_variants: bool,
 }
 
-/// The guards a user can write, for did-you-mean on unknown ones.
-pub(crate) const GUARD_NAMES: &[&str] = &[
-    "length",
-    "range",
-    "pattern",
-    "format",
-    "one_of",
-    "unique",
-    "multiple_of",
-    "non_empty",
-    "custom",
-    "policy",
-    "acknowledges_policy",
-    "example",
-    "description",
-];
+#[cfg(test)]
+mod tests {
+    use std::cmp::Ordering;
 
-/// The built-in output policy profiles `policy = ".."` accepts, with their variant of
-/// `guardrails::policy::Profile`. The generated code names the variant, so a name the runtime
-/// does not know cannot compile.
-pub(crate) const POLICY_PROFILES: &[(&str, &str)] = &[
-    ("base", "Base"),
-    ("observation", "Observation"),
-    ("decision", "Decision"),
-];
+    use super::{Finite, NumLit};
 
-/// The formats `format = ".."` accepts.
-pub(crate) const FORMAT_NAMES: &[&str] = &[
-    "email",
-    "url",
-    "uri",
-    "uuid",
-    "date",
-    "date-time",
-    "time",
-    "ipv4",
-    "ipv6",
-    "hostname",
-];
+    fn float(f: f64) -> NumLit {
+        NumLit::Float(Finite::new(f).unwrap())
+    }
+
+    #[test]
+    fn numbers_compare_exactly() {
+        let two_53 = 9_007_199_254_740_992_i128;
+        // As `f64`, both sides would be 2^53.
+        assert_eq!(
+            NumLit::Int(two_53 + 1).cmp(float(9_007_199_254_740_992.0)),
+            Ordering::Greater
+        );
+        assert_eq!(NumLit::Int(1).cmp(float(1.0)), Ordering::Equal);
+        assert_eq!(float(-1.5).cmp(NumLit::Int(-1)), Ordering::Less);
+        assert_eq!(NumLit::Int(-1).cmp(float(-1.5)), Ordering::Greater);
+        assert_eq!(NumLit::Int(0).cmp(float(0.5)), Ordering::Less);
+        assert_eq!(NumLit::Int(i128::MAX).cmp(float(1e300)), Ordering::Less);
+        assert_eq!(NumLit::Int(i128::MIN).cmp(float(-1e300)), Ordering::Greater);
+        assert_eq!(
+            NumLit::Int(i128::MIN).cmp(float(-(2.0_f64.powi(127)))),
+            Ordering::Equal
+        );
+        assert_eq!(float(-0.0).cmp(float(0.0)), Ordering::Equal);
+        assert!(!float(0.0).is_positive());
+        assert!(float(1e-300).is_positive());
+    }
+
+    #[test]
+    fn only_finite_floats_are_numbers() {
+        assert!(Finite::new(f64::INFINITY).is_none());
+        assert!(Finite::new(f64::NAN).is_none());
+        assert_eq!(Finite::new(2.5).map(Finite::get), Some(2.5));
+    }
+}

@@ -10,11 +10,12 @@ use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, ExprLit, ExprPath, ExprUnary, Lit, LitStr, UnOp};
 
 use crate::ast::{
-    At, Enum, Field, FieldDefault, GUARD_NAMES, Guards, LengthGuard, NumLit, PolicySource,
-    RangeGuard, Struct, ValueLit, Variant,
+    At, Enum, Field, FieldDefault, Finite, Guards, LengthGuard, NumLit, PolicySource, RangeGuard,
+    Scalar, Struct, ValueLit, Variant,
 };
-use crate::case::RenameRule;
+use crate::case::{RULES, RenameRule};
 use crate::diagnostic::{error, unknown};
+use crate::names::{GUARDS, Guard, LENGTH_BOUNDS, LengthBound, RANGE_BOUNDS, lookup, names};
 
 /// The doc comment of an item, lines joined, or `None`.
 pub(crate) fn doc_comment(attrs: &[Attribute]) -> Option<String> {
@@ -50,12 +51,12 @@ struct SerdeContainer {
 
 fn parse_rename_rule(lit: &LitStr, acc: &mut Accumulator) -> Option<RenameRule> {
     let value = lit.value();
-    let rule = RenameRule::from_name(&value);
+    let rule = lookup(RULES, &value);
     if rule.is_none() {
         acc.push(unknown(
             "`rename_all` rule",
             &value,
-            crate::case::RULE_NAMES,
+            &names(RULES),
             lit.span(),
         ));
     }
@@ -176,7 +177,9 @@ fn parse_num(expr: &Expr) -> syn::Result<NumLit> {
         }) => Ok(NumLit::Int(i.base10_parse()?)),
         Expr::Lit(ExprLit {
             lit: Lit::Float(f), ..
-        }) => Ok(NumLit::Float(f.base10_parse()?)),
+        }) => Finite::new(f.base10_parse()?)
+            .map(NumLit::Float)
+            .ok_or_else(|| syn::Error::new(f.span(), "the number is too large for an `f64`")),
         Expr::Unary(ExprUnary {
             op: UnOp::Neg(_),
             expr,
@@ -194,10 +197,10 @@ fn parse_value(expr: &Expr) -> syn::Result<ValueLit> {
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
-        }) => Ok(ValueLit::Str(s.value())),
+        }) => Ok(ValueLit::Scalar(Scalar::Str(s.value()))),
         Expr::Lit(ExprLit {
             lit: Lit::Bool(b), ..
-        }) => Ok(ValueLit::Bool(b.value)),
+        }) => Ok(ValueLit::Scalar(Scalar::Bool(b.value))),
         Expr::Array(array) => array
             .elems
             .iter()
@@ -205,12 +208,35 @@ fn parse_value(expr: &Expr) -> syn::Result<ValueLit> {
             .collect::<syn::Result<_>>()
             .map(ValueLit::Array),
         Expr::Group(g) => parse_value(&g.expr),
-        other => parse_num(other).map(ValueLit::Num).map_err(|_| {
-            syn::Error::new(
-                other.span(),
-                "expected a literal: a string, a number, a boolean or an array of them",
-            )
-        }),
+        // A number literal keeps its own error (too large); anything else is not a literal.
+        other => parse_num(other)
+            .map(|num| ValueLit::Scalar(Scalar::Num(num)))
+            .map_err(|e| {
+                if is_number_literal(other) {
+                    e
+                } else {
+                    syn::Error::new(
+                        other.span(),
+                        "expected a literal: a string, a number, a boolean or an array of them",
+                    )
+                }
+            }),
+    }
+}
+
+fn is_number_literal(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(_) | Lit::Float(_),
+            ..
+        }) => true,
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr,
+            ..
+        }) => is_number_literal(expr),
+        Expr::Group(g) => is_number_literal(&g.expr),
+        _ => false,
     }
 }
 
@@ -236,38 +262,29 @@ fn set_once<T>(slot: &mut Option<T>, value: T, name: &str, span: Span, acc: &mut
     }
 }
 
+/// The name of a nested meta item: `min` in `length(min = 1)`; empty when it is a path.
+pub(crate) fn key(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
 fn parse_length(meta: &ParseNestedMeta<'_>, acc: &mut Accumulator) -> syn::Result<LengthGuard> {
     let mut out = LengthGuard::default();
     meta.parse_nested_meta(|inner| {
         let span = inner.path.span();
-        let key = inner
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        match key.as_str() {
-            "min" => {
-                let v = parse_u64(&inner)?;
-                set_once(&mut out.min, v, "length(min)", span, acc);
-            }
-            "max" => {
-                let v = parse_u64(&inner)?;
-                set_once(&mut out.max, v, "length(max)", span, acc);
-            }
-            "equal" => {
-                let v = parse_u64(&inner)?;
-                set_once(&mut out.min, v.clone(), "length(min)", span, acc);
-                set_once(&mut out.max, v, "length(max)", span, acc);
-            }
-            _ => {
-                acc.push(unknown(
-                    "`length` bound",
-                    &key,
-                    &["min", "max", "equal"],
-                    span,
-                ));
-                skip_meta(&inner)?;
-            }
+        let key = key(&inner);
+        let Some(bound) = lookup(LENGTH_BOUNDS, &key) else {
+            acc.push(unknown("`length` bound", &key, &names(LENGTH_BOUNDS), span));
+            return skip_meta(&inner);
+        };
+        let value = parse_u64(&inner)?;
+        if matches!(bound, LengthBound::Min | LengthBound::Equal) {
+            set_once(&mut out.min, value.clone(), "length(min)", span, acc);
+        }
+        if matches!(bound, LengthBound::Max | LengthBound::Equal) {
+            set_once(&mut out.max, value, "length(max)", span, acc);
         }
         Ok(())
     })?;
@@ -278,25 +295,20 @@ fn parse_range(meta: &ParseNestedMeta<'_>, acc: &mut Accumulator) -> syn::Result
     let mut out = RangeGuard::default();
     meta.parse_nested_meta(|inner| {
         let span = inner.path.span();
-        let key = inner
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        let names = ["min", "max", "exclusive_min", "exclusive_max"];
-        if !names.contains(&key.as_str()) {
-            acc.push(unknown("`range` bound", &key, &names, span));
+        let key = key(&inner);
+        let Some(bound) = lookup(RANGE_BOUNDS, &key) else {
+            acc.push(unknown("`range` bound", &key, &names(RANGE_BOUNDS), span));
             return skip_meta(&inner);
-        }
+        };
         let expr: Expr = inner.value()?.parse()?;
         let value = At {
             value: parse_num(&expr)?,
             span: expr.span(),
         };
-        let (slot, exclusive) = if key.ends_with("min") {
-            (&mut out.min, &mut out.exclusive_min)
-        } else {
+        let (slot, exclusive) = if bound.is_upper() {
             (&mut out.max, &mut out.exclusive_max)
+        } else {
+            (&mut out.min, &mut out.exclusive_min)
         };
         if slot.is_some() {
             acc.push(error(
@@ -305,149 +317,122 @@ fn parse_range(meta: &ParseNestedMeta<'_>, acc: &mut Accumulator) -> syn::Result
             ));
         } else {
             *slot = Some(value);
-            *exclusive = key.starts_with("exclusive");
+            *exclusive = bound.is_exclusive();
         }
         Ok(())
     })?;
     Ok(out)
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "one arm per guard reads best as one match"
-)]
+/// A string literal, at its own span.
+pub(crate) fn string(meta: &ParseNestedMeta<'_>) -> syn::Result<At<String>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    Ok(At {
+        value: lit.value(),
+        span: lit.span(),
+    })
+}
+
+/// `one_of("a", "b")` or `one_of = ["a", "b"]`.
+fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<ValueLit>> {
+    if meta.input.peek(syn::Token![=]) {
+        return match parse_value(&meta.value()?.parse()?)? {
+            ValueLit::Array(values) => Ok(values),
+            ValueLit::Scalar(_) => Err(meta.error("`one_of` takes a list: `one_of(\"a\", \"b\")`")),
+        };
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let exprs = content.parse_terminated(Expr::parse, syn::Token![,])?;
+    exprs.iter().map(parse_value).collect()
+}
+
+/// `policy = "profile"` or `policy = path::to::policy`.
+fn parse_policy(meta: &ParseNestedMeta<'_>) -> syn::Result<At<PolicySource>> {
+    let expr: Expr = meta.value()?.parse()?;
+    let value = match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(name),
+            ..
+        }) => PolicySource::Profile(name.value()),
+        Expr::Path(path) => PolicySource::Path(path.clone()),
+        other => {
+            return Err(syn::Error::new(
+                other.span(),
+                "`policy` takes a built-in profile name (`policy = \"decision\"`) or the path of a `fn() -> &'static Policy`",
+            ));
+        }
+    };
+    Ok(At {
+        value,
+        span: expr.span(),
+    })
+}
+
 fn parse_guard(
     meta: &ParseNestedMeta<'_>,
     guards: &mut Guards,
     acc: &mut Accumulator,
 ) -> syn::Result<()> {
     let span = meta.path.span();
-    let key = meta
-        .path
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_default();
-    match key.as_str() {
-        "length" => {
-            let value = parse_length(meta, acc)?;
-            set_once(&mut guards.length, At { value, span }, "length", span, acc);
-        }
-        "range" => {
-            let value = parse_range(meta, acc)?;
-            set_once(&mut guards.range, At { value, span }, "range", span, acc);
-        }
-        "pattern" => {
-            let lit: LitStr = meta.value()?.parse()?;
-            set_once(
-                &mut guards.pattern,
-                At {
-                    value: lit.value(),
-                    span: lit.span(),
-                },
-                "pattern",
+    let key = key(meta);
+    let Some(guard) = lookup(GUARDS, &key) else {
+        acc.push(unknown("guard", &key, &names(GUARDS), span));
+        return skip_meta(meta);
+    };
+    match guard {
+        Guard::Length => {
+            let value = At {
+                value: parse_length(meta, acc)?,
                 span,
-                acc,
-            );
+            };
+            set_once(&mut guards.length, value, &key, span, acc);
         }
-        "format" => {
-            let lit: LitStr = meta.value()?.parse()?;
-            set_once(
-                &mut guards.format,
-                At {
-                    value: lit.value(),
-                    span: lit.span(),
-                },
-                "format",
+        Guard::Range => {
+            let value = At {
+                value: parse_range(meta, acc)?,
                 span,
-                acc,
-            );
+            };
+            set_once(&mut guards.range, value, &key, span, acc);
         }
-        "one_of" => {
-            let mut items = Vec::new();
-            if meta.input.peek(syn::Token![=]) {
-                match parse_value(&meta.value()?.parse()?)? {
-                    ValueLit::Array(values) => items = values,
-                    _ => return Err(meta.error("`one_of` takes a list: `one_of(\"a\", \"b\")`")),
-                }
-            } else {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                let exprs = content.parse_terminated(Expr::parse, syn::Token![,])?;
-                for e in &exprs {
-                    items.push(parse_value(e)?);
-                }
-            }
-            set_once(
-                &mut guards.one_of,
-                At { value: items, span },
-                "one_of",
+        Guard::Pattern => set_once(&mut guards.pattern, string(meta)?, &key, span, acc),
+        Guard::Format => set_once(&mut guards.format, string(meta)?, &key, span, acc),
+        Guard::OneOf => {
+            let value = At {
+                value: parse_one_of(meta)?,
                 span,
-                acc,
-            );
+            };
+            set_once(&mut guards.one_of, value, &key, span, acc);
         }
-        "unique" => set_once(&mut guards.unique, span, "unique", span, acc),
-        "non_empty" => set_once(&mut guards.non_empty, span, "non_empty", span, acc),
-        "multiple_of" => {
+        Guard::Unique => set_once(&mut guards.unique, span, &key, span, acc),
+        Guard::NonEmpty => set_once(&mut guards.non_empty, span, &key, span, acc),
+        Guard::MultipleOf => {
             let expr: Expr = meta.value()?.parse()?;
             let value = At {
                 value: parse_num(&expr)?,
                 span: expr.span(),
             };
-            set_once(&mut guards.multiple_of, value, "multiple_of", span, acc);
+            set_once(&mut guards.multiple_of, value, &key, span, acc);
         }
-        "custom" => {
+        Guard::Custom => {
             let path: ExprPath = meta.value()?.parse()?;
-            set_once(&mut guards.custom, path, "custom", span, acc);
+            set_once(&mut guards.custom, path, &key, span, acc);
         }
-        "policy" => {
-            let expr: Expr = meta.value()?.parse()?;
-            let value = match &expr {
-                Expr::Lit(ExprLit {
-                    lit: Lit::Str(name),
-                    ..
-                }) => PolicySource::Profile(name.value()),
-                Expr::Path(path) => PolicySource::Path(path.clone()),
-                other => {
-                    return Err(syn::Error::new(
-                        other.span(),
-                        "`policy` takes a built-in profile name (`policy = \"decision\"`) or the path of a `fn() -> &'static Policy`",
-                    ));
-                }
-            };
-            let value = At {
-                value,
-                span: expr.span(),
-            };
-            set_once(&mut guards.policy, value, "policy", span, acc);
+        Guard::Policy => set_once(&mut guards.policy, parse_policy(meta)?, &key, span, acc),
+        Guard::AcknowledgesPolicy => {
+            set_once(&mut guards.acknowledges_policy, span, &key, span, acc);
         }
-        "acknowledges_policy" => set_once(
-            &mut guards.acknowledges_policy,
-            span,
-            "acknowledges_policy",
-            span,
-            acc,
-        ),
-        "example" => {
+        Guard::Example => {
             let expr: Expr = meta.value()?.parse()?;
             let value = At {
                 value: parse_value(&expr)?,
                 span: expr.span(),
             };
-            set_once(&mut guards.example, value, "example", span, acc);
+            set_once(&mut guards.example, value, &key, span, acc);
         }
-        "description" => {
-            let lit: LitStr = meta.value()?.parse()?;
-            set_once(
-                &mut guards.description,
-                lit.value(),
-                "description",
-                span,
-                acc,
-            );
-        }
-        _ => {
-            acc.push(unknown("guard", &key, GUARD_NAMES, span));
-            skip_meta(meta)?;
+        Guard::Description => {
+            let value = string(meta)?.value;
+            set_once(&mut guards.description, value, &key, span, acc);
         }
     }
     Ok(())
@@ -598,6 +583,7 @@ impl<'a> Enum<'a> {
         Some(Self {
             ident: &input.ident,
             description: doc_comment(&input.attrs),
+            skips_variants: variants.len() < data.variants.len(),
             variants,
         })
     }

@@ -14,33 +14,19 @@ pub(crate) enum RenameRule {
     ScreamingKebab,
 }
 
-/// The rule names serde accepts.
-pub(crate) const RULE_NAMES: &[&str] = &[
-    "lowercase",
-    "UPPERCASE",
-    "PascalCase",
-    "camelCase",
-    "snake_case",
-    "SCREAMING_SNAKE_CASE",
-    "kebab-case",
-    "SCREAMING-KEBAB-CASE",
+/// The rules serde accepts, by the name `rename_all` gives them.
+pub(crate) const RULES: &[(&str, RenameRule)] = &[
+    ("lowercase", RenameRule::Lower),
+    ("UPPERCASE", RenameRule::Upper),
+    ("PascalCase", RenameRule::Pascal),
+    ("camelCase", RenameRule::Camel),
+    ("snake_case", RenameRule::Snake),
+    ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnake),
+    ("kebab-case", RenameRule::Kebab),
+    ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebab),
 ];
 
 impl RenameRule {
-    pub(crate) fn from_name(name: &str) -> Option<Self> {
-        Some(match name {
-            "lowercase" => Self::Lower,
-            "UPPERCASE" => Self::Upper,
-            "PascalCase" => Self::Pascal,
-            "camelCase" => Self::Camel,
-            "snake_case" => Self::Snake,
-            "SCREAMING_SNAKE_CASE" => Self::ScreamingSnake,
-            "kebab-case" => Self::Kebab,
-            "SCREAMING-KEBAB-CASE" => Self::ScreamingKebab,
-            _ => return None,
-        })
-    }
-
     pub(crate) fn apply_to_field(self, field: &str) -> String {
         match self {
             Self::Lower | Self::Snake => field.to_owned(),
@@ -104,7 +90,7 @@ fn lower_first(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::RenameRule;
+    use super::RULES;
 
     #[test]
     fn fields_follow_serde() {
@@ -120,7 +106,7 @@ mod tests {
         ];
         for (rule, want) in cases {
             assert_eq!(
-                RenameRule::from_name(rule)
+                crate::names::lookup(RULES, rule)
                     .unwrap()
                     .apply_to_field("due_before"),
                 want,
@@ -143,7 +129,7 @@ mod tests {
         ];
         for (rule, want) in cases {
             assert_eq!(
-                RenameRule::from_name(rule)
+                crate::names::lookup(RULES, rule)
                     .unwrap()
                     .apply_to_variant("InProgress"),
                 want,

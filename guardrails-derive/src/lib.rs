@@ -4,9 +4,11 @@
 mod ast;
 mod attr;
 mod case;
+mod checked;
 mod diagnostic;
 mod expand;
 mod fallback;
+mod names;
 // The runtime's own did-you-mean, included through a link so that both crates suggest alike.
 #[expect(
     unreachable_pub,
@@ -41,11 +43,22 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     derive::tool(args.into(), &item.into()).into()
 }
 
-/// The three stages of each derive: parse, check, emit (or the fallback on error).
+/// The string formats `format = ".."` accepts, as `[(name, StringFormat)]`: lets the runtime's
+/// tests hold the derive's names against its own. Not part of the API.
+#[doc(hidden)]
+#[proc_macro]
+pub fn string_formats(input: TokenStream) -> TokenStream {
+    let _ = parse_macro_input!(input as syn::parse::Nothing);
+    expand::string_formats::expand().into()
+}
+
+/// The three stages of each macro: parse, check, then expand the checked model, or emit the
+/// fallback next to every error collected.
 mod derive {
+    use darling::error::Accumulator;
     use proc_macro2::TokenStream;
 
-    use crate::{ast, expand, fallback, tool_ast, tool_valid, valid};
+    use crate::{ast, expand, fallback, tool_attr, tool_valid, valid};
 
     pub(crate) fn tool(args: TokenStream, item: &TokenStream) -> TokenStream {
         let function: syn::ItemFn = match syn::parse2(item.clone()) {
@@ -56,39 +69,46 @@ mod derive {
             }
         };
         let mut acc = darling::Error::accumulator();
-        let parsed = tool_ast::ToolFn::parse(args, &function, &mut acc);
-        tool_valid::check_tool(&parsed, &mut acc);
-        match (acc.finish(), &parsed.params) {
-            (Ok(()), Some(params)) => expand::tool::expand(&parsed, params),
-            (Err(errors), _) => fallback::tool(item, &errors.write_errors()),
-            (Ok(()), None) => fallback::tool(item, &TokenStream::new()),
-        }
+        let parsed = tool_attr::parse(args, &function, &mut acc);
+        let checked = tool_valid::check_tool(parsed, &mut acc);
+        finish(acc, checked, expand::tool::expand, |errors| {
+            fallback::tool(item, errors)
+        })
     }
 
     pub(crate) fn tool_args(input: &syn::DeriveInput) -> TokenStream {
         let mut acc = darling::Error::accumulator();
-        let parsed = ast::Struct::from_input(input, &mut acc);
-        if let Some(parsed) = &parsed {
-            valid::check_struct(parsed, &mut acc);
-        }
-        match (acc.finish(), parsed) {
-            (Ok(()), Some(parsed)) => expand::tool_args::expand(&parsed),
-            (Err(errors), _) => fallback::tool_args(input, &errors.write_errors()),
-            (Ok(()), None) => fallback::tool_args(input, &TokenStream::new()),
-        }
+        let checked = ast::Struct::from_input(input, &mut acc)
+            .and_then(|parsed| valid::check_struct(parsed, &mut acc));
+        finish(acc, checked, expand::tool_args::expand, |errors| {
+            fallback::tool_args(input, errors)
+        })
     }
 
     pub(crate) fn tool_enum(input: &syn::DeriveInput) -> TokenStream {
         let mut acc = darling::Error::accumulator();
         let parsed = ast::Enum::from_input(input, &mut acc);
-        let total = match &input.data {
-            syn::Data::Enum(data) => data.variants.len(),
-            _ => 0,
-        };
-        match (acc.finish(), parsed) {
-            (Ok(()), Some(parsed)) => expand::tool_enum::expand(&parsed, total),
-            (Err(errors), _) => fallback::tool_enum(input, &errors.write_errors()),
-            (Ok(()), None) => fallback::tool_enum(input, &TokenStream::new()),
+        finish(acc, parsed, expand::tool_enum::expand, |errors| {
+            fallback::tool_enum(input, errors)
+        })
+    }
+
+    /// The expansion of the model when no stage recorded an error; else the fallback, next to
+    /// every error recorded. A stage yields no model only where it recorded why.
+    fn finish<T>(
+        acc: Accumulator,
+        model: Option<T>,
+        expand: impl FnOnce(&T) -> TokenStream,
+        fallback: impl FnOnce(&TokenStream) -> TokenStream,
+    ) -> TokenStream {
+        match (acc.finish(), model) {
+            (Ok(()), Some(model)) => expand(&model),
+            (result, _) => fallback(
+                &result
+                    .err()
+                    .map(darling::Error::write_errors)
+                    .unwrap_or_default(),
+            ),
         }
     }
 }

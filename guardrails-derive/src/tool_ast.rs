@@ -1,14 +1,15 @@
 //! The typed model of a `#[tool]` function: its options as written and the shape of its
-//! parameters. Filled by [`crate::tool_attr`], judged by [`crate::tool_valid`].
+//! parameters. Filled by [`crate::tool_attr`], judged by [`crate::tool_valid`] into the
+//! [`crate::checked::CheckedTool`].
 
-use proc_macro2::{Span, TokenStream};
-use syn::{ItemFn, ReturnType, Type};
+use proc_macro2::Span;
+use syn::{ItemFn, Type};
 
 use crate::ast::At;
 
 /// The options written in `#[tool(...)]`.
 #[derive(Default)]
-pub(crate) struct ToolAttr {
+pub(crate) struct ToolOptions {
     pub(crate) name: Option<At<String>>,
     pub(crate) title: Option<At<String>>,
     pub(crate) description: Option<At<String>>,
@@ -34,7 +35,7 @@ pub(crate) struct Params<'a> {
 /// A `#[tool]` function.
 pub(crate) struct ToolFn<'a> {
     pub(crate) item: &'a ItemFn,
-    pub(crate) attr: ToolAttr,
+    pub(crate) options: ToolOptions,
     pub(crate) doc: Option<String>,
     /// `None` when the parameters do not have a shape the checks accept.
     pub(crate) params: Option<Params<'a>>,
@@ -43,7 +44,7 @@ pub(crate) struct ToolFn<'a> {
 impl ToolFn<'_> {
     /// The tool's name: the `name` option, or the function's name.
     pub(crate) fn name(&self) -> String {
-        self.attr.name.as_ref().map_or_else(
+        self.options.name.as_ref().map_or_else(
             || {
                 let ident = self.item.sig.ident.to_string();
                 ident.strip_prefix("r#").unwrap_or(&ident).to_owned()
@@ -54,19 +55,11 @@ impl ToolFn<'_> {
 
     /// The tool's description: the `description` option, or the doc comment.
     pub(crate) fn description(&self) -> Option<&str> {
-        self.attr
+        self.options
             .description
             .as_ref()
             .map(|d| d.value.as_str())
             .or(self.doc.as_deref())
-    }
-
-    /// The return type as written; `()` when there is none.
-    pub(crate) fn return_type(&self) -> TokenStream {
-        match &self.item.sig.output {
-            ReturnType::Default => quote::quote!(()),
-            ReturnType::Type(_, ty) => quote::quote!(#ty),
-        }
     }
 }
 

@@ -6,51 +6,23 @@ use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser as _;
 use syn::spanned::Spanned as _;
-use syn::{FnArg, ItemFn, LitBool, LitInt, LitStr, Pat, Type};
+use syn::{FnArg, ItemFn, LitBool, LitInt, Pat, Type};
 
 use crate::ast::At;
-use crate::attr::{doc_comment, skip_meta};
+use crate::attr::{doc_comment, key, skip_meta, string};
 use crate::diagnostic::{error, unknown};
-use crate::tool_ast::{Params, ToolAttr, ToolFn};
-
-/// The options `#[tool]` accepts, for did-you-mean on unknown ones.
-pub(crate) const OPTION_NAMES: &[&str] = &[
-    "name",
-    "title",
-    "description",
-    "read_only",
-    "destructive",
-    "idempotent",
-    "open_world",
-    "agent_limit",
-    "hint",
-    "teach",
-    "max_bytes",
-    "policy",
-];
+use crate::names::{TOOL_OPTIONS, ToolOption, lookup, names};
+use crate::tool_ast::{Params, ToolFn, ToolOptions};
 
 fn set_once<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta<'_>, acc: &mut Accumulator) {
     if slot.is_some() {
-        let name = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
         acc.push(error(
             meta.path.span(),
-            format!("duplicate option `{name}`"),
+            format!("duplicate option `{}`", key(meta)),
         ));
     } else {
         *slot = Some(value);
     }
-}
-
-fn string(meta: &ParseNestedMeta<'_>) -> syn::Result<At<String>> {
-    let lit: LitStr = meta.value()?.parse()?;
-    Ok(At {
-        value: lit.value(),
-        span: lit.span(),
-    })
 }
 
 fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<At<bool>> {
@@ -80,37 +52,40 @@ fn path(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Path> {
     meta.value()?.parse()
 }
 
-fn parse_attr(args: TokenStream, acc: &mut Accumulator) -> ToolAttr {
-    let mut out = ToolAttr::default();
+fn parse_options(args: TokenStream, acc: &mut Accumulator) -> ToolOptions {
+    let mut out = ToolOptions::default();
     let parser = syn::meta::parser(|meta| {
-        let name = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        match name.as_str() {
-            "name" => set_once(&mut out.name, string(&meta)?, &meta, acc),
-            "title" => set_once(&mut out.title, string(&meta)?, &meta, acc),
-            "description" => set_once(&mut out.description, string(&meta)?, &meta, acc),
-            "hint" => set_once(&mut out.hint, string(&meta)?, &meta, acc),
-            "read_only" => set_once(&mut out.read_only, flag(&meta)?, &meta, acc),
-            "destructive" => set_once(&mut out.destructive, flag(&meta)?, &meta, acc),
-            "idempotent" => set_once(&mut out.idempotent, flag(&meta)?, &meta, acc),
-            "open_world" => set_once(&mut out.open_world, flag(&meta)?, &meta, acc),
-            "agent_limit" => set_once(&mut out.agent_limit, count(&meta)?, &meta, acc),
-            "max_bytes" => set_once(&mut out.max_bytes, count(&meta)?, &meta, acc),
-            "teach" => set_once(&mut out.teach, path(&meta)?, &meta, acc),
-            "policy" => set_once(&mut out.policy, path(&meta)?, &meta, acc),
-            _ => {
-                let shown = if name.is_empty() {
-                    let path = &meta.path;
-                    quote::quote!(#path).to_string().replace(' ', "")
-                } else {
-                    name.clone()
-                };
-                acc.push(unknown("option", &shown, OPTION_NAMES, meta.path.span()));
-                skip_meta(&meta)?;
+        let name = key(&meta);
+        let Some(option) = lookup(TOOL_OPTIONS, &name) else {
+            let shown = if name.is_empty() {
+                let path = &meta.path;
+                quote::quote!(#path).to_string().replace(' ', "")
+            } else {
+                name
+            };
+            acc.push(unknown(
+                "option",
+                &shown,
+                &names(TOOL_OPTIONS),
+                meta.path.span(),
+            ));
+            return skip_meta(&meta);
+        };
+        match option {
+            ToolOption::Name => set_once(&mut out.name, string(&meta)?, &meta, acc),
+            ToolOption::Title => set_once(&mut out.title, string(&meta)?, &meta, acc),
+            ToolOption::Description => {
+                set_once(&mut out.description, string(&meta)?, &meta, acc);
             }
+            ToolOption::Hint => set_once(&mut out.hint, string(&meta)?, &meta, acc),
+            ToolOption::ReadOnly => set_once(&mut out.read_only, flag(&meta)?, &meta, acc),
+            ToolOption::Destructive => set_once(&mut out.destructive, flag(&meta)?, &meta, acc),
+            ToolOption::Idempotent => set_once(&mut out.idempotent, flag(&meta)?, &meta, acc),
+            ToolOption::OpenWorld => set_once(&mut out.open_world, flag(&meta)?, &meta, acc),
+            ToolOption::AgentLimit => set_once(&mut out.agent_limit, count(&meta)?, &meta, acc),
+            ToolOption::MaxBytes => set_once(&mut out.max_bytes, count(&meta)?, &meta, acc),
+            ToolOption::Teach => set_once(&mut out.teach, path(&meta)?, &meta, acc),
+            ToolOption::Policy => set_once(&mut out.policy, path(&meta)?, &meta, acc),
         }
         Ok(())
     });
@@ -189,15 +164,14 @@ fn parse_params<'a>(item: &'a ItemFn, acc: &mut Accumulator) -> Option<Params<'a
     })
 }
 
-impl<'a> ToolFn<'a> {
-    pub(crate) fn parse(args: TokenStream, item: &'a ItemFn, acc: &mut Accumulator) -> Self {
-        let attr = parse_attr(args, acc);
-        let params = parse_params(item, acc);
-        Self {
-            item,
-            attr,
-            doc: doc_comment(&item.attrs),
-            params,
-        }
+/// The model of a `#[tool]` function: its options, then its parameters.
+pub(crate) fn parse<'a>(args: TokenStream, item: &'a ItemFn, acc: &mut Accumulator) -> ToolFn<'a> {
+    let options = parse_options(args, acc);
+    let params = parse_params(item, acc);
+    ToolFn {
+        item,
+        options,
+        doc: doc_comment(&item.attrs),
+        params,
     }
 }

@@ -1,12 +1,14 @@
 //! Checks of a `#[tool]` function: options that contradict each other, limits that cannot
 //! work, a name MCP clients reject, a missing description, a signature the pipeline cannot
-//! call. Every problem is reported at its own span.
+//! call. Every problem is reported at its own span; what passes becomes the
+//! [`CheckedTool`].
 
 use darling::error::Accumulator;
 use syn::spanned::Spanned as _;
 
+use crate::checked::{AgentLimit, CheckedTool, Teaching};
 use crate::diagnostic::error;
-use crate::tool_ast::{ToolFn, fn_span};
+use crate::tool_ast::{Params, ToolFn, ToolOptions, fn_span};
 
 /// The smallest byte cap that leaves room for a result and its notice.
 const MIN_MAX_BYTES: u64 = 256;
@@ -19,12 +21,67 @@ fn valid_tool_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-pub(crate) fn check_tool(tool: &ToolFn<'_>, acc: &mut Accumulator) {
+/// The checked tool, or `None` when a check failed or the parameters did not parse (each
+/// failure recorded in `acc`).
+pub(crate) fn check_tool<'a>(tool: ToolFn<'a>, acc: &mut Accumulator) -> Option<CheckedTool<'a>> {
+    let mut found = darling::Error::accumulator();
+    check_options(&tool, &mut found);
+    let name = tool.name();
+    let description = tool.description().map(str::to_owned);
+    let checked = match (description, tool.params) {
+        (Some(description), Some(params)) => {
+            Some(resolve(tool.item, name, description, tool.options, params))
+        }
+        // A missing description was just recorded, parameters that did not parse when parsed.
+        _ => None,
+    };
+    acc.handle(found.finish_with(checked)).flatten()
+}
+
+/// The options as the expansion reads them, once checked.
+fn resolve<'a>(
+    item: &'a syn::ItemFn,
+    name: String,
+    description: String,
+    options: ToolOptions,
+    params: Params<'a>,
+) -> CheckedTool<'a> {
+    let annotations = [
+        ("read_only", options.read_only),
+        ("destructive", options.destructive),
+        ("idempotent", options.idempotent),
+        ("open_world", options.open_world),
+    ]
+    .into_iter()
+    .filter_map(|(method, flag)| Some((method, flag?)))
+    .collect();
+    let agent_limit = options.agent_limit.map(|max| AgentLimit {
+        max,
+        teaching: match (options.hint, options.teach) {
+            (Some(hint), _) => Teaching::Hint(hint.value),
+            (None, Some(teach)) => Teaching::Teach(teach),
+            (None, None) => Teaching::Filters,
+        },
+    });
+    CheckedTool {
+        item,
+        name,
+        description,
+        title: options.title.map(|t| t.value),
+        annotations,
+        agent_limit,
+        max_bytes: options.max_bytes.map(|m| m.value),
+        policy: options.policy,
+        params,
+    }
+}
+
+fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
     check_signature(tool, acc);
-    let attr = &tool.attr;
+    let options = &tool.options;
     let name = tool.name();
     if !valid_tool_name(&name) {
-        let span = attr
+        let span = options
             .name
             .as_ref()
             .map_or_else(|| fn_span(tool.item), |n| n.span);
@@ -36,9 +93,9 @@ pub(crate) fn check_tool(tool: &ToolFn<'_>, acc: &mut Accumulator) {
         ));
     }
     for (option, text) in [
-        ("title", &attr.title),
-        ("description", &attr.description),
-        ("hint", &attr.hint),
+        ("title", &options.title),
+        ("description", &options.description),
+        ("hint", &options.hint),
     ] {
         if let Some(text) = text
             && text.value.trim().is_empty()
@@ -54,7 +111,7 @@ pub(crate) fn check_tool(tool: &ToolFn<'_>, acc: &mut Accumulator) {
             ),
         ));
     }
-    if let (Some(read_only), Some(destructive)) = (&attr.read_only, &attr.destructive)
+    if let (Some(read_only), Some(destructive)) = (&options.read_only, &options.destructive)
         && read_only.value
         && destructive.value
     {
@@ -63,12 +120,12 @@ pub(crate) fn check_tool(tool: &ToolFn<'_>, acc: &mut Accumulator) {
             "a `read_only` tool cannot be `destructive`",
         ));
     }
-    if let Some(limit) = &attr.agent_limit
+    if let Some(limit) = &options.agent_limit
         && limit.value == 0
     {
         acc.push(error(limit.span, "`agent_limit` must be at least 1"));
     }
-    if let Some(max) = &attr.max_bytes
+    if let Some(max) = &options.max_bytes
         && max.value < MIN_MAX_BYTES
     {
         acc.push(error(
@@ -79,21 +136,21 @@ pub(crate) fn check_tool(tool: &ToolFn<'_>, acc: &mut Accumulator) {
             ),
         ));
     }
-    if attr.agent_limit.is_none() {
-        if let Some(hint) = &attr.hint {
+    if options.agent_limit.is_none() {
+        if let Some(hint) = &options.hint {
             acc.push(error(
                 hint.span,
                 "`hint` needs `agent_limit`: it is shown when the limit cuts a result",
             ));
         }
-        if let Some(teach) = &attr.teach {
+        if let Some(teach) = &options.teach {
             acc.push(error(
                 teach.span(),
                 "`teach` needs `agent_limit`: it is called when the limit cuts a result",
             ));
         }
     }
-    if let (Some(_), Some(teach)) = (&attr.hint, &attr.teach) {
+    if let (Some(_), Some(teach)) = (&options.hint, &options.teach) {
         acc.push(error(
             teach.span(),
             "`hint` and `teach` both write the teaching block: keep one",

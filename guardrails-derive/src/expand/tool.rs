@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use crate::tool_ast::{Params, ToolFn};
+use crate::checked::{CheckedTool, Teaching};
 
 /// A span that points at the user's token for diagnostics but keeps the macro's hygiene, so
 /// that lints on user code (`unused_qualifications`) do not fire on generated paths.
@@ -14,50 +14,41 @@ fn at(span: proc_macro2::Span) -> proc_macro2::Span {
     proc_macro2::Span::mixed_site().located_at(span)
 }
 
-fn opt_flag(flag: Option<&crate::ast::At<bool>>, method: &str) -> TokenStream {
-    match flag {
-        Some(f) => {
-            let method = syn::Ident::new(method, f.span);
-            let value = f.value;
-            quote!(.#method(#value))
-        }
-        None => TokenStream::new(),
+/// The return type as written; `()` when there is none.
+fn return_type(item: &syn::ItemFn) -> TokenStream {
+    match &item.sig.output {
+        syn::ReturnType::Default => quote!(()),
+        syn::ReturnType::Type(_, ty) => quote!(#ty),
     }
 }
 
 /// The `static` that describes the tool.
-fn spec(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
-    let attr = &tool.attr;
-    let args = params.args;
-    let name = tool.name();
-    let description = tool.description().unwrap_or_default();
-    let title = attr.title.as_ref().map(|t| {
-        let t = &t.value;
-        quote!(.with_title(#t))
+fn spec(tool: &CheckedTool<'_>) -> TokenStream {
+    let args = tool.params.args;
+    let name = &tool.name;
+    let description = &tool.description;
+    let title = tool.title.as_ref().map(|t| quote!(.with_title(#t)));
+    let hints = tool.annotations.iter().map(|(method, flag)| {
+        let method = syn::Ident::new(method, flag.span);
+        let value = flag.value;
+        quote!(.#method(#value))
     });
-    let hints = [
-        opt_flag(attr.read_only.as_ref(), "read_only"),
-        opt_flag(attr.destructive.as_ref(), "destructive"),
-        opt_flag(attr.idempotent.as_ref(), "idempotent"),
-        opt_flag(attr.open_world.as_ref(), "open_world"),
-    ];
-    let limit = attr.agent_limit.as_ref().map(|limit| {
-        let max = usize::try_from(limit.value).unwrap_or(usize::MAX);
-        let teaching = match (&attr.hint, &attr.teach) {
-            (Some(hint), _) => {
-                let hint = &hint.value;
-                quote!(__gr::Teaching::Hint(#hint))
+    let limit = tool.agent_limit.as_ref().map(|limit| {
+        let max = usize::try_from(limit.max.value).unwrap_or(usize::MAX);
+        let teaching = match &limit.teaching {
+            Teaching::Hint(hint) => quote!(__gr::Teaching::Hint(#hint)),
+            Teaching::Teach(teach) => {
+                quote_spanned!(at(teach.span())=> __gr::Teaching::Teach(#teach))
             }
-            (None, Some(teach)) => quote_spanned!(at(teach.span())=> __gr::Teaching::Teach(#teach)),
-            (None, None) => quote!(__gr::Teaching::Filters),
+            Teaching::Filters => quote!(__gr::Teaching::Filters),
         };
         quote!(.with_agent_limit(__gr::AgentLimit { max: #max, teaching: #teaching }))
     });
-    let max_bytes = attr.max_bytes.as_ref().map(|m| {
-        let max = usize::try_from(m.value).unwrap_or(usize::MAX);
+    let max_bytes = tool.max_bytes.map(|max| {
+        let max = usize::try_from(max).unwrap_or(usize::MAX);
         quote!(.with_max_bytes(#max))
     });
-    let policy = attr
+    let policy = tool
         .policy
         .as_ref()
         .map(|p| quote_spanned!(at(p.span())=> .with_policy(&#p)));
@@ -75,10 +66,10 @@ fn spec(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
 
 /// The function that finds the output schema once: the success type of the return type, in
 /// the `{items, shown, total}` envelope when the tool has an agent limit.
-fn output_schema(tool: &ToolFn<'_>) -> TokenStream {
-    let ret = tool.return_type();
+fn output_schema(tool: &CheckedTool<'_>) -> TokenStream {
+    let ret = return_type(tool.item);
     // A result that is not a collection is reported by the presenter; the probe stays quiet.
-    let listing = tool.attr.agent_limit.as_ref().map(|_| {
+    let listing = tool.agent_limit.as_ref().map(|_| {
         quote! {
             #[allow(unused_imports)]
             use __gr::{ListingOf as _, NotListing as _};
@@ -103,7 +94,8 @@ fn output_schema(tool: &ToolFn<'_>) -> TokenStream {
     }
 }
 
-pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
+pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
+    let params = &tool.params;
     let item = tool.item;
     let ident = &item.sig.ident;
     let vis = &item.vis;
@@ -114,7 +106,7 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
     sig.ident = syn::Ident::new("handler", ident.span());
     let block = &item.block;
     let args = params.args;
-    let ret = tool.return_type();
+    let ret = return_type(item);
 
     let state_call = params
         .state
@@ -124,8 +116,8 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
         None => TokenStream::new(),
     };
     let awaited = item.sig.asyncness.map(|_| quote!(.await));
-    let present = if let Some(limit) = &tool.attr.agent_limit {
-        quote_spanned!(at(limit.span)=> __gr::present_collection)
+    let present = if let Some(limit) = &tool.agent_limit {
+        quote_spanned!(at(limit.max.span)=> __gr::present_collection)
     } else {
         quote!(__gr::present_value)
     };
@@ -133,7 +125,7 @@ pub(crate) fn expand(tool: &ToolFn<'_>, params: &Params<'_>) -> TokenStream {
     // Plain user span here (not `at`): with the macro's hygiene rustc reports a missing
     // `ToolArgs` on this call twice.
     let run = quote_spanned!(args.span()=> __gr::run);
-    let spec = spec(tool, params);
+    let spec = spec(tool);
     let output_schema = output_schema(tool);
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
 

@@ -5,9 +5,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use crate::ast::{
-    Field, FieldDefault, Guards, NumLit, POLICY_PROFILES, PolicySource, Struct, ValueLit,
-};
+use crate::ast::{FieldDefault, NumLit, Scalar};
+use crate::checked::{Bound, CheckedField, CheckedGuards, CheckedStruct, Policy, TypeNeed};
 use crate::expand::opt_str;
 
 fn num(n: NumLit) -> TokenStream {
@@ -17,7 +16,7 @@ fn num(n: NumLit) -> TokenStream {
             quote!(__gr::Num::Int(#lit))
         }
         NumLit::Float(f) => {
-            let lit = Literal::f64_suffixed(if f.is_finite() { f } else { 0.0 });
+            let lit = Literal::f64_suffixed(f.get());
             quote!(__gr::Num::Float(#lit))
         }
     }
@@ -30,84 +29,55 @@ fn opt_u64(v: Option<u64>) -> TokenStream {
     }
 }
 
-fn bound(b: Option<NumLit>, exclusive: bool) -> TokenStream {
+fn bound(b: Option<Bound>) -> TokenStream {
     match b {
-        Some(n) => {
-            let n = num(n);
+        Some(Bound { value, exclusive }) => {
+            let n = num(value);
             quote!(::core::option::Option::Some(__gr::Bound { value: #n, exclusive: #exclusive }))
         }
         None => quote!(::core::option::Option::None),
     }
 }
 
-fn format_variant(name: &str) -> TokenStream {
-    let variant = match name {
-        "email" => "Email",
-        "url" | "uri" => "Url",
-        "uuid" => "Uuid",
-        "date" => "Date",
-        "date-time" => "DateTime",
-        "time" => "Time",
-        "ipv4" => "Ipv4",
-        "ipv6" => "Ipv6",
-        _ => "Hostname",
-    };
-    let variant = format_ident!("{}", variant);
-    quote!(__gr::Format::#variant)
-}
-
-fn literal(v: &ValueLit) -> TokenStream {
+fn literal(v: &Scalar) -> TokenStream {
     match v {
-        ValueLit::Str(s) => quote!(__gr::Literal::Str(#s)),
-        ValueLit::Bool(b) => quote!(__gr::Literal::Bool(#b)),
-        ValueLit::Num(NumLit::Int(i)) => {
+        Scalar::Str(s) => quote!(__gr::Literal::Str(#s)),
+        Scalar::Bool(b) => quote!(__gr::Literal::Bool(#b)),
+        Scalar::Num(NumLit::Int(i)) => {
             let lit = Literal::i128_suffixed(*i);
             quote!(__gr::Literal::Int(#lit))
         }
-        ValueLit::Num(NumLit::Float(f)) => {
-            let lit = Literal::f64_suffixed(if f.is_finite() { *f } else { 0.0 });
+        Scalar::Num(NumLit::Float(f)) => {
+            let lit = Literal::f64_suffixed(f.get());
             quote!(__gr::Literal::Float(#lit))
         }
-        // Rejected by the checks; never reached in compiled code.
-        ValueLit::Array(_) => quote!(__gr::Literal::Bool(false)),
     }
 }
 
-fn constraints(g: &Guards) -> TokenStream {
-    let (min_len, max_len) = g.length_bounds();
-    let (min_len, max_len) = (opt_u64(min_len), opt_u64(max_len));
-    let range = g.range.as_ref().map(|r| &r.value);
-    let minimum = bound(
-        range.and_then(|r| r.min.as_ref()).map(|m| m.value),
-        range.is_some_and(|r| r.exclusive_min),
-    );
-    let maximum = bound(
-        range.and_then(|r| r.max.as_ref()).map(|m| m.value),
-        range.is_some_and(|r| r.exclusive_max),
-    );
-    let pattern = match &g.pattern {
+fn constraints(g: &CheckedGuards) -> TokenStream {
+    let c = &g.constraints;
+    let (min_len, max_len) = (opt_u64(c.min_length), opt_u64(c.max_length));
+    let minimum = bound(c.minimum);
+    let maximum = bound(c.maximum);
+    let pattern = match &c.pattern {
         Some(p) => {
-            let source = &p.value;
+            let source = &p.source;
             quote!(::core::option::Option::Some(__gr::Pattern::new(#source)))
         }
         None => quote!(::core::option::Option::None),
     };
-    let format = match &g.format {
-        Some(f) => {
-            let variant = format_variant(&f.value);
-            quote!(::core::option::Option::Some(#variant))
+    let format = match c.format {
+        Some(variant) => {
+            let variant = format_ident!("{}", variant);
+            quote!(::core::option::Option::Some(__gr::Format::#variant))
         }
         None => quote!(::core::option::Option::None),
     };
-    let one_of: Vec<TokenStream> = g
-        .one_of
-        .iter()
-        .flat_map(|o| o.value.iter().map(literal))
-        .collect();
-    let unique = g.unique.is_some();
-    let multiple_of = match &g.multiple_of {
+    let one_of = c.one_of.iter().map(literal);
+    let unique = c.unique;
+    let multiple_of = match c.multiple_of {
         Some(step) => {
-            let n = num(step.value);
+            let n = num(step);
             quote!(::core::option::Option::Some(#n))
         }
         None => quote!(::core::option::Option::None),
@@ -129,7 +99,7 @@ fn constraints(g: &Guards) -> TokenStream {
     }
 }
 
-fn field_info(field: &Field<'_>) -> TokenStream {
+fn field_info(field: &CheckedField<'_>) -> TokenStream {
     let ty = field.ty;
     let name = &field.wire_name;
     let rust_name = field.ident.to_string();
@@ -137,23 +107,9 @@ fn field_info(field: &Field<'_>) -> TokenStream {
     let description = opt_str(field.description.as_ref());
     let has_default = !matches!(field.default, FieldDefault::None);
     let skipped = field.skip;
-    let g = &field.guards;
-    let checked = g.length.is_some()
-        || g.non_empty.is_some()
-        || g.range.is_some()
-        || g.pattern.is_some()
-        || g.format.is_some()
-        || g.one_of.is_some()
-        || g.unique.is_some()
-        || g.multiple_of.is_some();
+    let checked = field.guards.constrained;
     let constraints = constraints(&field.guards);
-    let example = match &field.guards.example {
-        Some(e) => {
-            let text = e.value.to_json();
-            quote!(::core::option::Option::Some(#text))
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let example = opt_str(field.guards.example.as_ref());
     quote! {
         __gr::FieldInfo {
             name: #name,
@@ -173,53 +129,31 @@ fn field_info(field: &Field<'_>) -> TokenStream {
 }
 
 /// Compile-time assertions that each guard fits its field's type, pointing at the guard.
-fn guard_asserts(field: &Field<'_>) -> TokenStream {
+/// `policy` and `acknowledges_policy` need none: the runtime calls that read the typed value
+/// carry the trait bound, spanned at the field's type (see `policy_checks`).
+fn guard_asserts(field: &CheckedField<'_>) -> TokenStream {
     let ty = field.ty;
-    let g = &field.guards;
-    let mut out = TokenStream::new();
-    let mut assert = |span: proc_macro2::Span, check: &str| {
+    let asserts = field.guards.type_needs.iter().map(|(span, need)| {
+        let check = match need {
+            TypeNeed::Length => "assert_length",
+            TypeNeed::Numeric => "assert_numeric",
+            TypeNeed::Text => "assert_text",
+            TypeNeed::Items => "assert_items",
+        };
         let check = format_ident!("{}", check);
-        out.extend(quote_spanned!(span=> const _: () = __gr::guards::#check::<#ty>();));
-    };
-    if let Some(l) = &g.length {
-        assert(l.span, "assert_length");
-    }
-    if let Some(span) = g.non_empty {
-        assert(span, "assert_length");
-    }
-    if let Some(r) = &g.range {
-        assert(r.span, "assert_numeric");
-    }
-    if let Some(m) = &g.multiple_of {
-        assert(m.span, "assert_numeric");
-    }
-    if let Some(p) = &g.pattern {
-        assert(p.span, "assert_text");
-    }
-    if let Some(f) = &g.format {
-        assert(f.span, "assert_text");
-    }
-    if let Some(span) = g.unique {
-        assert(span, "assert_items");
-    }
-    // `policy` and `acknowledges_policy` need no assertion: the runtime calls that read the
-    // typed value carry the trait bound, spanned at the field's type (see `policy_checks`).
-    out
+        quote_spanned!(*span=> const _: () = __gr::guards::#check::<#ty>();)
+    });
+    quote!(#(#asserts)*)
 }
 
 /// The `&'static Policy` a `policy` guard names.
-fn policy_expr(source: &PolicySource) -> TokenStream {
-    match source {
-        PolicySource::Profile(name) => {
-            // The checks reject unknown names; the fallback is never emitted in compiled code.
-            let variant = POLICY_PROFILES
-                .iter()
-                .find(|(known, _)| known == name)
-                .map_or("Base", |(_, variant)| variant);
+fn policy_expr(policy: &Policy) -> TokenStream {
+    match policy {
+        Policy::Profile(variant) => {
             let variant = format_ident!("{}", variant);
             quote!(__gr::Profile::shared_policy(__gr::Profile::#variant))
         }
-        PolicySource::Path(path) => {
+        Policy::Path(path) => {
             quote_spanned!(path.span()=> __gr::policy_from(#path))
         }
     }
@@ -227,14 +161,14 @@ fn policy_expr(source: &PolicySource) -> TokenStream {
 
 /// The policy checks of a struct, run once every field is read: the acknowledgement field may
 /// come after the fields whose warnings it acknowledges.
-fn policy_checks(input: &Struct<'_>) -> TokenStream {
+fn policy_checks(input: &CheckedStruct<'_>) -> TokenStream {
     let checks: Vec<TokenStream> = input
         .fields
         .iter()
         .enumerate()
         .filter(|(_, f)| !f.skip)
         .filter_map(|(i, field)| {
-            let policy = policy_expr(&field.guards.policy.as_ref()?.value);
+            let policy = policy_expr(field.guards.policy.as_ref()?);
             let ty = field.ty;
             let value = format_ident!("__field_{}", i);
             let clean = format_ident!("__clean_{}", i);
@@ -257,7 +191,7 @@ fn policy_checks(input: &Struct<'_>) -> TokenStream {
         .fields
         .iter()
         .enumerate()
-        .find(|(_, f)| !f.skip && f.guards.acknowledges_policy.is_some())
+        .find(|(_, f)| !f.skip && f.guards.acknowledges_policy)
         .map_or_else(
             || quote!(__gr::WarningGate::Open),
             |(i, field)| {
@@ -279,7 +213,7 @@ fn policy_checks(input: &Struct<'_>) -> TokenStream {
     clippy::too_many_lines,
     reason = "the generated items read best in one template"
 )]
-pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
+pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     let ident = input.ident;
     let type_name = ident.to_string();
     let description = opt_str(input.description.as_ref());
@@ -287,7 +221,7 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
     let infos = input.fields.iter().map(field_info);
     let asserts = input.fields.iter().map(guard_asserts);
 
-    let wire: Vec<(usize, &Field<'_>)> = input
+    let wire: Vec<(usize, &CheckedField<'_>)> = input
         .fields
         .iter()
         .enumerate()
@@ -308,8 +242,7 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
     });
 
     let mut reads = Vec::new();
-    let mut values = Vec::new();
-    let mut bindings = Vec::new();
+    let mut takes = Vec::new();
     let mut inits = Vec::new();
     for (i, field) in input.fields.iter().enumerate() {
         let ty = field.ty;
@@ -355,8 +288,7 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
             let clean = format_ident!("__clean_{}", i);
             reads.push(quote!(let #clean = cx.issue_count() == #issues_before;));
         }
-        values.push(value);
-        bindings.push(quote!(::core::option::Option::Some(#bound)));
+        takes.push(quote!(let #bound = #value?;));
         inits.push(quote!(#fid: #bound));
     }
     let policies = policy_checks(input);
@@ -400,11 +332,8 @@ pub(crate) fn expand(input: &Struct<'_>) -> TokenStream {
                     if !unknown.is_empty() {
                         cx.unknown_fields(unknown, &__FIELDS);
                     }
-                    match (#(#values,)*) {
-                        (#(#bindings,)*) => ::core::option::Option::Some(Self { #(#inits),* }),
-                        #[allow(unreachable_patterns)]
-                        _ => ::core::option::Option::None,
-                    }
+                    #(#takes)*
+                    ::core::option::Option::Some(Self { #(#inits),* })
                 }
 
                 fn schema() -> &'static __gr::schemars::Schema {

@@ -6,14 +6,15 @@ use quote::quote;
 use crate::ast::Enum;
 use crate::expand::opt_str;
 
-pub(crate) fn expand(input: &Enum<'_>, total_variants: usize) -> TokenStream {
+pub(crate) fn expand(input: &Enum<'_>) -> TokenStream {
     let ident = input.ident;
     let names: Vec<&String> = input.variants.iter().map(|v| &v.wire_name).collect();
     let idents: Vec<&syn::Ident> = input.variants.iter().map(|v| v.ident).collect();
     let description = opt_str(input.description.as_ref());
     // Variants skipped by serde are never read, but `as_str` must still name them.
-    let rest =
-        (total_variants > input.variants.len()).then(|| quote!(_ => ::core::stringify!(#ident),));
+    let rest = input
+        .skips_variants
+        .then(|| quote!(_ => ::core::stringify!(#ident),));
     quote! {
         #[doc(hidden)]
         const _: () = {
