@@ -6,6 +6,9 @@
 //! - in dates and times it reads the bytes `*+,-./` as digits (`2024-01-1*` is a date to it);
 //! - it takes an address in angle brackets, after a display name or not
 //!   (`Jane <jane@example.com>`), as an email address.
+//!
+//! The names a `format` guard accepts are held against the runtime's here too, so that the
+//! derive and the runtime never disagree on what a name means.
 
 use std::sync::OnceLock;
 
@@ -379,6 +382,22 @@ fn every_example_validates_on_both_sides() {
         assert!(
             jsonschema_accepts(format, example),
             "jsonschema rejects {example:?}"
+        );
+    }
+}
+
+/// The names `#[guard(format = "..")]` accepts are the runtime's: each means the format
+/// `StringFormat::from_name` gives it, and every format can be named by its schema name.
+#[test]
+fn the_derive_names_the_formats_the_runtime_knows() {
+    let derive = guardrails::__private::string_formats!();
+    for (name, format) in derive {
+        assert_eq!(Format::from_name(name), Some(format), "{name}");
+    }
+    for &format in Format::ALL {
+        assert!(
+            derive.contains(&(format.schema_name(), format)),
+            "the derive does not accept `format = \"{format}\"`"
         );
     }
 }

@@ -246,6 +246,9 @@ pub mod __private {
         Pattern, PolicyText, ToolArgs, ToolEnum,
     };
     pub use core::marker::PhantomData;
+    /// The derive's table of string formats, `[(name, Format)]`, for the test that holds it
+    /// against [`Format::from_name`](crate::validation::StringFormat::from_name).
+    pub use guardrails_derive::string_formats;
     pub use std::boxed::Box;
 
     /// Marker traits that say which guards fit a field's type; generated code asserts them
