@@ -1,7 +1,9 @@
 //! The model as the checks vouch for it, the only input of expansion: bounds in order and
 //! typed, names resolved to the runtime items they stand for, patterns that compile, examples
-//! that satisfy their own field. Built by [`crate::valid`] and [`crate::tool_valid`]; nothing
-//! here can hold what the checks reject, so expansion has no case to refuse.
+//! that satisfy their own field. Built by [`crate::valid`] and [`crate::tool_valid`], and only
+//! when they found nothing wrong; its types cannot hold what expansion could not emit (an array
+//! in `one_of`, an unknown format or profile, an infinite number), so expansion has no case to
+//! refuse.
 
 use std::cmp::Ordering;
 
