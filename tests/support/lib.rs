@@ -1,4 +1,4 @@
-//! Integration tests, benchmarks and examples of guardrails (not published).
+//! Test support of guardrails (not published, and not the library: that is `guardrails`).
 //!
 //! [`fixtures`] holds realistic argument types shared by the tests, the benchmarks and the fuzz
 //! target, so that each of them exercises the same declarations.

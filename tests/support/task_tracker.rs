@@ -394,7 +394,7 @@ pub fn task_report(state: &Tracker, args: TaskReport) -> String {
 /// The contracts of the last release, which clients were calibrated on: `create_task` then
 /// took an `owner` instead of an `assignee` and no required `due` date. Embedded at compile
 /// time, so start-up reads no file.
-pub const KNOWN_GOOD_LOCKFILE: &str = include_str!("../examples/task_tracker.v1.lock");
+pub const KNOWN_GOOD_LOCKFILE: &str = include_str!("../../examples/task_tracker.v1.lock");
 
 /// The task tracker server with every guardrail on: strict arguments, coaching errors, agent
 /// limits, an output policy on free text, and contract awareness against the last release.
