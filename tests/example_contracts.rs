@@ -11,7 +11,10 @@ use serde::Deserialize;
 use serde_json::json;
 
 fn lockfile(name: &str) -> String {
-    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/examples/task_tracker/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 #[test]
