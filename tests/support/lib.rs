@@ -4,6 +4,7 @@
 //! target, so that each of them exercises the same declarations.
 
 pub mod fixtures;
+pub mod pipeline_server;
 /// The `task_tracker` example's state, tools and server, compiled from the example's own file:
 /// the example is the one place the server is written, and the tests reach it here.
 #[path = "../../examples/task_tracker/tracker.rs"]
