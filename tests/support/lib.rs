@@ -10,3 +10,4 @@ pub mod pipeline_server;
 #[path = "../../examples/task_tracker/tracker.rs"]
 pub mod task_tracker;
 pub mod testing;
+pub mod user_service;
