@@ -2,50 +2,14 @@
 
 use std::collections::BTreeMap;
 
-use guardrails::{ToolArgs, ToolEnum};
+use guardrails::ToolArgs;
 use serde::Deserialize;
 use serde_json::Value;
 
-/// The task tracker example's filters of `list_tasks` and the status enum they use: declared once,
-/// in the example, and tested from there.
+// The examples' own argument types, declared once, in the examples, and tested from there: the
+// create-user tool's arguments, and the task tracker's `list_tasks` filters and status.
+pub use crate::create_user::{CreateUser, Role};
 pub use crate::task_tracker::{ListTasks, Status};
-
-/// A user role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToolEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// Full access.
-    Admin,
-    /// Moderates content.
-    Moderator,
-    /// A regular user.
-    User,
-    /// Read-only access.
-    Guest,
-}
-
-/// Create a new user with comprehensive validation.
-#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
-pub struct CreateUser {
-    /// Username (3-20 chars, alphanumeric and underscore).
-    #[guard(
-        length(min = 3, max = 20),
-        pattern = "^[a-zA-Z0-9_]+$",
-        example = "john_doe"
-    )]
-    pub username: String,
-    /// User email address.
-    #[guard(format = "email")]
-    pub email: String,
-    /// Age in years.
-    #[guard(range(min = 18, max = 120))]
-    pub age: u8,
-    /// User role.
-    pub role: Role,
-    /// User tags (1-5 unique tags).
-    #[guard(length(min = 1, max = 5), unique)]
-    pub tags: Option<Vec<String>>,
-}
 
 /// A line of an order.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
