@@ -4,22 +4,13 @@
 //!
 //! `cargo bench --bench contract`
 
-#[path = "../tests/contract_fixtures/mod.rs"]
-mod contract_fixtures;
-
 use std::hint::black_box;
 
-use contract_fixtures::{v1_contracts, v2_server};
 use criterion::{Criterion, criterion_group, criterion_main};
 use guardrails::contract::{AwarenessConfig, KnownGood};
-use serde_json::{Map, Value, json};
-
-fn args(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
-}
+use guardrails_tests::testing::object;
+use guardrails_tests::user_service::{v1_contracts, v2_server};
+use serde_json::json;
 
 fn error_path(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -31,8 +22,8 @@ fn error_path(c: &mut Criterion) {
         .known_good(known_good)
         .contract_awareness(AwarenessConfig::default().with_all_severities(true));
     // `get_user` is the same in both releases; the call is invalid (wrong type, unknown key).
-    let unchanged = args(json!({"id": "seven", "user": 1}));
-    let changed = args(json!({"name": "Ada Lovelace-Byron the First", "email": "a@b.c"}));
+    let unchanged = object(json!({"id": "seven", "user": 1}));
+    let changed = object(json!({"name": "Ada Lovelace-Byron the First", "email": "a@b.c"}));
 
     let mut group = c.benchmark_group("error_path");
     group.bench_function("unchanged_tool/awareness_disabled", |b| {

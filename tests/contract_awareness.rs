@@ -1,19 +1,11 @@
 //! Self-healing context: validation errors of a changed tool carry `<contract_awareness>`;
 //! other tools' errors are untouched.
 
-mod contract_fixtures;
-
-use contract_fixtures::{v1_contracts, v2_server};
 use guardrails::RenderFormat;
 use guardrails::contract::{AwarenessConfig, Contract, KnownGood};
+use guardrails_tests::testing::object;
+use guardrails_tests::user_service::{self, v1_contracts, v2_server};
 use serde_json::{Map, Value, json};
-
-fn obj(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
-}
 
 fn known_good() -> KnownGood {
     // As a server does with `include_str!("../guardrails.lock")`.
@@ -22,7 +14,7 @@ fn known_good() -> KnownGood {
 
 /// A call a client calibrated on v1 would make: no currency, a name too long for v2.
 fn v1_call() -> Map<String, Value> {
-    obj(json!({"name": "Ada Lovelace-Byron the First", "email": "ada@example.com"}))
+    object(json!({"name": "Ada Lovelace-Byron the First", "email": "ada@example.com"}))
 }
 
 async fn error_text(
@@ -70,8 +62,8 @@ async fn an_unchanged_tool_renders_exactly_as_without_awareness() {
         .contract_awareness(AwarenessConfig::default().with_all_severities(true));
     for args in [json!({}), json!({"id": "x", "extra": 1})] {
         assert_eq!(
-            error_text(&plain, "get_user", obj(args.clone())).await,
-            error_text(&aware, "get_user", obj(args)).await
+            error_text(&plain, "get_user", object(args.clone())).await,
+            error_text(&aware, "get_user", object(args)).await
         );
     }
 }
@@ -86,7 +78,7 @@ async fn other_tools_deltas_never_appear() {
         !text.contains("list_users") && !text.contains("delete_user"),
         "{text}"
     );
-    let text = error_text(&server, "list_users", obj(json!({"role": "root"}))).await;
+    let text = error_text(&server, "list_users", object(json!({"role": "root"}))).await;
     assert!(text.contains("list_users.agent_limit"), "{text}");
     assert!(!text.contains("create_user"), "{text}");
 }
@@ -108,12 +100,12 @@ async fn severity_filter_keeps_breaking_and_risky_by_default() {
     assert!(text.contains("&lt;with&gt; billing &amp;"), "{text}");
     assert!(!text.contains("<with>"), "{text}");
     // A tool added since the lockfile says so only when SAFE deltas are shown.
-    let text = error_text(&all, "delete_user", obj(json!({}))).await;
+    let text = error_text(&all, "delete_user", object(json!({}))).await;
     assert!(text.contains("Tool added."), "{text}");
     let text = error_text(
         &v2_server().known_good(known_good()),
         "delete_user",
-        obj(json!({})),
+        object(json!({})),
     )
     .await;
     assert!(!text.contains("contract_awareness"), "{text}");
@@ -135,7 +127,7 @@ async fn deltas_of_the_arguments_sent_or_missed_come_first() {
     let text = error_text(
         &server,
         "create_user",
-        obj(json!({"notes": "hi", "email": 3})),
+        object(json!({"notes": "hi", "email": 3})),
     )
     .await;
     let paths = delta_paths(&text);
@@ -162,7 +154,7 @@ async fn the_cap_lists_the_most_relevant_and_counts_the_rest() {
     let server = v2_server()
         .known_good(known_good())
         .contract_awareness(AwarenessConfig::default().with_max_deltas(1));
-    let text = error_text(&server, "create_user", obj(json!({"name": "Ada"}))).await;
+    let text = error_text(&server, "create_user", object(json!({"name": "Ada"}))).await;
     assert_eq!(text.matches("<delta ").count(), 1, "{text}");
     assert!(text.contains("<change_count>3</change_count>"));
     assert!(text.contains("<more_changes count=\"2\">"), "{text}");
@@ -177,7 +169,7 @@ async fn handler_errors_carry_it_only_when_asked() {
     changed.annotations.read_only = Some(false);
     old.insert(changed);
     let known = KnownGood::from_contracts(old);
-    let call = || obj(json!({"id": 7}));
+    let call = || object(json!({"id": 7}));
 
     let default = v2_server().known_good(known.clone());
     let text = error_text(&default, "get_user", call()).await;
@@ -213,7 +205,7 @@ async fn a_healed_call_succeeds() {
     let out = server
         .call(
             "create_user",
-            obj(json!({"name": "Ada", "email": "ada@example.com", "currency": "EUR"})),
+            object(json!({"name": "Ada", "email": "ada@example.com", "currency": "EUR"})),
         )
         .await
         .unwrap();
@@ -226,15 +218,12 @@ fn an_unchanged_tool_gets_no_awareness_at_all() {
     let known = known_good();
     assert!(
         known
-            .awareness(
-                &Contract::from_spec(contract_fixtures::get_user.spec()),
-                &all
-            )
+            .awareness(&Contract::from_spec(user_service::get_user.spec()), &all)
             .is_none()
     );
     let changed = known
         .awareness(
-            &Contract::from_spec(contract_fixtures::v2::create_user.spec()),
+            &Contract::from_spec(user_service::v2::create_user.spec()),
             &all,
         )
         .expect("create_user changed");
@@ -244,7 +233,7 @@ fn an_unchanged_tool_gets_no_awareness_at_all() {
     assert!(
         known
             .awareness(
-                &Contract::from_spec(contract_fixtures::v2::delete_user.spec()),
+                &Contract::from_spec(user_service::v2::delete_user.spec()),
                 &default
             )
             .is_none()

@@ -1,13 +1,11 @@
 //! Every row of the severity table (see `guardrails::contract`), on real contracts changed one
 //! member at a time, plus the reports.
 
-mod contract_fixtures;
-
-use contract_fixtures::{v1_contracts, v2_contracts};
 use guardrails::contract::{
     ChangeSeverity, Contract, Delta, Field, JsonType, Limit, OutputField, ServerContract, diff,
     diff_tool,
 };
+use guardrails_tests::user_service::{v1_contracts, v2_contracts};
 use serde_json::{Number, Value, json};
 
 fn base() -> Contract {

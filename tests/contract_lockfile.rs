@@ -1,8 +1,6 @@
 //! The lockfile: canonical bytes, digests, errors on bad input, atomic writes, the test helper.
 
-mod contract_fixtures;
-
-use contract_fixtures::{v1_contracts, v2_contracts};
+use guardrails_tests::user_service::{self, v1_contracts, v2_contracts};
 
 #[test]
 fn lockfile_sample() {
@@ -302,7 +300,7 @@ fn assert_lockfile_passes_on_a_match_and_fails_with_the_report() {
     let dir = tempfile::tempdir().unwrap();
     let path = lock_in(dir.path());
     v1_contracts().write_lockfile(&path).unwrap();
-    assert_lockfile(&contract_fixtures::v1_specs(), &path);
+    assert_lockfile(&user_service::v1_specs(), &path);
     assert_lockfile_accepting(&v1_contracts(), &path, Accept::Nothing);
     let failure = std::panic::catch_unwind(|| assert_lockfile(&v2_contracts(), &path))
         .expect_err("drift fails the test");
@@ -320,8 +318,5 @@ fn assert_lockfile_passes_on_a_match_and_fails_with_the_report() {
 #[test]
 fn a_server_is_a_contract_source() {
     use guardrails::contract::ContractSource as _;
-    assert_eq!(
-        contract_fixtures::v2_server().server_contract(),
-        v2_contracts()
-    );
+    assert_eq!(user_service::v2_server().server_contract(), v2_contracts());
 }

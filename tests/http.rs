@@ -1,9 +1,8 @@
 //! Streamable HTTP on a loopback address: the MCP endpoint answers at `/mcp` only.
 
-mod common;
-
 use std::time::Duration;
 
+use guardrails_tests::pipeline_server;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -31,7 +30,7 @@ async fn exchange(addr: std::net::SocketAddr, request: String) -> String {
 async fn initialize_over_http_and_404_elsewhere() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(common::server(3).serve_http_on(listener));
+    tokio::spawn(pipeline_server::server(3).serve_http_on(listener));
 
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
     let request = format!(

@@ -1,11 +1,10 @@
 //! Guarded tools served through rmcp, driven by rmcp's own client in-process over
 //! `tokio::io::duplex`.
 
-mod common;
-
-use common::AppState;
 use guardrails::mcp::GuardedRoutes as _;
 use guardrails::{ToolArgs, tool};
+use guardrails_tests::pipeline_server::{self, AppState};
+use guardrails_tests::testing::object;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ClientRequest, CustomRequest, ErrorCode};
@@ -25,7 +24,7 @@ async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> 
 }
 
 fn call(name: &'static str, args: Value) -> CallToolRequestParams {
-    CallToolRequestParams::new(name).with_arguments(common::obj(args))
+    CallToolRequestParams::new(name).with_arguments(object(args))
 }
 
 fn text(result: &CallToolResult, index: usize) -> &str {
@@ -37,7 +36,7 @@ fn text(result: &CallToolResult, index: usize) -> &str {
 
 #[tokio::test]
 async fn the_server_announces_itself_and_lists_its_tools_with_schemas() {
-    let client = connect(common::server(10)).await;
+    let client = connect(pipeline_server::server(10)).await;
     let info = client.peer_info().expect("initialized");
     let server_info = info.server_info.as_ref().expect("server info");
     assert_eq!(server_info.name, "task-tracker-test");
@@ -69,7 +68,7 @@ async fn the_server_announces_itself_and_lists_its_tools_with_schemas() {
 
 #[tokio::test]
 async fn validation_errors_are_tool_results_with_is_error() {
-    let server = common::server(10);
+    let server = pipeline_server::server(10);
     let client = connect(server.clone()).await;
     let result = client
         .call_tool(call("create_task", json!({"title": "x", "asignee": "ada"})))
@@ -96,7 +95,7 @@ async fn validation_errors_are_tool_results_with_is_error() {
 
 #[tokio::test]
 async fn a_panicking_handler_does_not_stop_the_server() {
-    let client = connect(common::server(10)).await;
+    let client = connect(pipeline_server::server(10)).await;
     let result = client
         .call_tool(call("fragile", json!({"id": 1})))
         .await
@@ -115,7 +114,7 @@ async fn a_panicking_handler_does_not_stop_the_server() {
 
 #[tokio::test]
 async fn truncated_lists_carry_shown_total_and_a_teaching_block() {
-    let client = connect(common::server(1000)).await;
+    let client = connect(pipeline_server::server(1000)).await;
     let result = client
         .call_tool(call("list_tasks", json!({})))
         .await
@@ -131,7 +130,7 @@ async fn truncated_lists_carry_shown_total_and_a_teaching_block() {
 
 #[tokio::test]
 async fn structured_results_match_the_advertised_output_schemas() {
-    let client = connect(common::server(100)).await;
+    let client = connect(pipeline_server::server(100)).await;
     let tools = client.list_all_tools().await.unwrap();
     for (name, args) in [
         (
@@ -158,7 +157,7 @@ async fn structured_results_match_the_advertised_output_schemas() {
 
 #[tokio::test]
 async fn unknown_tools_and_methods_are_protocol_errors() {
-    let client = connect(common::server(1)).await;
+    let client = connect(pipeline_server::server(1)).await;
     match client.call_tool(call("does_not_exist", json!({}))).await {
         Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::INVALID_PARAMS),
         other => panic!("expected -32602, got {other:?}"),
@@ -220,8 +219,8 @@ fn shout(args: Shout) -> String {
 async fn guarded_tools_sit_beside_native_tools_in_one_router() {
     let router = Mixed::tool_router()
         .with_guarded(shout)
-        .with_guarded(common::get_task)
-        .with_guarded(common::list_tasks);
+        .with_guarded(pipeline_server::get_task)
+        .with_guarded(pipeline_server::list_tasks);
     let app = std::sync::Arc::new(AppState::seeded(20));
     let client = connect(Mixed {
         app: app.clone(),

@@ -1,9 +1,8 @@
 //! The call pipeline in-process, without a transport: validate → handler → present.
 
-mod common;
-
-use common::{obj, server};
 use guardrails::RenderFormat;
+use guardrails_tests::pipeline_server::{self, server};
+use guardrails_tests::testing::object;
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -12,7 +11,7 @@ async fn a_valid_call_reaches_the_handler_once() {
     let out = s
         .call(
             "create_task",
-            obj(json!({"title": "Write docs", "assignee": "ada"})),
+            object(json!({"title": "Write docs", "assignee": "ada"})),
         )
         .await
         .unwrap();
@@ -33,7 +32,7 @@ async fn invalid_calls_never_reach_the_handler() {
         json!({"title": "Write docs", "assignee": "ada", "priority": "high"}),
         json!({"title": 42, "assignee": ["ada"]}),
     ] {
-        let out = s.call("create_task", obj(args.clone())).await.unwrap();
+        let out = s.call("create_task", object(args.clone())).await.unwrap();
         assert!(out.is_error, "{args} must be rejected");
         assert!(
             out.text[0].starts_with("<validation_error tool=\"create_task\""),
@@ -55,7 +54,7 @@ async fn every_issue_is_reported_in_one_response() {
     let out = s
         .call(
             "create_task",
-            obj(json!({"title": 42, "assignee": ["ada"], "priorty": 1})),
+            object(json!({"title": 42, "assignee": ["ada"], "priorty": 1})),
         )
         .await
         .unwrap();
@@ -73,7 +72,10 @@ async fn every_issue_is_reported_in_one_response() {
 #[tokio::test]
 async fn tool_errors_are_rendered_with_recovery() {
     let s = server(10);
-    let out = s.call("get_task", obj(json!({"id": 4242}))).await.unwrap();
+    let out = s
+        .call("get_task", object(json!({"id": 4242})))
+        .await
+        .unwrap();
     assert!(out.is_error);
     insta::assert_snapshot!(out.text[0], @r#"
     <tool_error tool="get_task" code="NOT_FOUND">
@@ -90,11 +92,11 @@ async fn tool_errors_are_rendered_with_recovery() {
 #[tokio::test]
 async fn a_panic_is_an_internal_error_that_leaks_nothing_and_the_next_call_works() {
     let s = server(10);
-    let out = s.call("fragile", obj(json!({"id": 3}))).await.unwrap();
+    let out = s.call("fragile", object(json!({"id": 3}))).await.unwrap();
     assert!(out.is_error);
     assert!(out.text[0].contains("code=\"INTERNAL\""), "{}", out.text[0]);
     assert!(!out.text[0].contains("hunter2"), "the panic message leaked");
-    let out = s.call("fragile", obj(json!({"id": 4}))).await.unwrap();
+    let out = s.call("fragile", object(json!({"id": 4}))).await.unwrap();
     assert!(!out.is_error);
     assert_eq!(out.text, ["4"]);
     assert_eq!(s.state().calls(), 2);
@@ -103,7 +105,7 @@ async fn a_panic_is_an_internal_error_that_leaks_nothing_and_the_next_call_works
 #[tokio::test]
 async fn the_agent_limit_shows_n_of_total_and_teaches_the_real_filters() {
     let s = server(100);
-    let out = s.call("list_tasks", obj(json!({}))).await.unwrap();
+    let out = s.call("list_tasks", object(json!({}))).await.unwrap();
     assert!(!out.is_error);
     let structured = out.structured.as_ref().unwrap();
     assert_eq!(structured["shown"], 5);
@@ -120,7 +122,7 @@ async fn the_agent_limit_shows_n_of_total_and_teaches_the_real_filters() {
     </truncated>
     "#);
     // Every filter named in the block is a real, optional, non-paging field of the tool.
-    let info = <common::ListTasks as guardrails::ToolArgs>::info();
+    let info = <pipeline_server::TaskFilter as guardrails::ToolArgs>::info();
     for f in guardrails::present::filters(info) {
         let field = info.wire_fields().find(|w| w.name == f.name).unwrap();
         assert!(!field.required);
@@ -130,7 +132,7 @@ async fn the_agent_limit_shows_n_of_total_and_teaches_the_real_filters() {
     let out = s
         .call(
             "list_tasks",
-            obj(json!({"status": "done", "assignee": "ada"})),
+            object(json!({"status": "done", "assignee": "ada"})),
         )
         .await
         .unwrap();
@@ -142,7 +144,7 @@ async fn the_agent_limit_shows_n_of_total_and_teaches_the_real_filters() {
 async fn hints_and_teach_functions_replace_the_generated_advice() {
     let s = server(100);
     let out = s
-        .call("browse_tasks", obj(json!({"status": "todo"})))
+        .call("browse_tasks", object(json!({"status": "todo"})))
         .await
         .unwrap();
     let structured = out.structured.as_ref().unwrap();
@@ -157,7 +159,7 @@ async fn hints_and_teach_functions_replace_the_generated_advice() {
     );
     assert!(!out.text[1].contains("<filters>"));
 
-    let out = s.call("task_titles", obj(json!({}))).await.unwrap();
+    let out = s.call("task_titles", object(json!({}))).await.unwrap();
     assert_eq!(out.text[1], "2 of 100 shown. Filter by: status, assignee.");
 }
 
@@ -165,7 +167,10 @@ async fn hints_and_teach_functions_replace_the_generated_advice() {
 async fn the_byte_cap_keeps_content_valid() {
     let s = server(100);
     // Text is cut at a character boundary, with a notice.
-    let out = s.call("long_text", obj(json!({"id": 1000}))).await.unwrap();
+    let out = s
+        .call("long_text", object(json!({"id": 1000})))
+        .await
+        .unwrap();
     assert!(!out.is_error);
     assert!(out.text[0].len() <= 300);
     assert!(out.text[0].chars().all(|c| c == 'é'));
@@ -177,7 +182,7 @@ async fn the_byte_cap_keeps_content_valid() {
 
     // An object cannot be cut: it becomes an error that says how to ask for less.
     let out = s
-        .call("big_object", obj(json!({"id": 1000})))
+        .call("big_object", object(json!({"id": 1000})))
         .await
         .unwrap();
     assert!(out.is_error);
@@ -186,11 +191,14 @@ async fn the_byte_cap_keeps_content_valid() {
         "{}",
         out.text[0]
     );
-    let out = s.call("big_object", obj(json!({"id": 10}))).await.unwrap();
+    let out = s
+        .call("big_object", object(json!({"id": 10})))
+        .await
+        .unwrap();
     assert!(!out.is_error);
 
     // A collection keeps the items that fit, and the JSON stays valid.
-    let out = s.call("all_tasks", obj(json!({}))).await.unwrap();
+    let out = s.call("all_tasks", object(json!({}))).await.unwrap();
     assert!(out.text[0].len() <= 600, "{}", out.text[0].len());
     let parsed: Value = serde_json::from_str(&out.text[0]).unwrap();
     let shown = parsed["shown"].as_u64().unwrap();
@@ -207,10 +215,13 @@ async fn the_byte_cap_keeps_content_valid() {
 #[tokio::test]
 async fn an_output_check_can_block_a_result() {
     let s = server(1);
-    let out = s.call("echo", obj(json!({"text": "hello"}))).await.unwrap();
+    let out = s
+        .call("echo", object(json!({"text": "hello"})))
+        .await
+        .unwrap();
     assert_eq!(out.text, ["hello"]);
     let out = s
-        .call("echo", obj(json!({"text": "my secret"})))
+        .call("echo", object(json!({"text": "my secret"})))
         .await
         .unwrap();
     assert!(out.is_error);
@@ -222,13 +233,13 @@ async fn an_output_check_can_block_a_result() {
 async fn an_output_check_can_advise() {
     let s = server(1);
     let out = s
-        .call("whisper", obj(json!({"text": "LOUD"})))
+        .call("whisper", object(json!({"text": "LOUD"})))
         .await
         .unwrap();
     assert!(!out.is_error);
     assert_eq!(out.text, ["LOUD", "Write the reply in lowercase."]);
     let out = s
-        .call("whisper", obj(json!({"text": "quiet"})))
+        .call("whisper", object(json!({"text": "quiet"})))
         .await
         .unwrap();
     assert_eq!(out.text, ["quiet"]);
@@ -237,22 +248,29 @@ async fn an_output_check_can_advise() {
 #[tokio::test]
 async fn the_render_format_is_chosen_on_the_server() {
     let s = server(100).format(RenderFormat::Json);
-    let out = s.call("get_task", obj(json!({"id": 4242}))).await.unwrap();
+    let out = s
+        .call("get_task", object(json!({"id": 4242})))
+        .await
+        .unwrap();
     let parsed: Value = serde_json::from_str(&out.text[0]).unwrap();
     assert_eq!(parsed["error"]["code"], "NOT_FOUND");
-    let out = s.call("list_tasks", obj(json!({}))).await.unwrap();
+    let out = s.call("list_tasks", object(json!({}))).await.unwrap();
     let teaching: Value = serde_json::from_str(&out.text[1]).unwrap();
     assert_eq!(teaching["truncated"]["filters"][0]["name"], "status");
 }
 
 #[tokio::test]
 async fn handlers_stay_callable_directly() {
-    let state = common::AppState::seeded(3);
-    let task = common::get_task::handler(&state, common::TaskId { id: 1 }).unwrap();
+    let state = pipeline_server::AppState::seeded(3);
+    let task =
+        pipeline_server::get_task::handler(&state, pipeline_server::TaskId { id: 1 }).unwrap();
     assert_eq!(task.id, 1);
-    assert_eq!(common::list_tasks.spec().name(), "list_tasks");
+    assert_eq!(pipeline_server::list_tasks.spec().name(), "list_tasks");
     assert_eq!(
-        common::list_tasks.spec().agent_limit().map(|l| l.max),
+        pipeline_server::list_tasks
+            .spec()
+            .agent_limit()
+            .map(|l| l.max),
         Some(5)
     );
 }
@@ -260,7 +278,7 @@ async fn handlers_stay_callable_directly() {
 #[tokio::test]
 async fn an_unknown_tool_is_an_invalid_params_error() {
     let s = server(1);
-    let err = s.call("nope", obj(json!({}))).await.unwrap_err();
+    let err = s.call("nope", object(json!({}))).await.unwrap_err();
     assert_eq!(err.name, "nope");
     // The rmcp adapter answers it as a JSON-RPC invalid-params error.
     let err = rmcp::ErrorData::from(err);

@@ -1,8 +1,7 @@
 //! Universal claims of the pipeline, over arbitrary arguments: no input makes it panic, the
 //! handler runs exactly for the calls that validate, and every rejection is a bounded error.
 
-mod common;
-
+use guardrails_tests::pipeline_server;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -52,7 +51,7 @@ proptest! {
         args in arguments(),
     ) {
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        let server = common::server(20);
+        let server = pipeline_server::server(20);
         let out = rt.block_on(server.call(tool, args)).unwrap();
         let ran = server.state().calls();
         if out.is_error && out.text[0].starts_with("<validation_error") {

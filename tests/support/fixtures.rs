@@ -2,48 +2,14 @@
 
 use std::collections::BTreeMap;
 
-use guardrails::{ToolArgs, ToolEnum};
+use guardrails::ToolArgs;
 use serde::Deserialize;
 use serde_json::Value;
 
-/// A user role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToolEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// Full access.
-    Admin,
-    /// Moderates content.
-    Moderator,
-    /// A regular user.
-    User,
-    /// Read-only access.
-    Guest,
-}
-
-/// Create a new user with comprehensive validation.
-#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
-pub struct CreateUser {
-    /// Username (3-20 chars, alphanumeric and underscore).
-    #[guard(
-        length(min = 3, max = 20),
-        pattern = "^[a-zA-Z0-9_]+$",
-        example = "john_doe"
-    )]
-    pub username: String,
-    /// User email address.
-    #[guard(format = "email")]
-    pub email: String,
-    /// Age in years.
-    #[guard(range(min = 18, max = 120))]
-    pub age: u8,
-    /// User role.
-    pub role: Role,
-    /// User tags (1-5 unique tags).
-    #[guard(length(min = 1, max = 5), unique)]
-    pub tags: Option<Vec<String>>,
-}
-
-pub use crate::task_tracker::Status;
+// The examples' own argument types, declared once, in the examples, and tested from there: the
+// create-user tool's arguments, and the task tracker's `list_tasks` filters and status.
+pub use crate::create_user::{CreateUser, Role};
+pub use crate::task_tracker::{ListTasks, Status};
 
 /// A line of an order.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
@@ -139,25 +105,6 @@ pub struct NewTask {
     pub labels: Vec<String>,
 }
 
-/// Search tasks with filters (a list tool with an agent limit).
-#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
-pub struct ListTasks {
-    /// Only tasks with this status.
-    pub status: Option<Status>,
-    /// Only tasks assigned to this person.
-    #[guard(length(min = 1, max = 64))]
-    pub assignee: Option<String>,
-    /// Only tasks due before this date.
-    #[guard(format = "date")]
-    pub due_before: Option<String>,
-    /// Priority from 1 (highest) to 5.
-    #[guard(range(min = 1, max = 5))]
-    pub priority: Option<u8>,
-    /// Labels that must all be present.
-    #[guard(length(max = 10), unique)]
-    pub labels: Option<Vec<String>>,
-}
-
 /// Every scalar and container type, for differential and fuzz testing.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
 pub struct Everything {
@@ -217,9 +164,8 @@ pub fn all_examples() -> Vec<(&'static str, Value, Result<(), guardrails::Report
         one::<OrderLine>(),
         one::<Address>(),
         one::<PlaceOrder>(),
-        one::<ListTasks>(),
         one::<NewTask>(),
-        one::<crate::task_tracker::ListTasks>(),
+        one::<ListTasks>(),
         one::<crate::task_tracker::CreateTask>(),
         one::<crate::task_tracker::UpdateTask>(),
         one::<crate::task_tracker::DeleteTask>(),

@@ -1,5 +1,6 @@
-//! A task tracker with every guardrail on: the tools of the `task_tracker` example, kept in the
-//! library so that the example, the client tests and the contract tests share one definition.
+//! A task tracker with every guardrail on: the state, tools and server of the `task_tracker`
+//! example. The test support library compiles this same file as `guardrails_tests::task_tracker`,
+//! so the tests, the contract lockfiles and the conformance server exercise these declarations.
 //!
 //! - `list_tasks` returns thousands of tasks under an agent limit of 50, with a teaching block
 //!   that names its real filters;
@@ -394,7 +395,7 @@ pub fn task_report(state: &Tracker, args: TaskReport) -> String {
 /// The contracts of the last release, which clients were calibrated on: `create_task` then
 /// took an `owner` instead of an `assignee` and no required `due` date. Embedded at compile
 /// time, so start-up reads no file.
-pub const KNOWN_GOOD_LOCKFILE: &str = include_str!("../examples/task_tracker.v1.lock");
+pub const KNOWN_GOOD_LOCKFILE: &str = include_str!("task_tracker.v1.lock");
 
 /// The task tracker server with every guardrail on: strict arguments, coaching errors, agent
 /// limits, an output policy on free text, and contract awareness against the last release.

@@ -6,9 +6,11 @@
 //! cargo run --example task_tracker -- --demo             # watch a short session in-process
 //! ```
 
+// `pub`: the tests reach these items through the test support library, which compiles the same
+// file; public at this crate's root, the part this binary leaves unused is not dead code.
+pub mod tracker;
+
 use guardrails::CallOutput;
-use guardrails_tests::task_tracker;
-use guardrails_tests::testing::object;
 use serde_json::{Value, json};
 
 /// How many tasks the tracker starts with: enough that an unfiltered list must be truncated.
@@ -17,7 +19,7 @@ const SEEDED_TASKS: u64 = 5_000;
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let server = task_tracker::server(SEEDED_TASKS);
+    let server = tracker::server(SEEDED_TASKS);
     match args.first().map(String::as_str) {
         None => {
             eprintln!(
@@ -56,20 +58,18 @@ fn show(step: &str, call: &str, args: &Value, out: &CallOutput) {
     }
 }
 
-async fn step(
-    server: &guardrails::Server<task_tracker::Tracker>,
-    title: &str,
-    tool: &str,
-    args: Value,
-) {
-    match server.call(tool, object(args.clone())).await {
+async fn step(server: &guardrails::Server<tracker::Tracker>, title: &str, tool: &str, args: Value) {
+    match server
+        .call(tool, args.as_object().cloned().unwrap_or_default())
+        .await
+    {
         Ok(out) => show(title, tool, &args, &out),
         Err(e) => println!("\n=== {title}\n-> {tool} {args}\n<- protocol error: {e:?}"),
     }
 }
 
 /// A client session played in-process, without a transport: the three guardrails at work.
-async fn demo(server: &guardrails::Server<task_tracker::Tracker>) {
+async fn demo(server: &guardrails::Server<tracker::Tracker>) {
     println!("A session with the task tracker ({SEEDED_TASKS} tasks), as a model would see it.");
     step(
         server,

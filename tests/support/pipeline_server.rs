@@ -1,40 +1,47 @@
-//! A small task tracker shared by the pipeline tests.
-#![allow(dead_code, reason = "each test file uses part of the fixture")]
+//! The server of the pipeline tests: a small task tracker whose tools each exercise one step of
+//! the call pipeline (validation, agent limits and teaching, byte caps, a panicking handler,
+//! output checks), called in process, over rmcp and over HTTP.
+//!
+//! It is not the `task_tracker` example, on purpose: its limits (an agent limit of 5, three
+//! statuses, byte caps of a few hundred bytes) keep the tests' expected texts short, and it
+//! counts handler runs. Its types are named apart from the example's (`Stage`, `TaskDraft`,
+//! `TaskFilter`) so that each name means one declaration.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use guardrails::present::{Iter, Truncated};
 use guardrails::{OutputVerdict, Server, ToolArgs, ToolEnum, ToolError, tool};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToolEnum, schemars::JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum Status {
+pub enum Stage {
     Todo,
     InProgress,
     Done,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub(crate) struct Task {
-    pub(crate) id: u32,
-    pub(crate) title: String,
-    pub(crate) status: Status,
-    pub(crate) assignee: String,
+pub struct Task {
+    pub id: u32,
+    pub title: String,
+    pub status: Stage,
+    pub assignee: String,
 }
 
-pub(crate) struct AppState {
-    pub(crate) tasks: Vec<Task>,
+pub struct AppState {
+    pub tasks: Vec<Task>,
     /// How many times a handler ran: validation failures must never count.
-    pub(crate) handler_calls: AtomicUsize,
+    pub handler_calls: AtomicUsize,
 }
 
 impl AppState {
-    pub(crate) fn seeded(n: u32) -> Self {
-        let statuses = [Status::Todo, Status::InProgress, Status::Done];
+    /// `n` tasks, their statuses and assignees taken in turn.
+    #[must_use]
+    pub fn seeded(n: u32) -> Self {
+        let statuses = [Stage::Todo, Stage::InProgress, Stage::Done];
         let people = ["ada", "grace", "linus"];
         Self {
             tasks: (0..n)
@@ -49,7 +56,8 @@ impl AppState {
         }
     }
 
-    pub(crate) fn calls(&self) -> usize {
+    /// How many times a handler ran so far.
+    pub fn calls(&self) -> usize {
         self.handler_calls.load(Ordering::SeqCst)
     }
 
@@ -60,49 +68,49 @@ impl AppState {
 
 /// Arguments of `create_task`.
 #[derive(Debug, Deserialize, ToolArgs)]
-pub(crate) struct CreateTask {
+pub struct TaskDraft {
     /// What the task is about.
     #[guard(length(min = 3, max = 80))]
-    pub(crate) title: String,
+    pub title: String,
     /// Who does it.
     #[guard(pattern = "^[a-z]+$")]
-    pub(crate) assignee: String,
+    pub assignee: String,
 }
 
 /// Creates a task and returns it.
 #[tool(destructive = false, idempotent = false)]
-pub(crate) async fn create_task(state: &AppState, args: CreateTask) -> Result<Task, ToolError> {
+pub async fn create_task(state: &AppState, args: TaskDraft) -> Result<Task, ToolError> {
     state.ran();
     // A real handler would await its database here.
     tokio::task::yield_now().await;
     Ok(Task {
         id: 10_000,
         title: args.title,
-        status: Status::Todo,
+        status: Stage::Todo,
         assignee: args.assignee,
     })
 }
 
 /// Arguments of `list_tasks`.
 #[derive(Debug, Deserialize, ToolArgs)]
-pub(crate) struct ListTasks {
+pub struct TaskFilter {
     /// Only tasks in this status.
-    pub(crate) status: Option<Status>,
+    pub status: Option<Stage>,
     /// Only tasks of this person.
     #[guard(pattern = "^[a-z]+$")]
-    pub(crate) assignee: Option<String>,
+    pub assignee: Option<String>,
     /// Skip this many tasks.
-    pub(crate) offset: Option<u32>,
+    pub offset: Option<u32>,
 }
 
-fn matches(task: &Task, args: &ListTasks) -> bool {
+fn matches(task: &Task, args: &TaskFilter) -> bool {
     args.status.is_none_or(|s| s == task.status)
         && args.assignee.as_deref().is_none_or(|a| a == task.assignee)
 }
 
 /// Lists tasks, oldest first.
 #[tool(read_only, agent_limit = 5)]
-pub(crate) fn list_tasks(state: &AppState, args: ListTasks) -> Vec<Task> {
+pub fn list_tasks(state: &AppState, args: TaskFilter) -> Vec<Task> {
     state.ran();
     state
         .tasks
@@ -119,9 +127,9 @@ pub(crate) fn list_tasks(state: &AppState, args: ListTasks) -> Vec<Task> {
     agent_limit = 3,
     hint = "Ask the user which tasks matter most."
 )]
-pub(crate) fn browse_tasks(
+pub fn browse_tasks(
     state: &AppState,
-    args: ListTasks,
+    args: TaskFilter,
 ) -> Iter<Box<dyn Iterator<Item = Task> + Send>> {
     state.ran();
     let tasks: Vec<Task> = state
@@ -148,7 +156,7 @@ fn teach_briefly(t: &Truncated<'_>) -> String {
 
 /// Lists task titles, with a custom teaching block.
 #[tool(read_only, agent_limit = 2, teach = teach_briefly)]
-pub(crate) fn task_titles(state: &AppState, args: ListTasks) -> Vec<String> {
+pub fn task_titles(state: &AppState, args: TaskFilter) -> Vec<String> {
     state
         .tasks
         .iter()
@@ -159,14 +167,14 @@ pub(crate) fn task_titles(state: &AppState, args: ListTasks) -> Vec<String> {
 
 /// Arguments naming one task.
 #[derive(Debug, Deserialize, ToolArgs)]
-pub(crate) struct TaskId {
+pub struct TaskId {
     /// The task's id.
-    pub(crate) id: u32,
+    pub id: u32,
 }
 
 /// Fetches one task by id.
 #[tool(read_only)]
-pub(crate) fn get_task(state: &AppState, args: TaskId) -> Result<Task, ToolError> {
+pub fn get_task(state: &AppState, args: TaskId) -> Result<Task, ToolError> {
     state.ran();
     state
         .tasks
@@ -183,7 +191,7 @@ pub(crate) fn get_task(state: &AppState, args: TaskId) -> Result<Task, ToolError
 
 /// Fails for odd ids with a panic that holds a secret.
 #[tool]
-pub(crate) fn fragile(state: &AppState, args: TaskId) -> u32 {
+pub fn fragile(state: &AppState, args: TaskId) -> u32 {
     state.ran();
     assert!(args.id.is_multiple_of(2), "db password is hunter2");
     args.id
@@ -191,13 +199,13 @@ pub(crate) fn fragile(state: &AppState, args: TaskId) -> u32 {
 
 /// Echoes a long text, capped at 300 bytes.
 #[tool(max_bytes = 300)]
-pub(crate) fn long_text(args: TaskId) -> String {
+pub fn long_text(args: TaskId) -> String {
     "é".repeat(args.id as usize)
 }
 
 /// Returns a big object, capped at 300 bytes.
 #[tool(max_bytes = 300)]
-pub(crate) fn big_object(state: &AppState, args: TaskId) -> Task {
+pub fn big_object(state: &AppState, args: TaskId) -> Task {
     let mut task = state.tasks[0].clone();
     task.title = "x".repeat(args.id as usize);
     task
@@ -205,7 +213,7 @@ pub(crate) fn big_object(state: &AppState, args: TaskId) -> Task {
 
 /// Lists every task, capped at 600 bytes.
 #[tool(read_only, agent_limit = 50, max_bytes = 600)]
-pub(crate) fn all_tasks(state: &AppState, _args: ListTasks) -> &[Task] {
+pub fn all_tasks(state: &AppState, _args: TaskFilter) -> &[Task] {
     &state.tasks
 }
 
@@ -222,14 +230,14 @@ fn no_secrets(_tool: &str, text: &str) -> OutputVerdict {
 
 /// Arguments of `echo`.
 #[derive(Debug, Deserialize, ToolArgs)]
-pub(crate) struct Echo {
+pub struct Echo {
     /// Text to echo.
-    pub(crate) text: String,
+    pub text: String,
 }
 
 /// Echoes text, unless it holds a secret.
 #[tool(policy = no_secrets)]
-pub(crate) fn echo(args: Echo) -> String {
+pub fn echo(args: Echo) -> String {
     args.text
 }
 
@@ -250,11 +258,13 @@ static NO_SHOUTING: NoShouting = NoShouting;
 
 /// Echoes text, advising against capitals.
 #[tool(policy = NO_SHOUTING)]
-pub(crate) fn whisper(args: Echo) -> String {
+pub fn whisper(args: Echo) -> String {
     args.text
 }
 
-pub(crate) fn server(n: u32) -> Server<AppState> {
+/// The server with every tool above, over `n` seeded tasks.
+#[must_use]
+pub fn server(n: u32) -> Server<AppState> {
     Server::new(AppState::seeded(n))
         .name("task-tracker-test")
         .version("1.2.3")
@@ -269,11 +279,4 @@ pub(crate) fn server(n: u32) -> Server<AppState> {
         .tool(all_tasks)
         .tool(echo)
         .tool(whisper)
-}
-
-pub(crate) fn obj(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
 }

@@ -1,4 +1,4 @@
-//! Small helpers the tests, the examples and the benchmarks share.
+//! Small helpers the tests and the benchmarks share.
 
 use guardrails::{IssueCode, Report, ToolArgs};
 use serde_json::{Map, Value};

@@ -1,0 +1,21 @@
+//! Test support of guardrails: what the integration tests, the benchmarks and the fuzz target
+//! share. Not published, and not the library (that is `guardrails`).
+//!
+//! - [`fixtures`]: realistic argument types covering every guard and field type, with the
+//!   examples' own argument types re-exported beside them, so each type is declared once;
+//! - [`create_user`] and [`task_tracker`]: the two example servers' tools, compiled from the
+//!   examples' own files (the examples are the one place they are written);
+//! - [`pipeline_server`]: the pipeline tests' server, with limits sized for short expected texts;
+//! - [`user_service`]: two releases of a small service, for the contract tests;
+//! - [`testing`]: small helpers.
+
+/// The `create_user` example's tool and argument types, compiled from the example's own file.
+#[path = "../../examples/create_user/user.rs"]
+pub mod create_user;
+pub mod fixtures;
+pub mod pipeline_server;
+/// The `task_tracker` example's state, tools and server, compiled from the example's own file.
+#[path = "../../examples/task_tracker/tracker.rs"]
+pub mod task_tracker;
+pub mod testing;
+pub mod user_service;
