@@ -14,7 +14,7 @@ use super::info::FieldInfo;
 use super::report::{Issue, IssueCode};
 use super::value::ArgValue;
 use crate::policy::{Policy, RuleSeverity, Violation};
-use crate::text::{cut, preview_text};
+use crate::text::{cut, preview_span, preview_text};
 
 /// The most characters of a rule's message or alternative an issue repeats: they come from the
 /// policy, not the caller, but a policy file is not bounded either.
@@ -147,7 +147,11 @@ fn check_text(cx: &mut Cx, text: &str, policy: &Policy, gate: WarningGate) {
             path: cx.path(),
             code: IssueCode::Policy,
             message: message(violation),
-            received: Some(preview_text(text)),
+            // The part of a long text around the violation, not its first line.
+            received: Some(match &violation.found {
+                Some(found) => preview_span(text, found.start..found.end),
+                None => preview_text(text),
+            }),
             expected: violation
                 .alternative
                 .as_deref()
@@ -194,7 +198,7 @@ fn fix(violation: &Violation, acknowledgement: Option<&'static str>) -> String {
             fix,
             "; for example, replace {} with {}",
             preview_text(&found.text),
-            preview_text(replacement)
+            Value::from(cut(replacement, RULE_TEXT_CHARS)),
         );
     }
     match acknowledgement {
