@@ -210,11 +210,19 @@ impl Cx {
             .iter()
             .find(|f| !f.skipped && f.rust_name == key)
             .map(|f| f.name);
+        // Which object the key is not a field of: the tool's arguments at the top, the nested
+        // object by its path below (`lines[0]`), so the model knows where to look.
+        let container = self.path();
+        let not_a_field = if container.is_empty() {
+            "Not a field of this tool.".to_owned()
+        } else {
+            format!("Not a field of `{container}`.")
+        };
         let (message, fix) = match by_rust_name.or_else(|| did_you_mean(key, names.clone())) {
             Some(best) => {
                 let best = Value::from(best);
                 (
-                    format!("Not a field of this tool. Did you mean {best}?"),
+                    format!("{not_a_field} Did you mean {best}?"),
                     format!("Remove it, or rename it to {best}."),
                 )
             }
