@@ -34,6 +34,6 @@ pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 pub use schema::DIALECT;
 pub use string_format::StringFormat;
-pub use value::ArgValue;
+pub use value::{ArgValue, MAX_SAFE_INTEGER};
 
 pub use crate::text::PREVIEW_CHARS;
