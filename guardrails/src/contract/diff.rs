@@ -611,6 +611,7 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         ),
         (ChangeSeverity::Safe, "The custom check was removed."),
     );
+    policy(c, p("policy"), b.policy.as_deref(), a.policy.as_deref());
     if b.recursive != a.recursive {
         c.push(
             ChangeSeverity::Breaking,
@@ -654,6 +655,33 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
             "The object's shape changed: declared fields became data keys or the reverse.",
         ),
     }
+}
+
+/// An argument's output policy: every change is RISKY. A policy added or changed may reject
+/// text that passed (what it rejects depends on the text, so it cannot be compared like a
+/// bound); a policy removed lets text in unchecked, as an output check removed does.
+fn policy(c: &mut Collector<'_>, path: String, before: Option<&str>, after: Option<&str>) {
+    let text = match (before, after) {
+        (None, Some(a)) => {
+            format!(
+                "The text is now checked by the output policy `{a}`: some values may be rejected."
+            )
+        }
+        (Some(b), None) => {
+            format!("The output policy `{b}` was removed: the text is no longer checked.")
+        }
+        (Some(b), Some(a)) if b != a => format!(
+            "The output policy changed from `{b}` to `{a}`: text that passed may be rejected, and the reverse."
+        ),
+        _ => return,
+    };
+    c.push(
+        ChangeSeverity::Risky,
+        path,
+        before.map(Value::from),
+        after.map(Value::from),
+        text,
+    );
 }
 
 fn structure(c: &mut Collector<'_>, path: String, b: Option<&Field>, a: Option<&Field>) {

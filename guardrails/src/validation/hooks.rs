@@ -70,6 +70,10 @@ pub fn run_custom<T: ArgValue, M, C: CustomCheck<T, M>>(
     value: &T,
     check: &C,
 ) {
+    // A probe pass reads a generated example to learn the contract: no user code runs there.
+    if cx.is_probing() {
+        return;
+    }
     if let Err(message) = check.check(value) {
         let previous = cx.enter(field, T::kind);
         cx.custom(&message);

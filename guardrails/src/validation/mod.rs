@@ -29,6 +29,7 @@ pub use constraint::{
     Bound, Constraints, CustomCheck, Literal, Num, Pattern, PresentValue, WholeValue,
 };
 pub use context::Cx;
+pub(crate) use context::{ProbeStep, ProbedPolicy};
 pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};

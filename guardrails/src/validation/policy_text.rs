@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::context::Cx;
+use super::args::ToolArgs;
+use super::context::{Cx, ProbedPolicy};
 use super::info::FieldInfo;
 use super::report::{Issue, IssueCode};
 use super::value::ArgValue;
@@ -106,6 +107,16 @@ pub fn warning_gate<T: Acknowledgement>(field: &'static str, value: Option<&T>) 
     }
 }
 
+/// The fields of `A` (at any depth) whose text a policy checks, each with the policy's name in
+/// contracts: a probe pass of `A`'s validator over its valid example (see [`Cx::probing`]).
+pub(crate) fn probe_policies<A: ToolArgs>() -> Vec<ProbedPolicy> {
+    let mut cx = Cx::probing();
+    if let Value::Object(example) = A::example().clone() {
+        let _ = A::validate_fields(example, &mut cx);
+    }
+    cx.into_probed()
+}
+
 /// The policy of a `#[guard(policy = path)]` field; taking a function pointer makes a path of
 /// the wrong signature a type error at the path.
 pub fn policy_from(policy: fn() -> &'static Policy) -> &'static Policy {
@@ -122,6 +133,10 @@ pub fn run_policy<T: ArgValue + PolicyText>(
     policy: &Policy,
     gate: WarningGate,
 ) {
+    if cx.is_probing() {
+        cx.note_policy(field, crate::contract::policy_name(policy));
+        return;
+    }
     let previous = cx.enter(field, T::kind);
     value.each_text(cx, &mut |cx, text| check_text(cx, text, policy, gate));
     cx.leave(previous);
