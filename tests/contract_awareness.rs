@@ -50,7 +50,8 @@ async fn markdown_and_json_carry_it_too() {
     let value: Value = serde_json::from_str(&text).expect("still valid JSON");
     let aware = &value["error"]["contractAwareness"];
     assert_eq!(aware["maxSeverity"], "BREAKING");
-    assert_eq!(aware["changeCount"], 3);
+    // The two changes the call ran into; the tool's third (a hint) cannot explain it.
+    assert_eq!(aware["changeCount"], 2);
     insta::assert_json_snapshot!("awareness_json", aware);
 }
 
@@ -78,8 +79,10 @@ async fn other_tools_deltas_never_appear() {
         !text.contains("list_users") && !text.contains("delete_user"),
         "{text}"
     );
+    // `list_users` changed only its agent limit, which cannot explain a rejected argument:
+    // its rejections carry no block.
     let text = error_text(&server, "list_users", object(json!({"role": "root"}))).await;
-    assert!(text.contains("list_users.agent_limit"), "{text}");
+    assert!(!text.contains("contract_awareness"), "{text}");
     assert!(!text.contains("create_user"), "{text}");
 }
 
@@ -88,20 +91,29 @@ async fn severity_filter_keeps_breaking_and_risky_by_default() {
     let server = v2_server().known_good(known_good());
     let text = error_text(&server, "create_user", v1_call()).await;
     assert!(!text.contains("severity=\"SAFE\"") && !text.contains("severity=\"COSMETIC\""));
-    assert!(text.contains("severity=\"RISKY\""));
+    assert!(text.contains("severity=\"BREAKING\""));
+    // `notes` is a new optional argument: a SAFE change, shown only when asked for.
+    let wrong_notes = || {
+        object(json!({"name": "Ada", "email": "ada@example.com", "currency": "EUR", "notes": 3}))
+    };
+    let text = error_text(&server, "create_user", wrong_notes()).await;
+    assert!(!text.contains("contract_awareness"), "{text}");
 
     let all = v2_server()
         .contract_awareness(AwarenessConfig::default().with_all_severities(true))
         .known_good(known_good());
-    let text = error_text(&all, "create_user", v1_call()).await;
-    assert!(text.contains("<change_count>5</change_count>"), "{text}");
-    assert!(text.contains("severity=\"SAFE\"") && text.contains("severity=\"COSMETIC\""));
-    // Every value is escaped: the new description holds markup.
-    assert!(text.contains("&lt;with&gt; billing &amp;"), "{text}");
-    assert!(!text.contains("<with>"), "{text}");
-    // A tool added since the lockfile says so only when SAFE deltas are shown.
+    let text = error_text(&all, "create_user", wrong_notes()).await;
+    assert!(text.contains("<change_count>1</change_count>"), "{text}");
+    assert!(
+        text.contains("<delta severity=\"SAFE\" field=\"create_user.args.notes\">"),
+        "{text}"
+    );
+    // The tool's own changes (a hint, the description) explain no rejected argument.
+    assert!(!text.contains("severity=\"COSMETIC\""), "{text}");
+    assert!(!text.contains("annotations"), "{text}");
+    // A tool added since the lockfile: its rejections are about its own arguments.
     let text = error_text(&all, "delete_user", object(json!({}))).await;
-    assert!(text.contains("Tool added."), "{text}");
+    assert!(!text.contains("contract_awareness"), "{text}");
     let text = error_text(
         &v2_server().known_good(known_good()),
         "delete_user",
@@ -119,11 +131,12 @@ fn delta_paths(text: &str) -> Vec<&str> {
 }
 
 #[tokio::test]
-async fn deltas_of_the_arguments_sent_or_missed_come_first() {
+async fn only_the_changes_of_arguments_with_issues_are_shown() {
     let server = v2_server()
         .known_good(known_good())
         .contract_awareness(AwarenessConfig::default().with_all_severities(true));
-    // Sends `notes` (SAFE delta) and misses `currency` (required); does not send `name`.
+    // Sends `notes` right (a SAFE delta, but no issue), misses `currency` and `name`, sends
+    // `email` (unchanged) wrong.
     let text = error_text(
         &server,
         "create_user",
@@ -138,13 +151,10 @@ async fn deltas_of_the_arguments_sent_or_missed_come_first() {
     assert_eq!(
         deltas,
         [
-            // Sent or missed, highest severity first: currency (missed), name (required, missed), notes (sent).
+            // The changed arguments with an issue, highest severity first: currency and name,
+            // both missed. Nothing about notes (sent right), nor the tool's own changes.
             "create_user.args.currency",
             "create_user.args.name.max_length",
-            "create_user.args.notes",
-            // The tool's own.
-            "create_user.annotations.idempotent",
-            "create_user.description",
         ]
     );
 }
@@ -154,10 +164,16 @@ async fn the_cap_lists_the_most_relevant_and_counts_the_rest() {
     let server = v2_server()
         .known_good(known_good())
         .contract_awareness(AwarenessConfig::default().with_max_deltas(1));
-    let text = error_text(&server, "create_user", object(json!({"name": "Ada"}))).await;
+    // Misses `name` and `currency`, both changed: two changes explain it, one is listed.
+    let text = error_text(
+        &server,
+        "create_user",
+        object(json!({"email": "ada@example.com"})),
+    )
+    .await;
     assert_eq!(text.matches("<delta ").count(), 1, "{text}");
-    assert!(text.contains("<change_count>3</change_count>"));
-    assert!(text.contains("<more_changes count=\"2\">"), "{text}");
+    assert!(text.contains("<change_count>2</change_count>"), "{text}");
+    assert!(text.contains("<more_changes count=\"1\">"), "{text}");
 }
 
 #[tokio::test]

@@ -91,7 +91,12 @@ struct Profiles {
         example = "The login fails [Source: bug-123.md]."
     )]
     observation: String,
-    #[guard(policy = "decision")]
+    // The example never acknowledges warnings, so it must satisfy the profile's own: the
+    // decision profile warns when no estimate states its methodology.
+    #[guard(
+        policy = "decision",
+        example = "Onboarding may be faster [AI estimation based on the pilot]."
+    )]
     decision: Option<String>,
     #[serde(default)]
     #[guard(acknowledges_policy)]

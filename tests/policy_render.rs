@@ -89,8 +89,8 @@ Output policy: BLOCKED (1 critical, 1 warning, 0 advisories)
 
 2. CRITICAL untagged_dollar_amount at line 2, column 17
    found:    \"$50,000\"
-   why:      Dollar amounts must use qualitative language and an [AI estimation …] tag.
-   instead:  Qualitative language with a tag: \"Substantial investment [AI estimation: enterprise scope]\"
+   why:      A dollar amount must be tagged as an estimate or with its source.
+   instead:  The amount followed by [AI estimation based on …] or [Source: …], or qualitative language: \"Substantial investment [AI estimation: enterprise scope]\"
    fix:      replace with \"substantial investment [AI estimation: enterprise scope]\"
 ";
     assert!(report.starts_with(expected_start), "{report}");
@@ -120,10 +120,10 @@ fn the_seed_example_as_the_model_sees_it() {
         .check("This will save $50,000 annually and brings a 75% reduction in effort.");
     insta::assert_snapshot!(verdict.render_for_model(), @r#"
     <output_policy verdict="BLOCKED" critical="4" warnings="2" advisories="0">
-    <violation rule="annual_savings_figure" severity="CRITICAL" line="1" column="11" found="save $50,000 annually">Specific figures are not allowed in this phrasing; use the approved qualitative wording. Instead: Delivers significant annual value [AI estimation based on operational improvement]. Fix: replace with 'delivers significant annual value [AI estimation based on operational improvement]'.</violation>
-    <violation rule="untagged_dollar_amount" severity="CRITICAL" line="1" column="16" found="$50,000">Dollar amounts must use qualitative language and an [AI estimation …] tag. Instead: Qualitative language with a tag: "Substantial investment [AI estimation: enterprise scope]". Fix: replace with 'substantial investment [AI estimation: enterprise scope]'.</violation>
+    <violation rule="annual_savings_figure" severity="CRITICAL" line="1" column="11" found="save $50,000 annually">A specific figure in this phrasing must be tagged with its methodology or source. Instead: Tag the figure with [AI estimation based on …] or [Source: …], or use the approved wording: Delivers significant annual value [AI estimation based on operational improvement]. Fix: replace with 'delivers significant annual value [AI estimation based on operational improvement]'.</violation>
+    <violation rule="untagged_dollar_amount" severity="CRITICAL" line="1" column="16" found="$50,000">A dollar amount must be tagged as an estimate or with its source. Instead: The amount followed by [AI estimation based on …] or [Source: …], or qualitative language: "Substantial investment [AI estimation: enterprise scope]". Fix: replace with 'substantial investment [AI estimation: enterprise scope]'.</violation>
     <violation rule="untagged_percentage" severity="CRITICAL" line="1" column="46" found="75% reduction">A percentage must state its methodology or source. Instead: Conservative language with an [AI estimation based on …] or [Source: …] tag.</violation>
-    <violation rule="percentage_reduction" severity="CRITICAL" line="1" column="46" found="75% reduction">Specific figures are not allowed in this phrasing; use the approved qualitative wording. Instead: Substantial reduction [AI estimation]. Fix: replace with 'substantial reduction [AI estimation]'.</violation>
+    <violation rule="percentage_reduction" severity="CRITICAL" line="1" column="46" found="75% reduction">A specific figure in this phrasing must be tagged with its methodology or source. Instead: Tag the figure with [AI estimation based on …] or [Source: …], or use the approved wording: Substantial reduction [AI estimation]. Fix: replace with 'substantial reduction [AI estimation]'.</violation>
     <violation rule="overconfident_language" severity="WARNING" line="1" column="6" found="will">Overconfident language hides uncertainty. Instead: 'may', 'potential' or 'expected'.</violation>
     <violation rule="conservative_estimates" severity="WARNING">Estimates must include methodology. Instead: Tag estimates with [AI estimation based on …].</violation>
     <recovery>Delivery is blocked. Rewrite every critical passage with its approved alternative, or apply the fixes, and submit the whole text again.</recovery>

@@ -24,7 +24,7 @@ fn xml() {
     <detail key="limit">10</detail>
     <detail key="window">1 minute</detail>
     </details>
-    <retry_after seconds="2">Wait 2 second(s) before calling again.</retry_after>
+    <retry_after seconds="2">Wait 2 seconds before calling again.</retry_after>
     </tool_error>
     "#);
 }

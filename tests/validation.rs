@@ -215,6 +215,13 @@ fn integers_outside_their_type_are_range_or_type_issues() {
             IssueCode::Type,
         ),
         (json!({"role": 3}), "role", IssueCode::Type),
+        // 64-bit fields accept what JSON clients hold exactly, as their schema says.
+        (json!({"big": u64::MAX}), "big", IssueCode::TooLarge),
+        (
+            json!({"big": 9_007_199_254_740_992_u64}),
+            "big",
+            IssueCode::TooLarge,
+        ),
     ];
     for (overrides, path, code) in cases {
         let input = everything(overrides.clone());
@@ -222,12 +229,12 @@ fn integers_outside_their_type_are_range_or_type_issues() {
         assert_eq!(codes(&report), [(path, code)], "for {overrides}");
     }
     let fine = Everything::validate_value(everything(
-        json!({"byte": 2.0, "big": u64::MAX, "tiny": -128, "step": 0, "fib": 8.0}),
+        json!({"byte": 2.0, "big": 9_007_199_254_740_991_u64, "tiny": -128, "step": 0, "fib": 8.0}),
     ))
     .unwrap();
     assert_eq!(
         (fine.byte, fine.big, fine.tiny, fine.fib),
-        (2, Some(u64::MAX), -128, Some(8))
+        (2, Some(9_007_199_254_740_991), -128, Some(8))
     );
 }
 
@@ -304,11 +311,12 @@ fn huge_values_and_keys_are_cut_in_every_format() {
     assert_eq!(report.len(), 2, "too long, and the unknown key: {report}");
     for issue in report.issues() {
         assert!(issue.path.chars().count() <= 80, "path is cut");
+        // The value's first characters, its quotes and the cut mark.
         assert!(
             issue
                 .received
                 .as_ref()
-                .is_none_or(|r| r.chars().count() <= 81),
+                .is_none_or(|r| r.chars().count() <= guardrails::validation::PREVIEW_CHARS + 3),
             "value is cut"
         );
     }

@@ -61,15 +61,35 @@ pub use tool::present;
 /// `policy` checks the text an agent writes into a field against an output
 /// [`Policy`](policy::Policy): a built-in profile by name (`"base"`, `"observation"`,
 /// `"decision"`; a misspelt name is a compile error with a suggestion), or the path of a
-/// `fn() -> &'static Policy`, for instance one that returns a policy kept in a `LazyLock`. It
-/// runs once the field's other guards (and its `custom` check) have passed, on each string the
-/// field holds (each item of a list at its own path, `items[2]`), and its issues are reported in
-/// the same pass as every other issue:
+/// `fn() -> &'static Policy`, for instance one that returns a policy kept in a `LazyLock`.
+///
+/// The built-in profiles are for **analysis and decision documents**: the findings,
+/// recommendations and plans that reasoning agents write, where an invented figure or an
+/// unsourced claim misleads whoever acts on it. They hold every figure to its methodology or
+/// source, which is wrong for business text: on an invoice, "A late fee of $25 applies" is a
+/// fact, and every profile (`base` included) blocks its dollar amount. For invoices, receipts,
+/// notices and the like, give the field a **custom policy** with the rules that text needs
+/// (built with [`Policy::builder`](policy::Policy::builder), as below, or read from a TOML file
+/// with [`Policy::from_toml_str`](policy::Policy::from_toml_str)).
+///
+/// | profile | for | what it catches |
+/// |---|---|---|
+/// | `base` | every analysis or decision document | critical: a dollar amount, a percentage, or a figure phrase ("ROI of 40%", "saves $50,000", "costs $9,000", "40% reduction", "3x improvement", "25% faster") not followed by an `[AI estimation …]` or `[Source: …]` tag; a quotation without `[Source: …]`; an empty `[Source: ]`. Warnings: "guaranteed results", overconfident words (will, definitely, …), an estimate without its tag, a vague source (`[Source: internal]`), "according to …" without a source, an inference, assumption or uncertainty without its `[Inference: …]`, `[Assumption: …]` or `[Uncertain: …]` tag |
+/// | `observation` | agents that analyse: facts only | `base`, plus critical: speculation (suggests, implies, likely, …), a text with no `[Source: …]` at all, and the document-claim and inference tags |
+/// | `decision` | agents that propose: controlled estimation | `base`, plus critical: guarantees ("guaranteed", "certain to"); a warning when no estimate states its methodology (`[AI estimation based on …]`); advisories on ROI wording and unjustified timelines |
+///
+/// A figure with its tag passes every figure rule: "a 40% reduction [AI estimation based on
+/// pilot volumes]" and "$120,000 [Source: budget.md]" are accepted, "a 40% reduction" is not.
+/// [`Profile`](policy::Profile) lists every rule by name.
+///
+/// A policy runs once the field's other guards (and its `custom` check) have passed, on each
+/// string the field holds (each item of a list at its own path, `items[2]`), and its issues
+/// are reported in the same pass as every other issue:
 ///
 /// - each **critical** violation is an issue with code `policy`, whose message names the rule
-///   and quotes the text found (with its line and column), and whose fix gives the approved
-///   alternative (and the automatic replacement, when the rule has one): the model rewrites
-///   its text and calls again;
+///   and quotes the text found (with its line and column; "You sent" shows the part of a long
+///   text around it), and whose fix gives the approved alternative (and the automatic
+///   replacement, when the rule has one): the model rewrites its text and calls again;
 /// - **warnings** follow the PENDING status of a verdict: they hold the call back only when
 ///   the struct has a field marked `acknowledges_policy` and the call did not send it `true`.
 ///   Each is then a `policy` issue whose fix says to rewrite the text or, if the wording is
@@ -80,10 +100,15 @@ pub use tool::present;
 ///
 /// At most one field acknowledges, it must be a `bool` or `Option<bool>` (give it
 /// `#[serde(default)]`, so that calls without warnings need not send it), and the struct must
-/// have a field with a policy. A policy does not change the JSON Schema: what it checks cannot
-/// be expressed there, so clients learn it from the issues. The generated example of a policy
-/// field is the generic one (`"example"`); when the policy requires text it lacks (the
-/// `observation` profile requires a `[Source: …]` tag), give the field an `example` that
+/// have a field with a policy. The acknowledgement is the model's decision, so the valid
+/// example and the schema's `examples` show it `false` (every generated boolean example is
+/// `false`, the value a flag has when not sent); do not give it an `example = true`. A policy
+/// does not change the JSON Schema: what it checks cannot be expressed there, so clients learn
+/// it from the issues. It is part of the tool's [`contract`]: adding, changing or
+/// removing it shows in the lockfile. The generated example of a policy field is the generic
+/// one (`"example"`); when the policy requires text it lacks (the `observation` profile
+/// requires a `[Source: …]` tag, and `decision` warns without an `[AI estimation based on …]`
+/// one, a warning the example does not acknowledge), give the field an `example` that
 /// satisfies the policy, so that the arguments' example still validates.
 ///
 /// ```
@@ -92,47 +117,69 @@ pub use tool::present;
 /// use guardrails::policy::{Policy, Rule};
 /// use guardrails::{IssueCode, ToolArgs};
 ///
-/// static HOUSE_RULES: LazyLock<Policy> = LazyLock::new(|| {
+/// /// What an invoice's notes may say: amounts are facts there, card numbers and
+/// /// placeholders are not welcome, promises need a second look.
+/// static INVOICE_TEXT: LazyLock<Policy> = LazyLock::new(|| {
 ///     Policy::builder()
 ///         .critical(
-///             Rule::forbidden("untagged_dollar_amount", r"\$\d[\d,]*")
-///                 .unless_followed_by(r"\s*\[AI estimation")
-///                 .alternative("Qualitative language with an [AI estimation …] tag"),
+///             Rule::forbidden("card_number", r"\b(?:\d[ -]?){13,16}\b")
+///                 .message("Card numbers never go into invoice text.")
+///                 .alternative("The last four digits: \"card ending 4242\""),
 ///         )
-///         .warning(Rule::forbidden_words("overconfident_language", ["guaranteed"]))
+///         .critical(Rule::forbidden_words("placeholder", ["TODO", "TBD", "lorem ipsum"]))
+///         .warning(Rule::forbidden_words("promise", ["guaranteed", "always", "never"]))
 ///         .build()
 ///         .expect("the rules compile")
 /// });
 ///
-/// fn house_rules() -> &'static Policy {
-///     &HOUSE_RULES
+/// fn invoice_text() -> &'static Policy {
+///     &INVOICE_TEXT
 /// }
 ///
 /// #[derive(serde::Deserialize, ToolArgs)]
-/// struct Summarize {
-///     #[guard(length(max = 2000), policy = house_rules)]
-///     summary: String,
+/// struct CreateInvoice {
+///     #[guard(length(max = 2000), policy = invoice_text)]
+///     notes: String,
 ///     /// Set to true to keep wording the output policy warned about.
 ///     #[serde(default)]
 ///     #[guard(acknowledges_policy)]
 ///     acknowledge_warnings: bool,
 /// }
 ///
-/// let Err(report) = Summarize::validate_value(serde_json::json!({"summary": "It costs $9,000."}))
-/// else { unreachable!() };
+/// let fee = serde_json::json!({"notes": "A late fee of $25 applies after 30 days."});
+/// assert!(CreateInvoice::validate_value(fee).is_ok());
+///
+/// let card = serde_json::json!({"notes": "Paid with 4242 4242 4242 4242."});
+/// let Err(report) = CreateInvoice::validate_value(card) else { unreachable!() };
 /// assert_eq!(report.issues()[0].code, IssueCode::Policy);
 ///
-/// let pending = serde_json::json!({"summary": "Results are guaranteed."});
-/// assert!(Summarize::validate_value(pending).is_err());
-/// let acknowledged = serde_json::json!({"summary": "Results are guaranteed.", "acknowledge_warnings": true});
-/// assert!(Summarize::validate_value(acknowledged).is_ok());
+/// let pending = serde_json::json!({"notes": "Delivery is guaranteed by Friday."});
+/// assert!(CreateInvoice::validate_value(pending).is_err());
+/// let acknowledged = serde_json::json!({"notes": "Delivery is guaranteed by Friday.", "acknowledge_warnings": true});
+/// assert!(CreateInvoice::validate_value(acknowledged).is_ok());
+/// // The example never acknowledges in advance.
+/// assert_eq!(CreateInvoice::example()["acknowledge_warnings"], false);
+///
+/// // A decision document, by contrast, holds each figure to its methodology or source.
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct Recommend {
+///     #[guard(policy = "decision")]
+///     summary: String,
+/// }
+/// let untagged = serde_json::json!({"summary": "Expect a 40% reduction in handling time."});
+/// assert!(Recommend::validate_value(untagged).is_err());
+/// let tagged = serde_json::json!({
+///     "summary": "Expect a 40% reduction [AI estimation based on pilot volumes] in handling time."
+/// });
+/// assert!(Recommend::validate_value(tagged).is_ok());
 /// ```
 ///
 /// # Field types
 ///
 /// Field types are decided by the [`ArgValue`] trait: strings, booleans, every integer and
 /// float type (each with its own range: `300` for a `u8` is a range issue, `1.5` for an integer
-/// a type issue), `Option<T>` (absent or `null`), `Vec<T>`, `Box<T>`, string-keyed maps,
+/// a type issue; 64-bit integers accept ±(2^53 - 1), the integers every JSON client holds
+/// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Vec<T>`, `Box<T>`, string-keyed maps,
 /// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`) and
 /// [`ToolEnum`](trait@ToolEnum) enums.
 ///

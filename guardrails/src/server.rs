@@ -10,9 +10,11 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
+use crate::message::Rejection;
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
 use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
+use crate::validation::{Cx, Kind};
 
 /// The most characters of an unknown tool's name that an error echoes back.
 const MAX_TOOL_NAME_CHARS: usize = 64;
@@ -216,10 +218,10 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.refresh()
     }
 
-    /// Sets every render option.
+    /// Sets every render option: `RenderOptions::new(format).with_…`, or a format alone.
     #[must_use]
-    pub fn render_options(mut self, options: RenderOptions) -> Self {
-        self.options = options;
+    pub fn render_options(mut self, options: impl Into<RenderOptions>) -> Self {
+        self.options = options.into();
         self.refresh()
     }
 
@@ -249,18 +251,53 @@ impl<S: Send + Sync + 'static> Server<S> {
 
     /// Calls a tool in process, without a transport: the same pipeline a client's call runs.
     ///
+    /// The arguments are any JSON value: a `json!({…})` as it is, or the map of a transport.
+    /// An object is validated as the tool's arguments; `null` stands for no arguments, as an
+    /// absent `arguments` does in MCP; anything else is rejected like any invalid arguments
+    /// (an `isError` result that says an object is expected), never a panic.
+    ///
+    /// ```
+    /// # use guardrails::{Server, ToolArgs, tool};
+    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// struct Greet {
+    ///     name: String,
+    /// }
+    ///
+    /// /// Greets someone.
+    /// #[tool]
+    /// fn greet(args: Greet) -> String {
+    ///     format!("Hello, {}!", args.name)
+    /// }
+    ///
+    /// # fn main() -> Result<(), guardrails::UnknownTool> {
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// # runtime.block_on(async {
+    /// let server = Server::new(()).tool(greet);
+    /// let output = server.call("greet", serde_json::json!({"name": "Ada"})).await?;
+    /// assert_eq!(output.text, ["Hello, Ada!"]);
+    /// let rejected = server.call("greet", serde_json::json!(["Ada"])).await?;
+    /// assert!(rejected.is_error);
+    /// # Ok(()) })
+    /// # }
+    /// ```
+    ///
     /// # Errors
     /// [`UnknownTool`] when no tool has this name (a transport answers it as an invalid-params
     /// error).
     pub async fn call(
         &self,
         name: &str,
-        arguments: Map<String, Value>,
+        arguments: impl Into<Value>,
     ) -> Result<CallOutput, UnknownTool> {
         let Some(&index) = self.tools.by_name.get(name) else {
             return Err(self.unknown(name));
         };
         let entry = &self.tools.entries[index];
+        let arguments = match arguments.into() {
+            Value::Object(arguments) => arguments,
+            Value::Null => Map::new(),
+            other => return Ok(not_an_object(entry.tool.spec(), &other, &entry.settings)),
+        };
         Ok(entry
             .tool
             .call(&self.state, arguments, &entry.settings)
@@ -324,6 +361,25 @@ impl<S: Send + Sync + 'static> Server<S> {
             entry.settings = settings;
         }
         self
+    }
+}
+
+/// The rejection of a call whose arguments are not a JSON object: one `type` issue at the root,
+/// rendered like any other invalid arguments.
+fn not_an_object(
+    spec: &'static ToolSpec,
+    arguments: &Value,
+    settings: &CallSettings,
+) -> CallOutput {
+    let info = spec.args();
+    let mut cx = Cx::new();
+    cx.type_mismatch(&Kind::Object(info), arguments);
+    let report = cx.into_report();
+    let rejection = Rejection::new(spec.name(), &report, info, spec.example());
+    CallOutput {
+        text: vec![crate::render::rejection(&rejection, &settings.render)],
+        structured: None,
+        is_error: true,
     }
 }
 

@@ -1,20 +1,27 @@
 //! Self-healing context: the `<contract_awareness>` block that errors of a changed tool carry.
 //!
 //! The deltas of each tool are computed once, when the server is built, from the known-good
-//! lockfile embedded in the binary, sorted and frozen behind an `Arc`. A call only chooses:
-//! deltas of the arguments it sent or missed first, then the tool's own, then the rest, up to
-//! the cap ([`Awareness::chosen`]); the message of the failed call carries them as a part of
-//! its own (see [`crate::message::ContractNotice`]). A tool without relevant deltas has no
-//! [`Awareness`] at all, so its error path is the one it would have without this module.
+//! lockfile embedded in the binary, sorted and frozen behind an `Arc`. A call only chooses.
+//! A rejected call is told only the changes that can explain its issues
+//! ([`Awareness::explaining`]): those of the arguments it sent wrong, missed, or misspelt
+//! (an unknown key whose did-you-mean is a changed argument, or the old name of a removed
+//! one); a typo on an argument that did not change gets no block at all. Other errors (with
+//! [`AwarenessConfig::all_errors`]) get the deltas of the arguments they sent or missed first,
+//! then the tool's own, then the rest ([`Awareness::chosen`]). Both are capped in count and in
+//! characters; the message of the failed call carries them as a part of its own (see
+//! [`crate::message::ContractNotice`]). A tool without relevant deltas has no [`Awareness`]
+//! at all, so its error path is the one it would have without this module.
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::diff::{ChangeSeverity, Delta, diff_tool};
+use super::diff::{ChangeSeverity, Delta, diff_tool, value_text};
 use super::model::Contract;
 use super::{ContractError, ServerContract};
+use crate::text::did_you_mean;
+use crate::validation::{IssueCode, Report};
 
 /// The contracts clients were last calibrated on: a lockfile embedded in the server binary.
 ///
@@ -88,6 +95,9 @@ pub struct AwarenessConfig {
     /// Annotate every error result of a changed tool (handler errors, blocked outputs), not only
     /// rejected arguments.
     pub all_errors: bool,
+    /// The most characters of delta text (paths, descriptions, before and after values) one
+    /// block lists; the deltas past it are counted. The first delta is always listed.
+    pub max_chars: usize,
 }
 
 impl Default for AwarenessConfig {
@@ -96,6 +106,7 @@ impl Default for AwarenessConfig {
             all_severities: false,
             max_deltas: 5,
             all_errors: false,
+            max_chars: 1_000,
         }
     }
 }
@@ -122,6 +133,13 @@ impl AwarenessConfig {
         self
     }
 
+    /// Sets the most characters of delta text one block lists.
+    #[must_use]
+    pub fn with_max_chars(mut self, max: usize) -> Self {
+        self.max_chars = max;
+        self
+    }
+
     fn admits(self, severity: ChangeSeverity) -> bool {
         self.all_severities || severity >= ChangeSeverity::Risky
     }
@@ -144,6 +162,9 @@ struct ToolAwareness {
     /// The arguments the deltas are about, with whether the current contract requires them
     /// (a required argument that a call leaves out is one it "missed").
     args: Vec<(String, bool)>,
+    /// Every argument name a call may have meant: the current ones and the removed ones, for
+    /// telling which argument a misspelt key was.
+    names: Vec<String>,
     max_severity: ChangeSeverity,
 }
 
@@ -199,11 +220,18 @@ impl Awareness {
                 Entry { delta, arg }
             })
             .collect();
+        let mut names: Vec<String> = current.args.keys().cloned().collect();
+        for (name, _) in &args {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
         Some(Self(Arc::new(ToolAwareness {
             tool: current.name.clone(),
             config: *config,
             entries,
             args,
+            names,
             max_severity,
         })))
     }
@@ -251,9 +279,9 @@ impl Awareness {
         self.0.max_severity
     }
 
-    /// The deltas a call shows, in order: deltas of the arguments it sent or missed, then the
-    /// tool's own (annotations, limits, output), then other arguments', each group highest
-    /// severity first; at most `max_deltas`.
+    /// The deltas a failed call shows, in order: deltas of the arguments it sent or missed,
+    /// then the tool's own (annotations, limits, output), then other arguments', each group
+    /// highest severity first; at most `max_deltas` and `max_chars`.
     #[must_use]
     pub fn chosen(&self, relevance: &Relevance) -> Vec<&Delta> {
         let group = |e: &Entry| match e.arg {
@@ -263,7 +291,88 @@ impl Awareness {
         };
         let mut chosen: Vec<&Entry> = self.0.entries.iter().collect();
         chosen.sort_by_key(|e| group(e));
-        chosen.truncate(self.0.config.max_deltas.max(1));
-        chosen.into_iter().map(|e| &e.delta).collect()
+        self.bounded(chosen.into_iter().map(|e| &e.delta))
     }
+
+    /// Every delta that can explain the issues of a rejected call, highest severity first:
+    /// those of each argument an issue is about (sent wrong, or missed), and of each argument
+    /// an unknown key stands for (the old name of a removed argument, or a misspelling whose
+    /// did-you-mean is a changed argument). Empty when no issue is about a changed argument: a
+    /// typo on an argument that did not change is explained by its own issue, and the
+    /// rejection carries no contract block. A block lists the first of them within
+    /// `max_deltas` and `max_chars` ([`ContractNotice::explaining`](crate::message::ContractNotice::explaining)).
+    #[must_use]
+    pub fn explaining(&self, report: &Report) -> Vec<&Delta> {
+        let mut implicated = vec![false; self.0.args.len()];
+        for issue in report.issues() {
+            let Some(argument) = top_level_argument(&issue.path) else {
+                continue;
+            };
+            let meant = if issue.code == IssueCode::UnknownField
+                && !issue.path.contains(['.', '['])
+                && !self.0.args.iter().any(|(name, _)| *name == argument)
+            {
+                did_you_mean(&argument, self.0.names.iter().map(String::as_str)).map(str::to_owned)
+            } else {
+                Some(argument)
+            };
+            if let Some(i) =
+                meant.and_then(|meant| self.0.args.iter().position(|(name, _)| *name == meant))
+            {
+                implicated[i] = true;
+            }
+        }
+        self.0
+            .entries
+            .iter()
+            .filter(|e| e.arg.is_some_and(|i| implicated[i]))
+            .map(|e| &e.delta)
+            .collect()
+    }
+
+    /// The first deltas of `deltas` within `max_deltas` and `max_chars` (at least one, when
+    /// there is one).
+    pub(crate) fn bounded<'a>(
+        &self,
+        deltas: impl IntoIterator<Item = &'a Delta>,
+    ) -> Vec<&'a Delta> {
+        let config = self.0.config;
+        let mut chars = 0;
+        let mut out = Vec::new();
+        for delta in deltas.into_iter().take(config.max_deltas.max(1)) {
+            chars += delta_chars(delta);
+            if !out.is_empty() && chars > config.max_chars {
+                break;
+            }
+            out.push(delta);
+        }
+        out
+    }
+}
+
+/// How many characters a delta adds to a block, as rendered: its path, description, and
+/// before and after values as cut for display.
+fn delta_chars(delta: &Delta) -> usize {
+    let value = |v: Option<&Value>| {
+        value_text(v)
+            .chars()
+            .count()
+            .min(crate::message::MAX_VALUE_CHARS + 1)
+    };
+    delta.path.chars().count()
+        + delta.description.chars().count()
+        + value(delta.before.as_ref())
+        + value(delta.after.as_ref())
+}
+
+/// The argument an issue path starts with: `lines` for `lines[3].quantity`, `weird key` for
+/// `["weird key"].x`; `None` for the arguments object itself.
+fn top_level_argument(path: &str) -> Option<String> {
+    if let Some(quoted) = path.strip_prefix('[') {
+        // A key that is not a plain name, as a JSON string: `["weird key"]`.
+        let mut stream = serde_json::Deserializer::from_str(quoted).into_iter::<String>();
+        return stream.next().and_then(Result::ok);
+    }
+    let end = path.find(['.', '[']).unwrap_or(path.len());
+    (end > 0).then(|| path[..end].to_owned())
 }

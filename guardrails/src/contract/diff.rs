@@ -135,7 +135,8 @@ impl Diff {
             .filter(|(_, n)| *n > 0)
             .map(|(s, n)| format!("{n} {s}"))
             .collect();
-        format!("{} contract change(s): {}", self.len(), counts.join(", "))
+        let changes = crate::text::count(self.len(), "contract change", "contract changes");
+        format!("{changes}: {}", counts.join(", "))
     }
 
     /// A plain-text report for people and CI logs: a summary line, then one block per change.
@@ -309,7 +310,7 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
         before.agent_limit,
         after.agent_limit,
         "Agent limit",
-        "items",
+        ("item", "items"),
     );
     limit(
         &mut c,
@@ -317,7 +318,7 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
         before.max_bytes,
         after.max_bytes,
         "Byte cap",
-        "bytes",
+        ("byte", "bytes"),
     );
     if before.policy != after.policy {
         let (severity, text) = if after.policy {
@@ -383,21 +384,28 @@ fn limit(
     before: Option<u64>,
     after: Option<u64>,
     what: &str,
-    unit: &str,
+    (one, many): (&str, &str),
 ) {
+    let unit = |n: u64| crate::text::count(usize::try_from(n).unwrap_or(usize::MAX), one, many);
     let (severity, text) = match (before, after) {
-        (None, Some(n)) => (ChangeSeverity::Safe, format!("{what} of {n} {unit} added.")),
+        (None, Some(n)) => (
+            ChangeSeverity::Safe,
+            format!("{what} of {} added.", unit(n)),
+        ),
         (Some(_), None) => (
             ChangeSeverity::Risky,
             format!("{what} removed: results are no longer bounded."),
         ),
         (Some(b), Some(a)) if a < b => (
             ChangeSeverity::Risky,
-            format!("{what} lowered from {b} to {a} {unit}: less of each result is shown."),
+            format!(
+                "{what} lowered from {b} to {}: less of each result is shown.",
+                unit(a)
+            ),
         ),
         (Some(b), Some(a)) if a > b => (
             ChangeSeverity::Safe,
-            format!("{what} raised from {b} to {a} {unit}."),
+            format!("{what} raised from {b} to {}.", unit(a)),
         ),
         _ => return,
     };
@@ -603,6 +611,7 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         ),
         (ChangeSeverity::Safe, "The custom check was removed."),
     );
+    policy(c, p("policy"), b.policy.as_deref(), a.policy.as_deref());
     if b.recursive != a.recursive {
         c.push(
             ChangeSeverity::Breaking,
@@ -646,6 +655,33 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
             "The object's shape changed: declared fields became data keys or the reverse.",
         ),
     }
+}
+
+/// An argument's output policy: every change is RISKY. A policy added or changed may reject
+/// text that passed (what it rejects depends on the text, so it cannot be compared like a
+/// bound); a policy removed lets text in unchecked, as an output check removed does.
+fn policy(c: &mut Collector<'_>, path: String, before: Option<&str>, after: Option<&str>) {
+    let text = match (before, after) {
+        (None, Some(a)) => {
+            format!(
+                "The text is now checked by the output policy `{a}`: some values may be rejected."
+            )
+        }
+        (Some(b), None) => {
+            format!("The output policy `{b}` was removed: the text is no longer checked.")
+        }
+        (Some(b), Some(a)) if b != a => format!(
+            "The output policy changed from `{b}` to `{a}`: text that passed may be rejected, and the reverse."
+        ),
+        _ => return,
+    };
+    c.push(
+        ChangeSeverity::Risky,
+        path,
+        before.map(Value::from),
+        after.map(Value::from),
+        text,
+    );
 }
 
 fn structure(c: &mut Collector<'_>, path: String, b: Option<&Field>, a: Option<&Field>) {

@@ -16,6 +16,10 @@ use super::{ContractError, ServerContract};
 
 /// The lockfile format this version writes and reads. Older versions are read when they can
 /// be; newer ones are refused with [`ContractError::UnsupportedVersion`].
+///
+/// Additions that old lockfiles read the same under stay within a version: an argument's
+/// `policy` member, for one, is absent when an argument has no policy, so every lockfile
+/// written before it was added reads as it did, with the same digests.
 pub const FORMAT_VERSION: u64 = 1;
 
 /// The environment variable that turns [`assert_lockfile`] into an update: set it to `1`
@@ -62,7 +66,7 @@ fn canonical_value<T: Serialize>(value: &T) -> Value {
     canonical(serde_json::to_value(value).unwrap_or(Value::Null))
 }
 
-fn sha256_hex(value: &Value) -> String {
+pub(crate) fn sha256_hex(value: &Value) -> String {
     let bytes = serde_json::to_vec(value).unwrap_or_default();
     let hash = Sha256::digest(&bytes);
     let mut out = String::with_capacity(7 + 64);

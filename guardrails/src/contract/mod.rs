@@ -5,9 +5,9 @@
 //! # The pieces
 //!
 //! - [`Contract`]: one tool's name, title, description, annotations, arguments (type,
-//!   requiredness, constraints, description, nested fields, array items), output shape, agent
-//!   limit, byte cap and policy, assembled from its [`ToolSpec`](crate::ToolSpec)
-//!   ([`Contract::from_spec`]).
+//!   requiredness, constraints, argument policy, description, nested fields, array items),
+//!   output shape, agent limit, byte cap and output check, assembled from its
+//!   [`ToolSpec`](crate::ToolSpec) ([`Contract::from_spec`]).
 //! - [`ServerContract`]: every tool's contract, by name; it reads and writes the lockfile
 //!   `guardrails.lock` (canonical JSON, sha256 digests per tool and for the server).
 //! - [`diff()`]: the [`Delta`]s between two [`ServerContract`]s, as text, XML or JSON.
@@ -61,6 +61,9 @@
 //! | `multiple_of` removed, or changed to a divisor of the old step | SAFE | every old value is still a multiple |
 //! | custom check added | RISKY | it may reject values; what it checks is code |
 //! | custom check removed | SAFE | |
+//! | argument policy added (`#[guard(policy = …)]`) | RISKY | it may reject text that passed; what it rejects depends on the text |
+//! | argument policy changed (another profile, or a custom policy's rules) | RISKY | two policies cannot be compared for what they accept |
+//! | argument policy removed | RISKY | the text enters unchecked, as with an output check removed |
 //! | `read_only` or `destructive` flipped | BREAKING | what the tool may do to the world changed |
 //! | `idempotent` or `open_world` flipped | RISKY | retries and trust change |
 //! | a hint set to what clients assume when it is unset | COSMETIC | MCP defaults: read-only false, destructive true, idempotent false, open-world true |
@@ -96,8 +99,8 @@ pub use lockfile::{
     Accept, FORMAT_VERSION, LockMode, LockStatus, UPDATE_ENV, assert_lockfile,
     assert_lockfile_accepting, check_lockfile, contract_digest,
 };
-pub(crate) use model::Declared;
 pub use model::{Contract, Field, Hints, JsonType, Limit, OutputField};
+pub(crate) use model::{Declared, policy_name};
 
 /// The old name of [`ChangeSeverity`].
 #[deprecated(

@@ -11,7 +11,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
-use crate::validation::{ArgsInfo, Bound, Constraints, FieldInfo, Kind, Literal};
+use crate::policy::{Policy, Profile};
+use crate::validation::{
+    ArgsInfo, Bound, Constraints, FieldInfo, Kind, Literal, ProbeStep, ProbedPolicy,
+};
 
 /// The contract of one tool: its definition, its arguments, its output and its guardrails.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -235,6 +238,12 @@ pub struct Field {
     /// Whether a custom check runs on the value.
     #[serde(default, skip_serializing_if = "is_false")]
     pub custom: bool,
+    /// The output policy that checks the text of a string field (`#[guard(policy = …)]`): the
+    /// name of a built-in profile (`base`, `observation`, `decision`), or
+    /// `custom:sha256:<16 hex digits>` for any other policy, a digest of its rules, so that
+    /// changing a rule changes the contract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
     /// The shape of each item of an array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Box<Field>>,
@@ -269,6 +278,7 @@ impl Field {
             enum_values: None,
             unique: false,
             custom: false,
+            policy: None,
             items: None,
             values: None,
             fields: None,
@@ -310,23 +320,66 @@ pub(crate) struct Declared<'a> {
     pub(crate) agent_limit: Option<usize>,
     pub(crate) max_bytes: Option<usize>,
     pub(crate) policy: bool,
+    /// The argument fields whose text a policy checks.
+    pub(crate) arg_policies: Vec<ProbedPolicy>,
 }
 
 impl Contract {
     /// The contract of what a tool declares.
     pub(crate) fn declared(d: &Declared<'_>) -> Self {
+        let mut args = object_fields(d.args, &mut Vec::new());
+        for (steps, policy) in &d.arg_policies {
+            if let Some(field) = field_at(&mut args, steps) {
+                field.policy = Some(policy.clone());
+            }
+        }
         Self {
             name: d.name.to_owned(),
             title: d.title.map(str::to_owned),
             description: d.description.to_owned(),
             annotations: d.hints,
-            args: object_fields(d.args, &mut Vec::new()),
+            args,
             output: d.output_schema.map(output_fields),
             agent_limit: d.agent_limit.map(|l| u64::try_from(l).unwrap_or(u64::MAX)),
             max_bytes: d.max_bytes.map(|b| u64::try_from(b).unwrap_or(u64::MAX)),
             policy: d.policy,
         }
     }
+}
+
+/// The name of a policy in contracts: a built-in profile's name when it has a profile's rules,
+/// `custom:sha256:…` (the first 16 hex digits of the digest of its rules) otherwise.
+pub(crate) fn policy_name(policy: &Policy) -> String {
+    if let Some(profile) = Profile::ALL
+        .into_iter()
+        .find(|profile| profile.shared_policy().rules() == policy.rules())
+    {
+        return profile.name().to_owned();
+    }
+    let rules = serde_json::to_value(policy.rules()).unwrap_or(Value::Null);
+    let digest = super::lockfile::sha256_hex(&rules);
+    let short = digest.get(..7 + 16).unwrap_or(&digest);
+    format!("custom:{short}")
+}
+
+/// The field at `steps` in `args`: a field of a nested object for each further field step,
+/// the items of an array for an index, the values of a map for a key.
+fn field_at<'a>(
+    args: &'a mut BTreeMap<String, Field>,
+    steps: &[ProbeStep],
+) -> Option<&'a mut Field> {
+    let (ProbeStep::Field(first), rest) = steps.split_first()? else {
+        return None;
+    };
+    let mut field = args.get_mut(*first)?;
+    for step in rest {
+        field = match step {
+            ProbeStep::Field(name) => field.fields.as_mut()?.get_mut(*name)?,
+            ProbeStep::Index => field.items.as_deref_mut()?,
+            ProbeStep::Key => field.values.as_deref_mut()?,
+        };
+    }
+    Some(field)
 }
 
 /// The wire fields of an object type. `seen` holds the types being described further up, so a

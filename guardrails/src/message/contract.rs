@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::contract::{Awareness, ChangeSeverity, Delta, Relevance, value_text};
 use crate::text::cut;
+use crate::validation::Report;
 
 /// The most characters of a before or after value shown to the model.
 pub const MAX_VALUE_CHARS: usize = 240;
@@ -24,10 +25,12 @@ pub struct ContractNotice<'a> {
     pub max_severity: ChangeSeverity,
     /// The changes shown, most relevant to the call first.
     pub deltas: Vec<&'a Delta>,
+    awareness: &'a Awareness,
 }
 
 impl<'a> ContractNotice<'a> {
-    /// The notice of a call whose arguments had `relevance` to the tool's changes.
+    /// The notice of a failed call whose arguments had `relevance` to the tool's changes
+    /// ([`Awareness::chosen`]).
     #[must_use]
     pub fn new(awareness: &'a Awareness, relevance: &Relevance) -> Self {
         Self {
@@ -35,7 +38,31 @@ impl<'a> ContractNotice<'a> {
             change_count: awareness.change_count(),
             max_severity: awareness.max_severity(),
             deltas: awareness.chosen(relevance),
+            awareness,
         }
+    }
+
+    /// The notice of a rejected call: only the changes that can explain its `report`
+    /// ([`Awareness::explaining`]), counted and shown within the caps; `None` when none can.
+    /// The tool's other changes are neither shown nor counted: they cannot be why the call
+    /// was rejected.
+    #[must_use]
+    pub fn explaining(awareness: &'a Awareness, report: &Report) -> Option<Self> {
+        let explaining = awareness.explaining(report);
+        let max_severity = explaining.first()?.severity;
+        Some(Self {
+            tool: awareness.tool(),
+            change_count: explaining.len(),
+            max_severity,
+            deltas: awareness.bounded(explaining),
+            awareness,
+        })
+    }
+
+    /// The awareness the notice was chosen from.
+    #[must_use]
+    pub fn awareness(&self) -> &'a Awareness {
+        self.awareness
     }
 
     /// How many changes are not shown.

@@ -43,10 +43,13 @@ impl<'a> Rejection<'a> {
         }
     }
 
-    /// Adds the contract notice of the tool.
+    /// Adds the contract notice of the tool, narrowed to the changes that can explain this
+    /// rejection's issues ([`ContractNotice::explaining`]): none, and the rejection carries no
+    /// contract block.
     #[must_use]
     pub fn with_contract(mut self, contract: Option<ContractNotice<'a>>) -> Self {
-        self.contract = contract;
+        self.contract =
+            contract.and_then(|notice| ContractNotice::explaining(notice.awareness(), self.report));
         self
     }
 

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::text::count;
 use crate::validation::{ArgsInfo, FieldInfo};
 
 /// Field names read as paging rather than filtering. Matched by name, because nothing in a
@@ -72,13 +73,16 @@ impl Truncated<'_> {
     pub fn reason(&self) -> String {
         if self.by_bytes {
             format!(
-                "Only {} of {} items fit within this tool's size cap.",
-                self.shown, self.total
+                "Only {} of {} fit within this tool's size cap.",
+                self.shown,
+                count(self.total, "item", "items")
             )
         } else {
             format!(
-                "This tool returns at most {} items per call, so {} of {} are shown.",
-                self.limit, self.shown, self.total
+                "This tool returns at most {} per call, so {} of {} are shown.",
+                count(self.limit, "item", "items"),
+                self.shown,
+                self.total
             )
         }
     }

@@ -11,6 +11,13 @@ use super::set::{Policy, PolicyBuilder};
 
 /// A built-in policy.
 ///
+/// The profiles are written for agents that write analysis and decision documents (reports,
+/// recommendations, plans): text where an invented figure or an unsourced claim misleads the
+/// reader. They are not meant for business text such as invoices, receipts or notices, where
+/// "A late fee of $25 applies" is a fact: `base` would block its dollar amount. Give such text
+/// a policy of its own ([`Policy::builder`], or a TOML file with
+/// [`Policy::from_toml_str`](super::Policy::from_toml_str)) with the rules it needs.
+///
 /// | profile | for | adds to `base` |
 /// |---|---|---|
 /// | `base` | every agent | — |
@@ -21,12 +28,12 @@ use super::set::{Policy, PolicyBuilder};
 ///
 /// | rule | severity | what it catches |
 /// |---|---|---|
-/// | `untagged_dollar_amount` | critical | a dollar amount not followed by `[AI estimation …]` |
+/// | `untagged_dollar_amount` | critical | a dollar amount not followed by `[AI estimation …]` or `[Source: …]` |
 /// | `untagged_percentage` | critical | a percentage not followed by `[AI estimation …]` or `[Source: …]` |
 /// | `unsourced_quote` | critical | a quotation not followed by `[Source: …]` |
 /// | `empty_source` | critical | a `[Source: ]` tag that names nothing |
-/// | `roi_figure`, `annual_savings_figure`, `cost_figure` | critical | financial figures, each with its approved wording as fix |
-/// | `percentage_reduction`, `multiplier_improvement`, `percentage_faster` | critical | performance figures, each with its approved wording as fix |
+/// | `roi_figure`, `annual_savings_figure`, `cost_figure` | critical | "ROI of 40%", "saves $50,000 annually", "costs $9,000" not followed by a tag; the approved qualitative wording as fix |
+/// | `percentage_reduction`, `multiplier_improvement`, `percentage_faster` | critical | "40% reduction", "3x improvement", "25% faster" not followed by a tag; the approved qualitative wording as fix |
 /// | `guaranteed_results` | warning | "guaranteed results" |
 /// | `overconfident_language` | warning | will, guaranteed, definitely, certainly |
 /// | `missing_estimation_tag` | warning | estimate, approximately, around, roughly without `[AI estimation …]` later in the sentence |
@@ -36,9 +43,14 @@ use super::set::{Policy, PolicyBuilder};
 /// | `assumption_tag` | warning | assuming, presumably … without `[Assumption: …]` |
 /// | `uncertain_tag` | warning | unclear, unverified … without `[Uncertain: …]` |
 ///
-/// The figure rules (`roi_figure` …) forbid a phrasing outright, tag or not: the approved
-/// wording is qualitative. The generic rules (`untagged_dollar_amount` …) accept a figure that
-/// carries its tag. Where both apply to one text, both are reported.
+/// Every figure rule follows one principle: a figure is forbidden unless an estimation or source
+/// tag follows it (`[AI estimation …]` or `[Source: …]`, whitespace between them allowed).
+/// "A 40% reduction [AI estimation based on pilot volumes]" and "$120,000 [Source: budget.md]"
+/// pass; "a 40% reduction" and "$120,000" do not. The tag follows the figure's phrase:
+/// "saves $50,000 annually [AI estimation …]" satisfies `annual_savings_figure`, while its
+/// `$50,000`, followed by "annually", still needs `untagged_dollar_amount`'s tag; write
+/// "saves $50,000 [AI estimation …] annually". Where several rules apply to one text, each
+/// is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Profile {
     /// The rules every agent follows.
@@ -133,8 +145,9 @@ fn compile_builtin(profile: Profile) -> Policy {
 
 /// A number as written in prose: `50`, `50,000`, `1.5`.
 const NUMBER: &str = r"\d[\d,]*(?:\.\d+)?";
-/// The tags that make a figure acceptable.
+/// The tag of an estimate.
 const ESTIMATION_TAG: &str = r"\[AI estimation";
+/// The tags that make a figure acceptable: an estimate's, or a source's.
 const ESTIMATION_OR_SOURCE_TAG: &str = r"\[(?:AI estimation|Source:)";
 /// Up to the end of the sentence, then a tag: "… roughly 40 users [AI estimation: …]".
 fn later_in_sentence(tag: &str) -> String {
@@ -148,9 +161,9 @@ fn base() -> PolicyBuilder {
                 "untagged_dollar_amount",
                 format!(r"\${NUMBER}(?:\s?(?:[kKmM]|thousand|million|billion)\b)?"),
             )
-            .unless_followed_by(ESTIMATION_TAG)
-            .message("Dollar amounts must use qualitative language and an [AI estimation …] tag.")
-            .alternative("Qualitative language with a tag: \"Substantial investment [AI estimation: enterprise scope]\"")
+            .unless_followed_by(ESTIMATION_OR_SOURCE_TAG)
+            .message("A dollar amount must be tagged as an estimate or with its source.")
+            .alternative("The amount followed by [AI estimation based on …] or [Source: …], or qualitative language: \"Substantial investment [AI estimation: enterprise scope]\"")
             .fix("substantial investment [AI estimation: enterprise scope]"),
         )
         .critical(
@@ -216,8 +229,12 @@ fn approved_language(mut builder: PolicyBuilder) -> PolicyBuilder {
     for (name, pattern, approved) in figures {
         builder = builder.critical(
             Rule::forbidden(name, pattern)
-                .message("Specific figures are not allowed in this phrasing; use the approved qualitative wording.")
-                .alternative(capitalized(approved))
+                .unless_followed_by(ESTIMATION_OR_SOURCE_TAG)
+                .message("A specific figure in this phrasing must be tagged with its methodology or source.")
+                .alternative(format!(
+                    "Tag the figure with [AI estimation based on …] or [Source: …], or use the approved wording: {}",
+                    capitalized(approved)
+                ))
                 .fix(approved),
         );
     }

@@ -9,7 +9,7 @@ use crate::message::{
     BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, PolicyAdvice, RECOVERY,
     Rejection, TruncationNotice, bounded_json,
 };
-use crate::text::cut;
+use crate::text::{count, cut};
 
 /// The JSON renderer.
 pub(crate) struct Json;
@@ -33,7 +33,11 @@ impl Renderer for Json {
         let mut error = json!({
             "type": "validation",
             "tool": r.tool,
-            "summary": format!("Tool {} received invalid arguments: {} issue(s) found.", r.tool, r.report.len()),
+            "summary": format!(
+                "Tool {} received invalid arguments: {} found.",
+                r.tool,
+                count(r.report.len(), "issue", "issues")
+            ),
             "issues": issues,
             "omitted": hidden,
             "suggestions": r.suggestions(),

@@ -20,9 +20,9 @@ impl Renderer for Markdown {
         let (shown, hidden) = r.listed(options.max_issues);
         let _ = writeln!(
             out,
-            "Tool {} received invalid arguments: {} issue(s) found.\n\n## Issues\n",
+            "Tool {} received invalid arguments: {} found.\n\n## Issues\n",
             code_span(r.tool),
-            r.report.len()
+            count(r.report.len(), "issue", "issues")
         );
         for (n, issue) in shown.iter().enumerate() {
             let _ = writeln!(
@@ -44,7 +44,8 @@ impl Renderer for Markdown {
         if hidden > 0 {
             let _ = writeln!(
                 out,
-                "\n{hidden} more issue(s) not listed; fix the ones above first."
+                "\n{} not listed; fix the ones above first.",
+                count(hidden, "more issue", "more issues")
             );
         }
         if options.schema_summary {
@@ -100,7 +101,12 @@ impl Renderer for Markdown {
             }
         }
         if let Some(s) = e.retry_seconds {
-            let _ = writeln!(out, "\n**Retry after:** {s} second(s).");
+            let seconds = count(
+                usize::try_from(s).unwrap_or(usize::MAX),
+                "second",
+                "seconds",
+            );
+            let _ = writeln!(out, "\n**Retry after:** {seconds}.");
         }
         if let Some(contract) = &f.contract {
             contract_section(contract, out);
@@ -190,9 +196,9 @@ fn contract_section(c: &ContractNotice<'_>, out: &mut String) {
     out.push_str("\n## Contract changes\n\n");
     let _ = writeln!(
         out,
-        "**Important:** the contract of tool {} has changed since your last calibration: {} change(s), highest severity {}. {INSTRUCTIONS}\n",
+        "**Important:** the contract of tool {} has changed since your last calibration: {}, highest severity {}. {INSTRUCTIONS}\n",
         code_span(c.tool),
-        c.change_count,
+        count(c.change_count, "change", "changes"),
         c.max_severity
     );
     for (n, d) in c.deltas.iter().enumerate() {
@@ -209,6 +215,10 @@ fn contract_section(c: &ContractNotice<'_>, out: &mut String) {
     }
     let omitted = c.omitted();
     if omitted > 0 {
-        let _ = writeln!(out, "\n{omitted} more change(s) not listed.");
+        let _ = writeln!(
+            out,
+            "\n{} not listed.",
+            count(omitted, "more change", "more changes")
+        );
     }
 }

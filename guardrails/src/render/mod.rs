@@ -35,11 +35,27 @@ pub enum RenderFormat {
 
 /// How messages are rendered.
 ///
+/// Build it from a format and change what you need with the `with_…` methods; a format alone
+/// converts into options too. The fields are public to read and to set on a value you have,
+/// but the struct is `#[non_exhaustive]` so that options can be added without breaking your
+/// code: that is why `RenderOptions { format, ..Default::default() }` does not compile
+/// (E0639) outside this crate. Write `RenderOptions::new(format)` instead.
+///
 /// ```
 /// use guardrails::{RenderFormat, RenderOptions};
 ///
 /// let options = RenderOptions::new(RenderFormat::Markdown).with_schema_summary(true);
 /// assert_eq!(options.format, RenderFormat::Markdown);
+///
+/// // The same, in other words.
+/// let from_format: RenderOptions = RenderFormat::Markdown.into();
+/// let from_default = RenderOptions::default().with_format(RenderFormat::Markdown);
+/// assert_eq!(from_format, from_default);
+///
+/// // Fields can be set on a value.
+/// let mut options = RenderOptions::default();
+/// options.max_issues = 5;
+/// assert_eq!(options, RenderOptions::default().with_max_issues(5));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -63,13 +79,20 @@ impl Default for RenderOptions {
 }
 
 impl RenderOptions {
-    /// The default options in the given format.
+    /// The default options in the given format: the way to build options.
     #[must_use]
     pub fn new(format: RenderFormat) -> Self {
         Self {
             format,
             ..Self::default()
         }
+    }
+
+    /// Sets the format.
+    #[must_use]
+    pub fn with_format(mut self, format: RenderFormat) -> Self {
+        self.format = format;
+        self
     }
 
     /// Turns the schema summary on or off.
@@ -84,6 +107,13 @@ impl RenderOptions {
     pub fn with_max_issues(mut self, max: usize) -> Self {
         self.max_issues = max.max(1);
         self
+    }
+}
+
+impl From<RenderFormat> for RenderOptions {
+    /// The default options in `format`.
+    fn from(format: RenderFormat) -> Self {
+        Self::new(format)
     }
 }
 

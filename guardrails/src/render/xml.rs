@@ -12,7 +12,7 @@ use crate::message::{
     detail_text, received_text,
 };
 use crate::policy::{RenderLimits, Status, Verdict};
-use crate::text::{cut, escape_xml_attr_into, escape_xml_into, head};
+use crate::text::{count, cut, escape_xml_attr_into, escape_xml_into, head};
 use crate::validation::IssueCode;
 
 /// The XML-style renderer.
@@ -45,7 +45,8 @@ impl Renderer for Xml {
         if hidden > 0 {
             let _ = writeln!(
                 out,
-                "<more_issues count=\"{hidden}\">{hidden} more issue(s) not listed; fix the ones above first.</more_issues>"
+                "<more_issues count=\"{hidden}\">{} not listed; fix the ones above first.</more_issues>",
+                count(hidden, "more issue", "more issues")
             );
         }
         if options.schema_summary {
@@ -109,7 +110,12 @@ impl Renderer for Xml {
         if let Some(s) = e.retry_seconds {
             let _ = writeln!(
                 out,
-                "<retry_after seconds=\"{s}\">Wait {s} second(s) before calling again.</retry_after>"
+                "<retry_after seconds=\"{s}\">Wait {} before calling again.</retry_after>",
+                count(
+                    usize::try_from(s).unwrap_or(usize::MAX),
+                    "second",
+                    "seconds"
+                )
             );
         }
         if let Some(contract) = &f.contract {
@@ -180,7 +186,8 @@ fn contract_block(c: &ContractNotice<'_>, out: &mut String) {
     if omitted > 0 {
         let _ = writeln!(
             out,
-            "<more_changes count=\"{omitted}\">{omitted} more change(s) not listed.</more_changes>"
+            "<more_changes count=\"{omitted}\">{} not listed.</more_changes>",
+            count(omitted, "more change", "more changes")
         );
     }
     out.push_str("</contract_awareness>");

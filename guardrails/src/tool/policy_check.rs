@@ -36,8 +36,8 @@ fn output_verdict(tool: &str, verdict: PolicyVerdict) -> OutputVerdict {
                 ToolError::custom(
                     OUTPUT_POLICY_CODE,
                     format!(
-                        "The output of {tool} broke {} critical rule(s) of the output policy and was withheld.",
-                        verdict.critical
+                        "The output of {tool} broke {} of the output policy and was withheld.",
+                        crate::text::count(verdict.critical, "critical rule", "critical rules")
                     ),
                 )
                 .recovery(

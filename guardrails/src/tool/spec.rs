@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::contract::{Contract, ContractSource, Declared, Hints, ServerContract};
 use crate::message::{ToolError, Truncated};
-use crate::validation::{ArgsInfo, ToolArgs};
+use crate::validation::{ArgsInfo, ProbedPolicy, ToolArgs};
 
 /// A tool's behaviour hints, as advertised in MCP's `annotations`. `None` leaves a hint out.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -154,6 +154,8 @@ pub struct ToolSpec {
     input_schema: fn() -> &'static schemars::Schema,
     example: fn() -> &'static Value,
     output_schema: fn() -> Option<&'static Map<String, Value>>,
+    /// The argument fields whose text a policy checks, learnt from the validator.
+    arg_policies: fn() -> Vec<ProbedPolicy>,
 }
 
 impl std::fmt::Debug for ToolSpec {
@@ -190,6 +192,7 @@ impl ToolSpec {
             input_schema: A::schema,
             example: A::example,
             output_schema: no_output_schema,
+            arg_policies: crate::validation::policy_text::probe_policies::<A>,
         }
     }
 
@@ -334,6 +337,7 @@ impl Contract {
             agent_limit: spec.agent_limit().map(|l| l.max),
             max_bytes: spec.max_bytes(),
             policy: spec.policy().is_some(),
+            arg_policies: (spec.arg_policies)(),
         })
     }
 }

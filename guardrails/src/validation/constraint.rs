@@ -10,6 +10,21 @@ use serde_json::{Number, Value};
 
 use super::report::{IssueCode, IssueSink};
 use super::string_format::StringFormat;
+use crate::text::count;
+
+/// The unit a length is counted in, singular and plural.
+#[derive(Clone, Copy)]
+struct Unit(&'static str, &'static str);
+
+const CHARACTERS: Unit = Unit("character", "characters");
+const ITEMS: Unit = Unit("item", "items");
+
+impl Unit {
+    /// `n` with the unit in the right number: `1 character`, `3 characters`.
+    fn of(self, n: u64) -> String {
+        count(usize::try_from(n).unwrap_or(usize::MAX), self.0, self.1)
+    }
+}
 
 /// A number in a constraint: integers stay exact, everything else is an `f64`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -262,15 +277,15 @@ impl Constraints {
         }
     }
 
-    fn check_length(&self, len: u64, unit: &str, value: &Value, cx: &mut impl IssueSink) {
+    fn check_length(&self, len: u64, unit: Unit, value: &Value, cx: &mut impl IssueSink) {
         if let Some(min) = self.min_length
             && len < min
         {
             cx.fail(
                 IssueCode::TooShort,
-                format!("Too short: {len} {unit}, at least {min} required."),
+                format!("Too short: {}, at least {min} required.", unit.of(len)),
                 Some(value),
-                Some(format!("at least {min} {unit}")),
+                Some(format!("at least {}", unit.of(min))),
             );
         }
         if let Some(max) = self.max_length
@@ -278,9 +293,9 @@ impl Constraints {
         {
             cx.fail(
                 IssueCode::TooLong,
-                format!("Too long: {len} {unit}, at most {max} allowed."),
+                format!("Too long: {}, at most {max} allowed.", unit.of(len)),
                 Some(value),
-                Some(format!("at most {max} {unit}")),
+                Some(format!("at most {}", unit.of(max))),
             );
         }
     }
@@ -294,7 +309,7 @@ impl Constraints {
                 && self.max_length.is_none_or(|max| bytes <= max);
             if !surely_fits {
                 let len = s.chars().count() as u64;
-                self.check_length(len, "characters", value, cx);
+                self.check_length(len, CHARACTERS, value, cx);
             }
         }
         if let Some(pattern) = &self.pattern
@@ -320,7 +335,7 @@ impl Constraints {
     }
 
     fn check_array(&self, items: &[Value], value: &Value, cx: &mut impl IssueSink) {
-        self.check_length(items.len() as u64, "items", value, cx);
+        self.check_length(items.len() as u64, ITEMS, value, cx);
         if self.unique
             && let Some((first, second)) = first_duplicate(items)
         {
@@ -398,19 +413,20 @@ impl Constraints {
     /// otherwise.
     pub(crate) fn describe(&self, items: bool) -> String {
         let mut out = String::new();
-        let unit = if items { "items" } else { "characters" };
+        let unit = if items { ITEMS } else { CHARACTERS };
         match (self.min_length, self.max_length) {
             (Some(a), Some(b)) if a == b => {
-                let _ = write!(out, " of exactly {a} {unit}");
+                let _ = write!(out, " of exactly {}", unit.of(a));
             }
             (Some(a), Some(b)) => {
-                let _ = write!(out, " of {a} to {b} {unit}");
+                // A range reads in the plural, "0 to 1 items" included.
+                let _ = write!(out, " of {a} to {b} {}", unit.1);
             }
             (Some(a), None) => {
-                let _ = write!(out, " of at least {a} {unit}");
+                let _ = write!(out, " of at least {}", unit.of(a));
             }
             (None, Some(b)) => {
-                let _ = write!(out, " of at most {b} {unit}");
+                let _ = write!(out, " of at most {}", unit.of(b));
             }
             (None, None) => {}
         }

@@ -33,7 +33,24 @@ pub struct Cx {
     /// scalar field costs a store, not a push and a pop; it joins `path` only when the pass
     /// descends into the field's value.
     leaf: Option<Leaf>,
+    /// In a probe pass (see [`Cx::probing`]), the policies met, by where they are; `None` in a
+    /// validation pass.
+    probe: Option<Vec<ProbedPolicy>>,
 }
+
+/// One step of the path to a field whose text a policy checks, as a probe pass records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ProbeStep {
+    /// A declared field, by wire name.
+    Field(&'static str),
+    /// An item of an array.
+    Index,
+    /// A value of an object whose keys are data.
+    Key,
+}
+
+/// A field whose text a policy checks: where it is, and the policy's name in contracts.
+pub(crate) type ProbedPolicy = (Vec<ProbeStep>, String);
 
 /// A declared field, with the kind of its type (for its fix text).
 pub(crate) type Leaf = (&'static FieldInfo, fn() -> Kind);
@@ -53,7 +70,48 @@ impl Cx {
             report: Report::new(),
             path,
             leaf: None,
+            probe: None,
         }
+    }
+
+    /// A probe pass: it reads arguments (a type's valid example) through the very code that
+    /// validates them, records no issue, runs no custom check, and notes every field whose text
+    /// a policy checks instead of checking it. What a policy guards is learnt from the
+    /// validator itself, so the contract cannot disagree with it.
+    pub(crate) fn probing() -> Self {
+        let mut cx = Self::new();
+        cx.probe = Some(Vec::new());
+        cx
+    }
+
+    /// Whether this is a probe pass.
+    pub(crate) fn is_probing(&self) -> bool {
+        self.probe.is_some()
+    }
+
+    /// In a probe pass, notes that `policy` checks the text of `field` at the current place.
+    pub(crate) fn note_policy(&mut self, field: &'static FieldInfo, policy: String) {
+        let Some(probe) = &mut self.probe else {
+            return;
+        };
+        let mut steps: Vec<ProbeStep> = self
+            .path
+            .iter()
+            .map(|segment| match segment {
+                Segment::Field(field, _) => ProbeStep::Field(field.name),
+                Segment::Index(_) => ProbeStep::Index,
+                Segment::Key(_) => ProbeStep::Key,
+            })
+            .collect();
+        steps.push(ProbeStep::Field(field.name));
+        if !probe.iter().any(|(seen, _)| *seen == steps) {
+            probe.push((steps, policy));
+        }
+    }
+
+    /// Ends a probe pass, returning the policies it met.
+    pub(crate) fn into_probed(mut self) -> Vec<ProbedPolicy> {
+        self.probe.take().unwrap_or_default()
     }
 
     /// The issues found so far.
@@ -159,6 +217,9 @@ impl Cx {
         received: Option<&Value>,
         expected: Option<String>,
     ) {
+        if self.is_probing() {
+            return;
+        }
         if !self.report.has_room() {
             self.report.count_omitted();
             return;
@@ -201,6 +262,9 @@ impl Cx {
 
     /// Records a key of an object that is not one of `fields`, suggesting the closest field.
     pub fn unknown_field(&mut self, key: &str, value: &Value, fields: &'static [FieldInfo]) {
+        if self.is_probing() {
+            return;
+        }
         if !self.report.has_room() {
             self.report.count_omitted();
             return;
@@ -210,11 +274,19 @@ impl Cx {
             .iter()
             .find(|f| !f.skipped && f.rust_name == key)
             .map(|f| f.name);
+        // Which object the key is not a field of: the tool's arguments at the top, the nested
+        // object by its path below (`lines[0]`), so the model knows where to look.
+        let container = self.path();
+        let not_a_field = if container.is_empty() {
+            "Not a field of this tool.".to_owned()
+        } else {
+            format!("Not a field of `{container}`.")
+        };
         let (message, fix) = match by_rust_name.or_else(|| did_you_mean(key, names.clone())) {
             Some(best) => {
                 let best = Value::from(best);
                 (
-                    format!("Not a field of this tool. Did you mean {best}?"),
+                    format!("{not_a_field} Did you mean {best}?"),
                     format!("Remove it, or rename it to {best}."),
                 )
             }
@@ -225,7 +297,7 @@ impl Cx {
                 } else {
                     format!("Remove it. The fields are: {}.", quoted_list(&all))
                 };
-                ("Not a field of this tool.".to_owned(), fix)
+                (not_a_field, fix)
             }
         };
         self.path
@@ -288,6 +360,9 @@ impl Cx {
     /// Records an issue built elsewhere (policy issues carry their own texts); past the cap it
     /// is only counted.
     pub(crate) fn push_issue(&mut self, issue: Issue) {
+        if self.is_probing() {
+            return;
+        }
         if self.report.has_room() {
             self.report.push(issue);
         } else {
@@ -302,7 +377,9 @@ impl Cx {
 
     /// Counts an issue that is not kept.
     pub(crate) fn count_omitted(&mut self) {
-        self.report.count_omitted();
+        if !self.is_probing() {
+            self.report.count_omitted();
+        }
     }
 }
 

@@ -18,11 +18,12 @@ pub enum Kind {
     String,
     /// `true` or `false`.
     Boolean,
-    /// An integer within the range of its Rust type.
+    /// An integer within the range of its Rust type, and within ±(2^53 - 1) (see
+    /// [`MAX_SAFE_INTEGER`](super::MAX_SAFE_INTEGER)).
     Integer {
-        /// The smallest value the type holds.
+        /// The smallest value the field accepts.
         min: i128,
-        /// The largest value the type holds.
+        /// The largest value the field accepts.
         max: i128,
     },
     /// A number, optionally bounded by the range of its Rust type (`f32`).
@@ -110,8 +111,10 @@ impl Kind {
 }
 
 fn describe_type_range(out: &mut String, min: i128, max: i128) {
-    let wide_min = min <= i128::from(i64::MIN);
-    let wide_max = max >= i128::from(i64::MAX);
+    // The limits of 64-bit types go unsaid: no value a model means to send is near them.
+    let safe = i128::from(super::MAX_SAFE_INTEGER);
+    let wide_min = min <= -safe;
+    let wide_max = max >= safe;
     match (wide_min, wide_max) {
         (true, true) => {}
         (false, true) => {

@@ -29,11 +29,12 @@ pub use constraint::{
     Bound, Constraints, CustomCheck, Literal, Num, Pattern, PresentValue, WholeValue,
 };
 pub use context::Cx;
+pub(crate) use context::{ProbeStep, ProbedPolicy};
 pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 pub use schema::DIALECT;
 pub use string_format::StringFormat;
-pub use value::ArgValue;
+pub use value::{ArgValue, MAX_SAFE_INTEGER};
 
 pub use crate::text::PREVIEW_CHARS;

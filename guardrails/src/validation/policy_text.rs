@@ -9,12 +9,13 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::context::Cx;
+use super::args::ToolArgs;
+use super::context::{Cx, ProbedPolicy};
 use super::info::FieldInfo;
 use super::report::{Issue, IssueCode};
 use super::value::ArgValue;
 use crate::policy::{Policy, RuleSeverity, Violation};
-use crate::text::{cut, preview_text};
+use crate::text::{cut, preview_span, preview_text};
 
 /// The most characters of a rule's message or alternative an issue repeats: they come from the
 /// policy, not the caller, but a policy file is not bounded either.
@@ -106,6 +107,16 @@ pub fn warning_gate<T: Acknowledgement>(field: &'static str, value: Option<&T>) 
     }
 }
 
+/// The fields of `A` (at any depth) whose text a policy checks, each with the policy's name in
+/// contracts: a probe pass of `A`'s validator over its valid example (see [`Cx::probing`]).
+pub(crate) fn probe_policies<A: ToolArgs>() -> Vec<ProbedPolicy> {
+    let mut cx = Cx::probing();
+    if let Value::Object(example) = A::example().clone() {
+        let _ = A::validate_fields(example, &mut cx);
+    }
+    cx.into_probed()
+}
+
 /// The policy of a `#[guard(policy = path)]` field; taking a function pointer makes a path of
 /// the wrong signature a type error at the path.
 pub fn policy_from(policy: fn() -> &'static Policy) -> &'static Policy {
@@ -122,6 +133,10 @@ pub fn run_policy<T: ArgValue + PolicyText>(
     policy: &Policy,
     gate: WarningGate,
 ) {
+    if cx.is_probing() {
+        cx.note_policy(field, crate::contract::policy_name(policy));
+        return;
+    }
     let previous = cx.enter(field, T::kind);
     value.each_text(cx, &mut |cx, text| check_text(cx, text, policy, gate));
     cx.leave(previous);
@@ -147,7 +162,11 @@ fn check_text(cx: &mut Cx, text: &str, policy: &Policy, gate: WarningGate) {
             path: cx.path(),
             code: IssueCode::Policy,
             message: message(violation),
-            received: Some(preview_text(text)),
+            // The part of a long text around the violation, not its first line.
+            received: Some(match &violation.found {
+                Some(found) => preview_span(text, found.start..found.end),
+                None => preview_text(text),
+            }),
             expected: violation
                 .alternative
                 .as_deref()
@@ -194,7 +213,7 @@ fn fix(violation: &Violation, acknowledgement: Option<&'static str>) -> String {
             fix,
             "; for example, replace {} with {}",
             preview_text(&found.text),
-            preview_text(replacement)
+            Value::from(cut(replacement, RULE_TEXT_CHARS)),
         );
     }
     match acknowledgement {

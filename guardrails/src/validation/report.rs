@@ -214,7 +214,8 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} invalid argument(s)", self.len())?;
+        let found = crate::text::count(self.len(), "invalid argument", "invalid arguments");
+        write!(f, "{found}")?;
         for issue in &self.issues {
             write!(f, "; {issue}")?;
         }

@@ -74,14 +74,16 @@ fn object_schema_unguarded(info: &ArgsInfo) -> Map<String, Value> {
     schema
 }
 
-/// The complete schema of an arguments type: the object schema, the dialect, a title and the
-/// valid example. Called once per type by generated code.
+/// The complete schema of an arguments type: the object schema, the dialect and the valid
+/// example. Called once per type by generated code.
+///
+/// It has no `title`: the Rust type's name (`CreateUserArgs`) tells a model nothing the tool's
+/// name and description do not, and MCP gives a tool a `title` of its own.
 #[must_use]
 pub fn root_schema<T: ToolArgs>() -> schemars::Schema {
     let info = T::info();
     let mut schema = Map::new();
     schema.insert("$schema".into(), DIALECT.into());
-    schema.insert("title".into(), info.type_name.into());
     schema.extend(object_schema(info));
     schema.insert("examples".into(), Value::Array(vec![T::example().clone()]));
     schemars::Schema::from(schema)

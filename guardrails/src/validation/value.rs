@@ -97,8 +97,34 @@ impl ArgValue for bool {
     }
 }
 
+/// The largest integer every JSON client holds exactly: 2^53 - 1. JavaScript and every other
+/// client that reads numbers as IEEE 754 doubles rounds larger ones (`9007199254740993` reads
+/// as `9007199254740992`), so an integer field accepts at most this magnitude, whatever its Rust
+/// type: the schema advertises no value a client cannot send exactly, and the validator accepts
+/// nothing the schema rejects. An identifier that needs all 64 bits belongs in a string field.
+pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+
+/// The range an integer field of a Rust type with range `[min, max]` accepts: the type's
+/// range within ±[`MAX_SAFE_INTEGER`].
+const fn json_safe(min: i128, max: i128) -> (i128, i128) {
+    let safe = MAX_SAFE_INTEGER as i128;
+    (
+        if min < -safe { -safe } else { min },
+        if max > safe { safe } else { max },
+    )
+}
+
+/// Why a bound is where it is, when it is the JSON-safe limit rather than the type's own.
+fn safe_limit_note(bound: i128) -> &'static str {
+    if bound.unsigned_abs() == u128::from(MAX_SAFE_INTEGER.unsigned_abs()) {
+        " (2^53 - 1: JSON clients do not hold larger integers exactly; send an identifier that needs more as a string field)"
+    } else {
+        ""
+    }
+}
+
 /// Reads an integer within `[min, max]`, reporting fractions as type issues and values outside
-/// the type's range as range issues.
+/// the range as range issues.
 fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<i128> {
     let kind = Kind::Integer { min, max };
     let Value::Number(n) = value else {
@@ -125,7 +151,10 @@ fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<
     if compare(n, Num::Int(min)) == Some(std::cmp::Ordering::Less) {
         cx.fail(
             IssueCode::TooSmall,
-            format!("Out of range: the smallest value this field holds is {min}."),
+            format!(
+                "Out of range: the smallest value this field holds is {min}{}.",
+                safe_limit_note(min)
+            ),
             Some(value),
             Some(format!("at least {min}")),
         );
@@ -134,7 +163,10 @@ fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<
     if compare(n, Num::Int(max)) == Some(std::cmp::Ordering::Greater) {
         cx.fail(
             IssueCode::TooLarge,
-            format!("Out of range: the largest value this field holds is {max}."),
+            format!(
+                "Out of range: the largest value this field holds is {max}{}.",
+                safe_limit_note(max)
+            ),
             Some(value),
             Some(format!("at most {max}")),
         );
@@ -152,24 +184,28 @@ macro_rules! integer_arg {
         #[allow(clippy::cast_lossless, reason = "`isize` and `usize` have no `From` into `i128`")]
         impl ArgValue for $ty {
             fn kind() -> Kind {
-                Kind::Integer { min: <$ty>::MIN as i128, max: <$ty>::MAX as i128 }
+                let (min, max) = json_safe(<$ty>::MIN as i128, <$ty>::MAX as i128);
+                Kind::Integer { min, max }
             }
             fn schema() -> Map<String, Value> {
+                let (min, max) = json_safe(<$ty>::MIN as i128, <$ty>::MAX as i128);
                 object(json!({
                     "type": "integer",
-                    "minimum": <$ty>::MIN,
-                    "maximum": <$ty>::MAX,
+                    "minimum": Num::Int(min).to_json(),
+                    "maximum": Num::Int(max).to_json(),
                 }))
             }
             fn shape_matches(value: &Value) -> bool {
                 value.is_number()
             }
             fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
-                let int = integer_from_arg(&value, cx, <$ty>::MIN as i128, <$ty>::MAX as i128)?;
+                let (min, max) = json_safe(<$ty>::MIN as i128, <$ty>::MAX as i128);
+                let int = integer_from_arg(&value, cx, min, max)?;
                 <$ty>::try_from(int).ok()
             }
             fn example(constraints: &Constraints, nth: usize) -> Value {
-                integer_example(constraints, nth, <$ty>::MIN as i128, <$ty>::MAX as i128)
+                let (min, max) = json_safe(<$ty>::MIN as i128, <$ty>::MAX as i128);
+                integer_example(constraints, nth, min, max)
             }
         }
     )*};

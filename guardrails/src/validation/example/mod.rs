@@ -61,7 +61,7 @@ pub(crate) fn string_example(constraints: &Constraints, nth: usize) -> Value {
     }
     if let Some(pattern) = &constraints.pattern {
         for extra in 0..=nth {
-            if let Some(s) = regex_sample::sample_matching(pattern.source(), min + extra, max) {
+            if let Some(s) = regex_sample::plausible_sample(pattern.source(), min + extra, max) {
                 candidates.push(Value::from(s));
             }
         }
@@ -94,9 +94,13 @@ fn format_variants(format: StringFormat, nth: usize) -> Vec<Value> {
         .collect()
 }
 
+/// `false` first: the value a flag has when it is not sent, so an example never switches on
+/// what the caller should decide. An `acknowledges_policy` field in particular must never be
+/// `true` in the example a model is told to start from: it would acknowledge every warning in
+/// advance.
 pub(crate) fn bool_example(constraints: &Constraints, nth: usize) -> Value {
-    first_accepted(constraints, nth, [Value::Bool(true), Value::Bool(false)])
-        .unwrap_or(Value::Bool(true))
+    first_accepted(constraints, nth, [Value::Bool(false), Value::Bool(true)])
+        .unwrap_or(Value::Bool(false))
 }
 
 #[expect(

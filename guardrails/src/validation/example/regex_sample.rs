@@ -21,6 +21,40 @@ const MAX_OVERSHOOT: usize = 4;
 /// Characters a sample is padded with when a pattern does not cover the whole string.
 const PADDING: [char; 6] = ['a', '0', 'x', '_', '-', ' '];
 
+/// [`sample`] without its count of identifier characters.
+#[cfg(test)]
+pub(crate) fn sample_matching(
+    pattern: &str,
+    min_chars: usize,
+    max_chars: Option<usize>,
+) -> Option<String> {
+    sample(pattern, min_chars, max_chars).map(|(text, _)| text)
+}
+
+/// How many characters the identifier part of a sample has when the pattern lets it grow:
+/// `cus_a1b2c3d4` rather than `cus_a`.
+const IDENTIFIER_CHARS: usize = 8;
+
+/// Like [`sample`], for the example a model reads: a pattern for identifiers (a run
+/// of a class that holds both letters and digits, such as `^cus_[a-z0-9]+$`) gets one of
+/// [`IDENTIFIER_CHARS`] characters (`cus_a1b2c3d4`) when the pattern and the window allow it,
+/// rather than the shortest match (`cus_a`).
+pub(crate) fn plausible_sample(
+    pattern: &str,
+    min_chars: usize,
+    max_chars: Option<usize>,
+) -> Option<String> {
+    let (shortest, identifier) = sample(pattern, min_chars, max_chars)?;
+    if identifier == 0 || identifier >= IDENTIFIER_CHARS {
+        return Some(shortest);
+    }
+    let longer = shortest.chars().count() + IDENTIFIER_CHARS - identifier;
+    match sample(pattern, longer, max_chars) {
+        Some((text, grown)) if grown >= IDENTIFIER_CHARS => Some(text),
+        _ => Some(shortest),
+    }
+}
+
 /// Builds a deterministic string that `regex::Regex::new(pattern)` matches (`is_match`) and
 /// whose length in chars lies within `[min_chars, max_chars]`, or `None` when it cannot find
 /// one.
@@ -28,11 +62,9 @@ const PADDING: [char; 6] = ['a', '0', 'x', '_', '-', ' '];
 /// Alternations are tried branch by branch, repetitions grow to reach `min_chars`, and a
 /// pattern that does not cover the whole string is padded; every attempt is bounded, so no
 /// pattern makes this slow.
-pub(crate) fn sample_matching(
-    pattern: &str,
-    min_chars: usize,
-    max_chars: Option<usize>,
-) -> Option<String> {
+///
+/// Also returns how many of the sample's characters identifier classes wrote (see [`pick`]).
+fn sample(pattern: &str, min_chars: usize, max_chars: Option<usize>) -> Option<(String, usize)> {
     let max_chars = max_chars.unwrap_or(usize::MAX).min(MAX_SAMPLE_CHARS);
     if min_chars > max_chars {
         return None;
@@ -49,21 +81,21 @@ pub(crate) fn sample_matching(
 
     let mut choices = Vec::new();
     for _ in 0..MAX_BRANCH_COMBINATIONS {
-        let (shortest, arities) = Walk::new(&choices, 0).run(&hir);
+        let (shortest, arities, _) = Walk::new(&choices, 0).run(&hir);
         if let Some(candidate) = &shortest {
             let needed = min_chars.saturating_sub(candidate.chars().count());
             // Past the needed length only for sub-patterns that grow in steps over one char.
             let overshoot = if needed == 0 { 0 } else { MAX_OVERSHOOT };
             for budget in needed..=needed + overshoot {
-                let (Some(candidate), _) = Walk::new(&choices, budget).run(&hir) else {
+                let (Some(candidate), _, identifier) = Walk::new(&choices, budget).run(&hir) else {
                     continue;
                 };
                 if regex.is_match(&candidate) {
                     if fits(&candidate) {
-                        return Some(candidate);
+                        return Some((candidate, identifier));
                     }
                     if let Some(padded) = pad(&regex, &candidate, min_chars, max_chars) {
-                        return Some(padded);
+                        return Some((padded, identifier));
                     }
                 }
             }
@@ -129,6 +161,10 @@ struct Walk<'a> {
     len: usize,
     /// How many letters end `out`, so the letters of a word are spelled in turn.
     word: usize,
+    /// How many ASCII letters and digits end `out`, so an identifier alternates them in turn.
+    alnum: usize,
+    /// How many characters identifier classes wrote.
+    identifier: usize,
 }
 
 impl<'a> Walk<'a> {
@@ -141,6 +177,8 @@ impl<'a> Walk<'a> {
             out: String::new(),
             len: 0,
             word: 0,
+            alnum: 0,
+            identifier: 0,
         }
     }
 
@@ -153,16 +191,27 @@ impl<'a> Walk<'a> {
         } else {
             trailing_letters
         };
+        let trailing_alnum = text
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_alphanumeric)
+            .count();
+        self.alnum = if trailing_alnum == text.chars().count() {
+            self.alnum + trailing_alnum
+        } else {
+            trailing_alnum
+        };
         self.out.push_str(text);
         (self.len <= MAX_SAMPLE_CHARS).then_some(())
     }
 
     /// The candidate, or `None` when a part of the pattern on the chosen branches can match
-    /// nothing a `&str` holds (an empty class, bytes that are not UTF-8); and the arities of
-    /// the alternations met, so a failed walk still leads on to other branches.
-    fn run(mut self, hir: &Hir) -> (Option<String>, Vec<usize>) {
+    /// nothing a `&str` holds (an empty class, bytes that are not UTF-8); the arities of the
+    /// alternations met, so a failed walk still leads on to other branches; and how many
+    /// characters identifier classes wrote.
+    fn run(mut self, hir: &Hir) -> (Option<String>, Vec<usize>, usize) {
         let written = self.write(hir);
-        (written.map(|()| self.out), self.arities)
+        (written.map(|()| self.out), self.arities, self.identifier)
     }
 
     fn write(&mut self, hir: &Hir) -> Option<()> {
@@ -175,7 +224,8 @@ impl<'a> Walk<'a> {
             }
             HirKind::Class(class) => {
                 let mut buffer = [0; 4];
-                let c = pick(class, self.word, self.position)?;
+                let (c, identifier) = pick(class, self.word, self.position, self.alnum)?;
+                self.identifier += usize::from(identifier);
                 self.push(c.encode_utf8(&mut buffer))?;
             }
             HirKind::Capture(capture) => self.write(&capture.sub)?,
@@ -237,13 +287,19 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// A readable member of `class`: the letters of "example" in turn along a word (`word` letters
-/// precede this one), digits in turn along a repetition (`position` copies precede this one),
-/// then lowercase letters, digits, uppercase letters, other printable ASCII, and last whatever
-/// the class starts with.
-fn pick(class: &Class, word: usize, position: usize) -> Option<char> {
+/// A readable member of `class`, and whether it was picked as a character of an identifier.
+///
+/// A class that holds letters and digits but no space (`[a-z0-9]`, `\w`, `[^@\s]`) writes an
+/// identifier: letters and digits in turn along the run (`alnum` letters and digits precede
+/// this one), `a1b2c3d4`. Other classes write the letters of "example" in turn along a word
+/// (`word` letters precede this one), digits in turn along a repetition (`position` copies
+/// precede this one), then lowercase letters, digits, uppercase letters, other printable
+/// ASCII, and last whatever the class starts with.
+fn pick(class: &Class, word: usize, position: usize, alnum: usize) -> Option<(char, bool)> {
     const WORD: &[u8] = b"example";
     const DIGITS: &[u8] = b"1234567890";
+    const ID_LETTERS: &[u8] = b"abcdef";
+    const ID_DIGITS: &[u8] = b"123456789";
     let contains = |c: char| match class {
         Class::Unicode(class) => class
             .ranges()
@@ -258,6 +314,20 @@ fn pick(class: &Class, word: usize, position: usize) -> Option<char> {
         }),
     };
     let in_turn = |alphabet: &[u8], at: usize| char::from(alphabet[at % alphabet.len()]);
+    let letters = ('a'..='z').chain('A'..='Z').any(&contains);
+    let digits = ('0'..='9').any(&contains);
+    if letters && digits && !contains(' ') {
+        let id_letter = in_turn(ID_LETTERS, alnum / 2);
+        let id_digit = in_turn(ID_DIGITS, alnum / 2);
+        let in_order = if alnum.is_multiple_of(2) {
+            [id_letter, id_letter.to_ascii_uppercase(), id_digit]
+        } else {
+            [id_digit, id_letter, id_letter.to_ascii_uppercase()]
+        };
+        if let Some(c) = in_order.into_iter().find(|&c| contains(c)) {
+            return Some((c, true));
+        }
+    }
     let letter = in_turn(WORD, word);
     let preferred = [
         letter,
@@ -273,6 +343,7 @@ fn pick(class: &Class, word: usize, position: usize) -> Option<char> {
         .chain((' '..='~').filter(char::is_ascii_punctuation))
         .chain([' '])
         .find(|&c| contains(c))
+        .map(|c| (c, false))
         .or_else(|| match class {
             Class::Unicode(class) => {
                 let printable = class.ranges().iter().find_map(|range| {
@@ -280,7 +351,9 @@ fn pick(class: &Class, word: usize, position: usize) -> Option<char> {
                         .take(64)
                         .find(|c| !c.is_control() && !c.is_whitespace())
                 });
-                printable.or_else(|| class.ranges().first().map(ClassUnicodeRange::start))
+                printable
+                    .or_else(|| class.ranges().first().map(ClassUnicodeRange::start))
+                    .map(|c| (c, false))
             }
             // A byte class is matched against UTF-8 text, where only its ASCII members can
             // stand alone; those were all tried above.
@@ -370,13 +443,35 @@ mod tests {
 
     #[test]
     fn samples_read_well() {
-        assert_eq!(check(r"^[a-zA-Z0-9_]+$", 7, None), "example");
+        assert_eq!(check(r"^[a-zA-Z0-9_]+$", 7, None), "a1b2c3d");
         assert_eq!(check(r"^[A-Z]{2}$", 0, None), "EX");
-        assert_eq!(check(r"^[a-z][a-z0-9_]{2,15}$", 0, None), "exa");
+        assert_eq!(check(r"^[a-z][a-z0-9_]{2,15}$", 0, None), "e1b");
+        assert_eq!(check(r"^cus_[a-z0-9]{8}$", 0, None), "cus_a1b2c3d4");
+        assert_eq!(check(r"^[A-Z0-9]{6}$", 0, None), "A1B2C3");
+        assert_eq!(check(r"^[a-z]+$", 7, None), "example");
         assert_eq!(check(r"^\p{Lu}\p{Ll}+$", 7, None), "Example");
         assert_eq!(check(r"^\d{4}-\d{2}-\d{2}$", 0, None), "1234-12-12");
         assert_eq!(check(r"^(foo|bar)-\d{3}$", 0, None), "foo-123");
         assert_eq!(check(r"^\d+\.\d+\.\d+$", 0, None), "1.1.1");
+    }
+
+    #[test]
+    fn identifiers_grow_to_a_plausible_length_when_the_pattern_allows() {
+        let plausible = |pattern: &str, min: usize, max: Option<usize>| {
+            let sample = super::plausible_sample(pattern, min, max).unwrap();
+            assert!(Regex::new(pattern).unwrap().is_match(&sample));
+            sample
+        };
+        assert_eq!(plausible(r"^cus_[a-z0-9]+$", 0, None), "cus_a1b2c3d4");
+        assert_eq!(plausible(r"^[a-zA-Z0-9_]+$", 3, Some(20)), "a1b2c3d4");
+        assert_eq!(plausible(r"^[a-z][a-z0-9_]{2,15}$", 0, None), "e1b2c3d4e");
+        // The window and the pattern bound the growth.
+        assert_eq!(plausible(r"^cus_[a-z0-9]+$", 0, Some(7)), "cus_a");
+        assert_eq!(plausible(r"^inv-[0-9a-f]{4}$", 0, None), "inv-a1b2");
+        // Words and numbers are not identifiers: they stay as short as they were.
+        assert_eq!(plausible(r"^\d+\.\d+\.\d+$", 0, None), "1.1.1");
+        assert_eq!(plausible(r"^[A-Z]{3}-[0-9]{4}$", 0, None), "EXA-1234");
+        assert_eq!(plausible(r"^[a-z]+$", 0, None), "e");
     }
 
     #[test]
