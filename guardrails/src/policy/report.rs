@@ -104,7 +104,7 @@ impl Verdict {
             }
             write_details(&mut out, violation, limits);
         }
-        let omitted = self.violations.len().saturating_sub(limits.max_violations);
+        let omitted = self.not_listed(limits);
         if omitted > 0 {
             let _ = writeln!(out, "\n… and {omitted} more.");
         }
@@ -209,11 +209,19 @@ impl Verdict {
             }
             write_details(&mut out, violation, limits);
         }
-        let omitted = self.violations.len().saturating_sub(limits.max_violations);
+        let omitted = self.not_listed(limits);
         if omitted > 0 {
             let _ = writeln!(out, "{origin}: … and {omitted} more.");
         }
         out
+    }
+}
+
+impl Verdict {
+    /// How many violations a rendering within `limits` does not list: those past its cap, and
+    /// those a capped check did not keep.
+    fn not_listed(&self, limits: RenderLimits) -> usize {
+        self.violations.len().saturating_sub(limits.max_violations) + self.omitted
     }
 }
 

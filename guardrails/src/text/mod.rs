@@ -67,7 +67,9 @@ pub fn plain(text: &str) -> Cow<'_, str> {
 /// JSON text is ASCII, so only strings change, and a JSON parser reads back the same values.
 #[must_use]
 pub fn escape_json_text(json: &str) -> Cow<'_, str> {
-    let hidden = |c: char| c.is_control() || is_invisible(c);
+    // C0 controls are escaped by every JSON serializer inside strings, and the ones outside
+    // strings are the layout of pretty JSON: only these are left to escape.
+    let hidden = |c: char| matches!(c, '\u{7f}'..='\u{9f}') || is_invisible(c);
     if !json.chars().any(hidden) {
         return Cow::Borrowed(json);
     }
