@@ -18,13 +18,16 @@ struct Account {
 
 /// Every invisible character, each in a key and a value.
 const SNEAKY: [char; 15] = [
-    '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
-    '\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}', '\u{200B}', '\u{2060}',
-    '\u{FEFF}',
+    '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}',
+    '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}', '\u{200B}', '\u{2060}', '\u{FEFF}',
 ];
 
 fn formats() -> [RenderFormat; 3] {
-    [RenderFormat::Xml, RenderFormat::Markdown, RenderFormat::Json]
+    [
+        RenderFormat::Xml,
+        RenderFormat::Markdown,
+        RenderFormat::Json,
+    ]
 }
 
 #[test]
