@@ -197,6 +197,8 @@ impl<R> CheckedLines<R> {
             let end = start + offset + 1;
             if self.skipping {
                 self.skipping = false;
+            } else if end - start > self.max_line {
+                let _ = self.errors.send(self.too_long());
             } else {
                 let line = &self.pending[start..end];
                 match parse_error(line) {
@@ -214,15 +216,20 @@ impl<R> CheckedLines<R> {
             self.pending.clear();
             if !self.skipping {
                 self.skipping = true;
-                let _ = self.errors.send(ErrorData::invalid_request(
-                    format!(
-                        "a message may have at most {} bytes; this one was not read",
-                        self.max_line
-                    ),
-                    None,
-                ));
+                let _ = self.errors.send(self.too_long());
             }
         }
+    }
+
+    /// The answer to a line longer than rmcp reads.
+    fn too_long(&self) -> ErrorData {
+        ErrorData::invalid_request(
+            format!(
+                "a message may have at most {} bytes; this one was not read",
+                self.max_line
+            ),
+            None,
+        )
     }
 
     /// Judges what is left when the stream ends: a last line without its newline.

@@ -82,7 +82,7 @@ impl Policy {
     /// ```
     /// use guardrails::policy::Profile;
     ///
-    /// let verdict = Profile::Base.policy().check_at_most(&"It costs $1,000. ".repeat(100), 3);
+    /// let verdict = Profile::Base.policy().check_at_most(&"$1, ".repeat(100), 3);
     /// assert_eq!(verdict.violations.len(), 3);
     /// assert_eq!(verdict.critical, 100);
     /// assert_eq!(verdict.omitted, 97);

@@ -31,7 +31,7 @@ pub struct Head<T> {
 }
 
 /// A collection the agent limit can cut. Implemented for `Vec<T>`, `&[T]`, `Box<[T]>`,
-/// `VecDeque<T>` and iterators wrapped in [`Iter`]; implement it for a type of yours to say how
+/// `VecDeque<T>`, iterators wrapped in [`Iter`] and pages of them ([`Paged`]); implement it for a type of yours to say how
 /// it is cut.
 ///
 /// ```
@@ -50,7 +50,7 @@ pub struct Head<T> {
 #[diagnostic::on_unimplemented(
     message = "`agent_limit` needs a collection result, and `{Self}` is not one",
     label = "the result of this tool does not implement `Truncate`",
-    note = "return a `Vec`, a slice, a `VecDeque`, an iterator wrapped in `guardrails::present::Iter`, or implement `Truncate` for your type"
+    note = "return a `Vec`, a slice, a `VecDeque`, an iterator wrapped in `guardrails::present::Iter` or `guardrails::present::Paged`, or implement `Truncate` for your type"
 )]
 pub trait Truncate {
     /// The items, as serialized.
