@@ -4,5 +4,6 @@
 //! target, so that each of them exercises the same declarations.
 
 pub mod fixtures;
+pub mod load;
 pub mod task_tracker;
 pub mod testing;

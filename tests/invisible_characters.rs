@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 #[derive(Debug, Deserialize, ToolArgs)]
+#[expect(dead_code, reason = "only validated, never built into a handler call")]
 struct Account {
     /// The account's name.
     #[guard(length(max = 5), example = "ada")]
