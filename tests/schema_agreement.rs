@@ -331,7 +331,10 @@ fn a_custom_check_may_refuse_what_the_schema_accepts() {
         .unwrap();
     let mut input = PlaceOrder::example().clone();
     input["deliver_on"] = json!("2024-01-01");
-    assert!(validator.is_valid(&input), "the schema accepts a valid date");
+    assert!(
+        validator.is_valid(&input),
+        "the schema accepts a valid date"
+    );
     let report = PlaceOrder::validate_value(input).unwrap_err();
     assert!(
         report.issues().iter().all(|i| i.code == IssueCode::Custom),

@@ -24,7 +24,10 @@ async fn total_counts_every_match_not_only_those_after_the_offset() {
     for page in [&second, &later] {
         assert_eq!(page["total"], total, "the same total on every page: {page}");
     }
-    assert_eq!(later["items"][0], second["items"][10], "the offset still skips");
+    assert_eq!(
+        later["items"][0], second["items"][10],
+        "the offset still skips"
+    );
     let past = list(&server, json!({"status": "todo", "offset": 1_000_000})).await;
     assert_eq!(past["total"], total);
     assert_eq!(past["shown"], 0);
