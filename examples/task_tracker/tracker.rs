@@ -13,6 +13,7 @@ use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use guardrails::contract::{AwarenessConfig, KnownGood};
+use guardrails::present::Paged;
 use guardrails::{Server, ToolArgs, ToolEnum, ToolError, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -80,6 +81,12 @@ impl Tracker {
             tasks: RwLock::new(tasks),
             next_id: AtomicU64::new(n + 1),
         }
+    }
+
+    /// The task with this id.
+    #[must_use]
+    pub fn get(&self, id: u64) -> Option<Task> {
+        self.read().iter().find(|task| task.id == id).cloned()
     }
 
     /// How many tasks there are.
@@ -192,14 +199,15 @@ impl ListTasks {
 
 /// Lists tasks, oldest first. Use the filters: there are thousands of tasks.
 #[tool(read_only, agent_limit = 50)]
-pub fn list_tasks(state: &Tracker, args: ListTasks) -> Vec<Task> {
-    state
+pub fn list_tasks(state: &Tracker, args: ListTasks) -> Paged<std::vec::IntoIter<Task>> {
+    let matching: Vec<Task> = state
         .read()
         .iter()
         .filter(|t| args.matches(t))
-        .skip(usize_of(u64::from(args.offset.unwrap_or(0))))
         .cloned()
-        .collect()
+        .collect();
+    // `total` counts every match, the ones before the offset too.
+    Paged::new(matching.into_iter(), args.offset.unwrap_or(0))
 }
 
 fn default_priority() -> u8 {
@@ -404,7 +412,13 @@ pub const KNOWN_GOOD_LOCKFILE: &str = include_str!("task_tracker.v1.lock");
 /// Never at run time: the embedded lockfile is checked by the test suite.
 #[must_use]
 pub fn server(tasks: u64) -> Server<Tracker> {
-    let server = Server::new(Tracker::seeded(tasks))
+    server_on(std::sync::Arc::new(Tracker::seeded(tasks)))
+}
+
+/// [`server`] on a tracker the caller shares (to look at its tasks while it serves).
+#[must_use]
+pub fn server_on(tracker: std::sync::Arc<Tracker>) -> Server<Tracker> {
+    let server = Server::from_arc(tracker)
         .name("task-tracker")
         .version(env!("CARGO_PKG_VERSION"))
         .instructions(

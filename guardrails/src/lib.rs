@@ -276,7 +276,7 @@ pub mod __private {
     pub use crate::tool::presenter::{present_collection, present_value};
     pub use crate::tool::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
     pub use crate::tool::run::outcome::{FallibleKind, ValueKind};
-    pub use crate::tool::run::{Presented, Presenter, run};
+    pub use crate::tool::run::{Presented, Presenter, blocking, run};
     pub use crate::tool::{
         AgentLimit, Annotations, BoxFuture, CallOutput, CallSettings, StateRef, Teaching, Tool,
         ToolSpec,

@@ -212,3 +212,126 @@ fn no_paths_is_a_usage_error() {
     let output = check(&[], dir.path());
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Runs `guardrails check` and fails the test, rather than hang, when the run does not end.
+fn check_within_patience(args: &[&str], dir: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_guardrails"))
+        .arg("check")
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().expect("waitable").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("`guardrails check {args:?}` did not end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("the output")
+}
+
+#[test]
+fn violations_past_the_cap_are_counted_not_printed() {
+    let dir = workspace(&[("flood.md", &"$1, ".repeat(10_000))]);
+    let output = check(&["flood.md"], dir.path());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(text.matches(": CRITICAL ").count(), 50, "{}", &text[..500]);
+    assert!(text.contains("flood.md: … and 9950 more."), "{text}");
+    assert!(text.contains("10000 critical"), "{text}");
+
+    let output = check(&["--max-violations", "3", "--json", "flood.md"], dir.path());
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let file = &report["files"][0];
+    assert_eq!(file["violations"].as_array().map(Vec::len), Some(3));
+    assert_eq!(file["omitted"], 9997);
+    assert_eq!(file["critical"], 10_000);
+}
+
+#[test]
+fn what_is_not_a_regular_file_is_skipped_with_a_note() {
+    let dir = workspace(&[("ok.md", CLEAN)]);
+    let fifo = dir.path().join("pipe.md");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Found in a directory, and named.
+    for args in [&["."][..], &["pipe.md", "ok.md"][..]] {
+        let output = check_within_patience(args, dir.path());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("skipped `")
+                && stderr(&output).contains("pipe.md`: not a regular file"),
+            "{}",
+            stderr(&output)
+        );
+        assert!(
+            stdout(&output).contains("1 file checked"),
+            "{}",
+            stdout(&output)
+        );
+    }
+    let output = check_within_patience(&["/dev/zero"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("skipped `/dev/zero`: not a regular file"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn broken_and_looping_links_are_reported_and_the_run_goes_on() {
+    let dir = workspace(&[("ok.md", CLEAN), ("bad.md", BLOCKED)]);
+    std::os::unix::fs::symlink("missing.md", dir.path().join("dangling.md")).unwrap();
+    std::os::unix::fs::symlink("loop.md", dir.path().join("loop.md")).unwrap();
+    let output = check_within_patience(&["."], dir.path());
+    let notes = stderr(&output);
+    assert!(
+        notes.contains("dangling.md`: a broken symbolic link"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("loop.md`: a broken symbolic link"),
+        "{notes}"
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the other files decide: {notes}"
+    );
+    assert!(
+        stdout(&output).contains("2 files checked"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn a_file_past_the_size_bound_exits_2_and_says_how_to_raise_it() {
+    let dir = workspace(&[("big.md", &"word ".repeat(100))]);
+    let output = check(&["--max-file-bytes", "100", "big.md"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("larger than 100 bytes; raise --max-file-bytes"),
+        "{}",
+        stderr(&output)
+    );
+    let output = check(&["--max-file-bytes", "500", "big.md"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
+fn paths_are_printed_without_control_or_invisible_characters() {
+    let dir = workspace(&[("evil\u{202e}dm.md", BLOCKED)]);
+    let output = check(&["."], dir.path());
+    let text = stdout(&output);
+    assert!(!text.contains('\u{202e}'), "{text}");
+    assert!(text.contains("evil\u{fffd}dm.md:3:19"), "{text}");
+}

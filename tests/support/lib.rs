@@ -5,6 +5,7 @@
 //!   examples' own argument types re-exported beside them, so each type is declared once;
 //! - [`create_user`] and [`task_tracker`]: the two example servers' tools, compiled from the
 //!   examples' own files (the examples are the one place they are written);
+//! - [`load`]: load on the Streamable HTTP server, for the load test and the `http_load` bench;
 //! - [`pipeline_server`]: the pipeline tests' server, with limits sized for short expected texts;
 //! - [`user_service`]: two releases of a small service, for the contract tests;
 //! - [`testing`]: small helpers.
@@ -13,6 +14,7 @@
 #[path = "../../examples/create_user/user.rs"]
 pub mod create_user;
 pub mod fixtures;
+pub mod load;
 pub mod pipeline_server;
 /// The `task_tracker` example's state, tools and server, compiled from the example's own file.
 #[path = "../../examples/task_tracker/tracker.rs"]

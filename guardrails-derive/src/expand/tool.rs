@@ -115,7 +115,12 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
         Some(state) => quote_spanned!(at(state.span())=> __gr::StateRef<#state> +),
         None => TokenStream::new(),
     };
-    let awaited = item.sig.asyncness.map(|_| quote!(.await));
+    // A synchronous handler runs through `blocking`, so that it cannot stall other calls.
+    let handler_call = quote!(#ident::handler(#state_call __args));
+    let call = match item.sig.asyncness {
+        Some(_) => quote!(#handler_call.await),
+        None => quote!(__gr::blocking(move || #handler_call)),
+    };
     let present = if let Some(limit) = &tool.agent_limit {
         quote_spanned!(at(limit.max.span)=> __gr::present_collection)
     } else {
@@ -190,7 +195,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
                         move |__args: #args| async move {
                             #[allow(unused_imports)]
                             use __gr::{FallibleKind as _, ValueKind as _};
-                            let __returned = #ident::handler(#state_call __args) #awaited;
+                            let __returned = #call;
                             (&__gr::PhantomData::<#ret>).outcome_kind().convert(__returned)
                         },
                         #present,

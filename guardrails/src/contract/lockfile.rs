@@ -66,21 +66,66 @@ fn canonical_value<T: Serialize>(value: &T) -> Value {
     canonical(serde_json::to_value(value).unwrap_or(Value::Null))
 }
 
+/// The digest of a JSON value's compact bytes, as the lockfile writes digests.
 pub(crate) fn sha256_hex(value: &Value) -> String {
     let bytes = serde_json::to_vec(value).unwrap_or_default();
-    let hash = Sha256::digest(&bytes);
+    hex(&Sha256::digest(&bytes))
+}
+
+fn hex(hash: &[u8]) -> String {
     let mut out = String::with_capacity(7 + 64);
     out.push_str("sha256:");
-    for byte in &hash {
+    for byte in hash {
         let _ = write!(out, "{byte:02x}");
     }
     out
 }
 
+/// The canonical compact JSON of a contract: the bytes its digest is taken of.
+fn canonical_bytes(contract: &Contract) -> Vec<u8> {
+    serde_json::to_vec(&canonical_value(contract)).unwrap_or_default()
+}
+
+/// The digest of the whole server, fed one contract at a time: the bytes hashed are those of
+/// the canonical compact JSON of the map from tool name to contract (`{"a":…,"b":…}`, names
+/// in order), without ever holding that whole text.
+struct ServerDigest {
+    hasher: Sha256,
+    first: bool,
+}
+
+impl ServerDigest {
+    fn new() -> Self {
+        let mut hasher = Sha256::new();
+        hasher.update(b"{");
+        Self {
+            hasher,
+            first: true,
+        }
+    }
+
+    /// Adds the next tool, in name order, with the canonical bytes of its contract.
+    fn add(&mut self, name: &str, contract_bytes: &[u8]) {
+        if !self.first {
+            self.hasher.update(b",");
+        }
+        self.first = false;
+        self.hasher
+            .update(serde_json::to_vec(name).unwrap_or_default());
+        self.hasher.update(b":");
+        self.hasher.update(contract_bytes);
+    }
+
+    fn finish(mut self) -> String {
+        self.hasher.update(b"}");
+        hex(&self.hasher.finalize())
+    }
+}
+
 /// The digest of one contract: sha256 of its canonical compact JSON, as `sha256:<hex>`.
 #[must_use]
 pub fn contract_digest(contract: &Contract) -> String {
-    sha256_hex(&canonical_value(contract))
+    hex(&Sha256::digest(canonical_bytes(contract)))
 }
 
 impl ServerContract {
@@ -88,7 +133,11 @@ impl ServerContract {
     /// tool name. It changes exactly when some tool's contract does.
     #[must_use]
     pub fn digest(&self) -> String {
-        sha256_hex(&canonical_value(&self.tools))
+        let mut digest = ServerDigest::new();
+        for (name, contract) in &self.tools {
+            digest.add(name, &canonical_bytes(contract));
+        }
+        digest.finish()
     }
 
     /// The lockfile text: canonical JSON (sorted keys, two-space indent, trailing newline).
@@ -126,31 +175,27 @@ impl ServerContract {
         if text.trim().is_empty() {
             return Err(ContractError::Empty);
         }
-        // The version first, from the loosest reading: a newer format may not parse as this
-        // one, and "unsupported version" says more than the first unknown member would.
-        let loose: Value = serde_json::from_str(text).map_err(|e| ContractError::json(&e))?;
-        let version = loose.get("format_version");
-        match version.and_then(Value::as_u64) {
-            Some(v) if v > FORMAT_VERSION => {
+        // One parse. Only a text that does not read as this format is read again, loosely,
+        // to tell a newer format or a bad version from a broken file.
+        count_parse();
+        let repr: LockfileRepr = match serde_json::from_str(text) {
+            Ok(repr) => repr,
+            Err(error) => return Err(Self::diagnose(text, &error)),
+        };
+        match repr.format_version {
+            0 => return Err(bad_version("0")),
+            v if v > FORMAT_VERSION => {
                 return Err(ContractError::UnsupportedVersion {
                     found: v,
                     supported: FORMAT_VERSION,
                 });
             }
-            Some(0) | None => {
-                return Err(ContractError::Invalid {
-                    line: 1,
-                    column: 1,
-                    message: format!(
-                        "`format_version` must be a positive integer, found {}",
-                        version.map_or_else(|| "nothing".to_owned(), Value::to_string)
-                    ),
-                });
-            }
-            Some(_) => {}
+            _ => {}
         }
-        let repr: LockfileRepr = serde_json::from_str(text).map_err(|e| ContractError::json(&e))?;
         let mut tools = BTreeMap::new();
+        let mut whole = ServerDigest::new();
+        // Each contract's canonical bytes are made once, for its own digest and the server's;
+        // the map iterates in name order, the order of the server's digest.
         for (key, locked) in repr.tools {
             if locked.contract.name != key {
                 return Err(ContractError::NameMismatch {
@@ -158,7 +203,8 @@ impl ServerContract {
                     name: locked.contract.name,
                 });
             }
-            let computed = contract_digest(&locked.contract);
+            let bytes = canonical_bytes(&locked.contract);
+            let computed = hex(&Sha256::digest(&bytes));
             if computed != locked.digest {
                 return Err(ContractError::DigestMismatch {
                     tool: Some(key),
@@ -166,10 +212,10 @@ impl ServerContract {
                     computed,
                 });
             }
+            whole.add(&key, &bytes);
             tools.insert(key, locked.contract);
         }
-        let contracts = Self { tools };
-        let computed = contracts.digest();
+        let computed = whole.finish();
         if computed != repr.digest {
             return Err(ContractError::DigestMismatch {
                 tool: None,
@@ -177,7 +223,27 @@ impl ServerContract {
                 computed,
             });
         }
-        Ok(contracts)
+        Ok(Self { tools })
+    }
+
+    /// Why lockfile text that does not parse as this format was refused: a newer format
+    /// version, a version that is not a positive integer, or `error` itself.
+    fn diagnose(text: &str, error: &serde_json::Error) -> ContractError {
+        count_parse();
+        let Ok(loose) = serde_json::from_str::<Value>(text) else {
+            return ContractError::json(error);
+        };
+        let version = loose.get("format_version");
+        match version.and_then(Value::as_u64) {
+            Some(v) if v > FORMAT_VERSION => ContractError::UnsupportedVersion {
+                found: v,
+                supported: FORMAT_VERSION,
+            },
+            Some(0) | None => {
+                bad_version(&version.map_or_else(|| "nothing".to_owned(), Value::to_string))
+            }
+            Some(_) => ContractError::json(error),
+        }
     }
 
     /// Reads a lockfile from disk.
@@ -203,6 +269,25 @@ impl ServerContract {
     pub fn write_lockfile(&self, path: impl AsRef<Path>) -> Result<(), ContractError> {
         write_atomic(path.as_ref(), self.to_lockfile().as_bytes())
     }
+}
+
+fn bad_version(found: &str) -> ContractError {
+    ContractError::Invalid {
+        line: 1,
+        column: 1,
+        message: format!("`format_version` must be a positive integer, found {found}"),
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times lockfile text was parsed on this thread.
+    static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn count_parse() {
+    #[cfg(test)]
+    PARSES.with(|parses| parses.set(parses.get() + 1));
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ContractError> {
@@ -408,5 +493,44 @@ pub fn assert_lockfile_accepting(
         Err(error) => {
             panic!("{error}\n\nTo accept the current contracts: {UPDATE_ENV}=1 cargo test")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::model::Contract;
+
+    fn sample() -> ServerContract {
+        let tool = |name: &str| -> Contract {
+            serde_json::from_value(serde_json::json!({
+                "name": name,
+                "description": format!("The tool {name}, with \"quotes\" and ünïcode."),
+            }))
+            .unwrap()
+        };
+        ServerContract {
+            tools: ["b_tool", "a_tool", "z"]
+                .into_iter()
+                .map(|name| (name.to_owned(), tool(name)))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_valid_lockfile_is_parsed_once() {
+        let text = sample().to_lockfile();
+        PARSES.with(|parses| parses.set(0));
+        ServerContract::from_lockfile(&text).unwrap();
+        assert_eq!(PARSES.with(std::cell::Cell::get), 1);
+    }
+
+    #[test]
+    fn the_streamed_digest_is_the_digest_of_the_whole_canonical_text() {
+        let contracts = sample();
+        assert!(contracts.tools.len() > 1);
+        let whole: &BTreeMap<String, Contract> = &contracts.tools;
+        let bytes = serde_json::to_vec(&canonical_value(whole)).unwrap();
+        assert_eq!(contracts.digest(), hex(&Sha256::digest(bytes)));
     }
 }

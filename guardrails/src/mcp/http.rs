@@ -1,77 +1,628 @@
 //! Streamable HTTP on hyper alone. The MCP endpoint is a single route, so a router
 //! framework would add crates and nothing else; the path check below is all the routing
 //! needed.
+//!
+//! rmcp owns the protocol: sessions, the `Host` and `Origin` checks, the body limit and the
+//! messages. What rmcp leaves to the server that runs its service is here, each part bounded
+//! by a field of [`HttpConfig`]: the accept loop (which survives accept errors such as running
+//! out of descriptors), connections (a cap, `TCP_NODELAY`, a header read timeout), request
+//! bodies (a size and a time limit), requests parsed and handled at once, and sessions (a cap,
+//! a deadline for the first use after `initialize`, one answer per request id).
 
+mod sessions;
+
+use std::cell::Cell;
 use std::convert::Infallible;
+use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt as _, Empty, combinators::BoxBody};
-use hyper_util::rt::TokioIo;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use http_body_util::{BodyExt as _, Full, Limited, combinators::BoxBody};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::server::Server;
+
+pub use sessions::{BoundedSessions, SessionLimitError};
 
 /// The path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
 
-impl<S: Send + Sync + 'static> Server<S> {
-    /// The Streamable HTTP service of this server (stateful sessions, DNS-rebinding
-    /// protection on: only `localhost`, `127.0.0.1` and `::1` are accepted as `Host`).
+/// The limits and checks of the Streamable HTTP server ([`Server::serve_http_with`]).
+///
+/// Every limit has a default fit for a server on a developer's machine or a small
+/// deployment; each field says what a client gets when it is reached.
+///
+/// ```
+/// use std::time::Duration;
+/// use guardrails::mcp::HttpConfig;
+///
+/// let config = HttpConfig::default()
+///     .with_max_sessions(256)
+///     .with_header_read_timeout(Duration::from_secs(5))
+///     .with_allowed_origins(["https://app.example.com"]);
+/// assert_eq!(config.max_connections, HttpConfig::DEFAULT_MAX_CONNECTIONS);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HttpConfig {
+    /// Connections served at once. Past it the server stops accepting: new connections wait
+    /// in the operating system's accept queue until one closes (they are not refused). Keep
+    /// it below the process's descriptor limit (`ulimit -n`).
+    pub max_connections: usize,
+    /// How long a client has to send a request's headers, and how long a kept-alive
+    /// connection may stay idle between requests. Past it the connection is closed.
+    pub header_read_timeout: Duration,
+    /// How long a client has to send a request's body once its headers are in. Past it the
+    /// request is answered `408 Request Timeout`.
+    pub body_read_timeout: Duration,
+    /// The largest request body, in bytes. A larger one is answered `413 Payload Too Large`.
+    /// Parsing JSON takes many times the size of the text, so this also bounds the memory of
+    /// one request.
+    pub max_body_bytes: usize,
+    /// `POST` requests in flight at once: from parsing their body to the end of their
+    /// response, so both the memory of parsing (this times [`HttpConfig::max_body_bytes`]
+    /// times the cost of JSON) and the calls running at once are bounded. Others wait for a
+    /// slot, their body already read, for at most [`HttpConfig::in_flight_wait_timeout`].
+    pub max_in_flight_requests: usize,
+    /// How long a request may wait for an in-flight slot. Past it the request is answered
+    /// `503 Service Unavailable` with `Retry-After`.
+    pub in_flight_wait_timeout: Duration,
+    /// Sessions open at once (clients of MCP revisions before 2026-07-28; the revision
+    /// 2026-07-28 has no sessions). An `initialize` past it is answered `503 Service
+    /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000, no id).
+    pub max_sessions: usize,
+    /// How long a new session may stay unused after its `initialize`: a session whose client
+    /// sends nothing more within this time (not even `notifications/initialized`) is closed,
+    /// and its id is answered `404 Not Found` as any closed session's is.
+    pub session_init_timeout: Duration,
+    /// How long a session may stay idle before it is closed (rmcp's keep-alive).
+    pub session_idle_timeout: Duration,
+    /// The `Origin`s a request may come from (browsers send it; other clients send none, and
+    /// a request without `Origin` is always accepted). Entries are `scheme://host[:port]`,
+    /// `:*` for any port. `None` accepts any origin. A request from another origin is
+    /// answered `403 Forbidden`. Default: `http://localhost:*`, `http://127.0.0.1:*`,
+    /// `http://[::1]:*` and the same with `https`.
+    pub allowed_origins: Option<Vec<String>>,
+    /// The `Host`s a request may name (the defence against DNS rebinding), as `host` or
+    /// `host:port`. Empty accepts any host. Another host is answered `403 Forbidden`.
+    /// Default: `localhost`, `127.0.0.1`, `::1`.
+    pub allowed_hosts: Vec<String>,
+}
+
+impl HttpConfig {
+    /// The default of [`HttpConfig::max_connections`].
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+    /// The default of [`HttpConfig::header_read_timeout`].
+    pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default of [`HttpConfig::body_read_timeout`].
+    pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default of [`HttpConfig::max_body_bytes`]: 1 MiB.
+    pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
+    /// The default of [`HttpConfig::max_in_flight_requests`].
+    pub const DEFAULT_MAX_IN_FLIGHT_REQUESTS: usize = 64;
+    /// The default of [`HttpConfig::in_flight_wait_timeout`].
+    pub const DEFAULT_IN_FLIGHT_WAIT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default of [`HttpConfig::max_sessions`].
+    pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+    /// The default of [`HttpConfig::session_init_timeout`].
+    pub const DEFAULT_SESSION_INIT_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default of [`HttpConfig::session_idle_timeout`]: rmcp's, five minutes.
+    pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = SessionConfig::DEFAULT_KEEP_ALIVE;
+
+    /// Sets [`HttpConfig::max_connections`] (at least 1).
     #[must_use]
-    pub fn http_service(self) -> StreamableHttpService<Self, LocalSessionManager> {
+    pub fn with_max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max.max(1);
+        self
+    }
+
+    /// Sets [`HttpConfig::header_read_timeout`].
+    #[must_use]
+    pub fn with_header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.header_read_timeout = timeout;
+        self
+    }
+
+    /// Sets [`HttpConfig::body_read_timeout`].
+    #[must_use]
+    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.body_read_timeout = timeout;
+        self
+    }
+
+    /// Sets [`HttpConfig::max_body_bytes`].
+    #[must_use]
+    pub fn with_max_body_bytes(mut self, max: usize) -> Self {
+        self.max_body_bytes = max;
+        self
+    }
+
+    /// Sets [`HttpConfig::max_in_flight_requests`] (at least 1).
+    #[must_use]
+    pub fn with_max_in_flight_requests(mut self, max: usize) -> Self {
+        self.max_in_flight_requests = max.max(1);
+        self
+    }
+
+    /// Sets [`HttpConfig::in_flight_wait_timeout`].
+    #[must_use]
+    pub fn with_in_flight_wait_timeout(mut self, timeout: Duration) -> Self {
+        self.in_flight_wait_timeout = timeout;
+        self
+    }
+
+    /// Sets [`HttpConfig::max_sessions`].
+    #[must_use]
+    pub fn with_max_sessions(mut self, max: usize) -> Self {
+        self.max_sessions = max;
+        self
+    }
+
+    /// Sets [`HttpConfig::session_init_timeout`].
+    #[must_use]
+    pub fn with_session_init_timeout(mut self, timeout: Duration) -> Self {
+        self.session_init_timeout = timeout;
+        self
+    }
+
+    /// Sets [`HttpConfig::session_idle_timeout`].
+    #[must_use]
+    pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_idle_timeout = timeout;
+        self
+    }
+
+    /// Accepts requests from these origins only (and requests without `Origin`).
+    #[must_use]
+    pub fn with_allowed_origins(
+        mut self,
+        origins: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        self.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Accepts requests from any origin: for a server behind a proxy that checks `Origin`
+    /// itself. Browsers on other sites can then call the server's tools.
+    #[must_use]
+    pub fn with_any_origin(mut self) -> Self {
+        self.allowed_origins = None;
+        self
+    }
+
+    /// Accepts requests naming these hosts only.
+    #[must_use]
+    pub fn with_allowed_hosts(
+        mut self,
+        hosts: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        self.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Accepts requests naming any host: for a public deployment behind a proxy.
+    #[must_use]
+    pub fn with_any_host(mut self) -> Self {
+        self.allowed_hosts.clear();
+        self
+    }
+
+    /// The configuration of rmcp's service: the checks and limits rmcp enforces itself.
+    fn rmcp_config(&self) -> StreamableHttpServerConfig {
+        let config =
+            StreamableHttpServerConfig::default().with_max_request_body_bytes(self.max_body_bytes);
+        let config = if self.allowed_hosts.is_empty() {
+            config.disable_allowed_hosts()
+        } else {
+            config.with_allowed_hosts(self.allowed_hosts.iter().cloned())
+        };
+        match &self.allowed_origins {
+            Some(origins) => config
+                .with_allowed_origins(origins.iter().cloned())
+                .enforce_origin_validation(),
+            None => config.disable_allowed_origins(),
+        }
+    }
+
+    /// rmcp's in-memory sessions with this configuration's limits.
+    fn sessions(&self) -> BoundedSessions {
+        let mut session_config = SessionConfig::default();
+        session_config.keep_alive = Some(self.session_idle_timeout);
+        let mut local = LocalSessionManager::default();
+        local.session_config = session_config;
+        BoundedSessions::new(local, self.max_sessions, self.session_init_timeout)
+    }
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        let loopback = ["localhost", "127.0.0.1", "[::1]"];
+        Self {
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+            header_read_timeout: Self::DEFAULT_HEADER_READ_TIMEOUT,
+            body_read_timeout: Self::DEFAULT_BODY_READ_TIMEOUT,
+            max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
+            max_in_flight_requests: Self::DEFAULT_MAX_IN_FLIGHT_REQUESTS,
+            in_flight_wait_timeout: Self::DEFAULT_IN_FLIGHT_WAIT_TIMEOUT,
+            max_sessions: Self::DEFAULT_MAX_SESSIONS,
+            session_init_timeout: Self::DEFAULT_SESSION_INIT_TIMEOUT,
+            session_idle_timeout: Self::DEFAULT_SESSION_IDLE_TIMEOUT,
+            allowed_origins: Some(
+                ["http", "https"]
+                    .iter()
+                    .flat_map(|scheme| loopback.map(|host| format!("{scheme}://{host}:*")))
+                    .collect(),
+            ),
+            allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
+        }
+    }
+}
+
+type HttpResponse = http::Response<BoxBody<Bytes, Infallible>>;
+
+/// What every connection of one server shares.
+struct Shared<S: Send + Sync + 'static> {
+    service: StreamableHttpService<Server<S>, BoundedSessions>,
+    in_flight: Arc<Semaphore>,
+    config: HttpConfig,
+}
+
+impl<S: Send + Sync + 'static> Server<S> {
+    /// rmcp's Streamable HTTP service of this server, with the checks and limits of `config`
+    /// that rmcp enforces itself (`Host`, `Origin`, body size) and bounded sessions, to mount
+    /// in a server of your own. The connection limits, the timeouts and the in-flight limit
+    /// are then your server's to enforce; [`Server::serve_http_with`] enforces them all.
+    #[must_use]
+    pub fn http_service(self, config: &HttpConfig) -> StreamableHttpService<Self, BoundedSessions> {
         StreamableHttpService::new(
             move || Ok(self.clone()),
-            Arc::new(LocalSessionManager::default()),
-            StreamableHttpServerConfig::default(),
+            Arc::new(config.sessions()),
+            config.rmcp_config(),
         )
     }
 
-    /// Serves Streamable HTTP at `http://{addr}/mcp` until the listener fails. Bind a
+    /// Serves Streamable HTTP at `http://{addr}/mcp` with the default [`HttpConfig`]. Bind a
     /// loopback address (`127.0.0.1:8080`): the server has no authentication of its own.
     ///
     /// # Errors
-    /// When the address cannot be bound or accepting fails.
-    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> std::io::Result<()> {
+    /// When the address cannot be bound. Once bound, the server runs until its task is
+    /// dropped: accept errors (such as running out of descriptors) are logged and waited out.
+    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> io::Result<()> {
+        self.serve_http_with(addr, HttpConfig::default()).await
+    }
+
+    /// Like [`Server::serve_http`], with the limits of `config`.
+    ///
+    /// # Errors
+    /// When the address cannot be bound.
+    pub async fn serve_http_with(
+        self,
+        addr: impl ToSocketAddrs,
+        config: HttpConfig,
+    ) -> io::Result<()> {
         let listener = TcpListener::bind(addr).await?;
-        self.serve_http_on(listener).await
+        self.serve_http_on_with(listener, config).await
     }
 
     /// Like [`Server::serve_http`], on a listener already bound (e.g. to port 0 in tests).
     ///
     /// # Errors
-    /// When accepting a connection fails.
-    pub async fn serve_http_on(self, listener: TcpListener) -> std::io::Result<()> {
-        let service = self.http_service();
+    /// None: the result type is kept for the callers that propagate it.
+    pub async fn serve_http_on(self, listener: TcpListener) -> io::Result<()> {
+        self.serve_http_on_with(listener, HttpConfig::default())
+            .await
+    }
+
+    /// Like [`Server::serve_http_with`], on a listener already bound.
+    ///
+    /// # Errors
+    /// None: the result type is kept for the callers that propagate it.
+    pub async fn serve_http_on_with(
+        self,
+        listener: TcpListener,
+        config: HttpConfig,
+    ) -> io::Result<()> {
+        let shared = Arc::new(Shared {
+            service: self.http_service(&config),
+            in_flight: Arc::new(Semaphore::new(config.max_in_flight_requests.max(1))),
+            config,
+        });
+        let connections = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
+        let mut backoff = AcceptBackoff::default();
         loop {
-            let (stream, _) = listener.accept().await?;
-            let service = service.clone();
-            tokio::spawn(async move {
-                let handler = hyper::service::service_fn(
-                    move |request: http::Request<hyper::body::Incoming>| {
-                        let service = service.clone();
-                        async move {
-                            if request.uri().path() == MCP_PATH {
-                                Ok::<_, Infallible>(service.handle(request).await)
-                            } else {
-                                Ok(not_found())
-                            }
-                        }
-                    },
-                );
-                // A connection that fails affects only its own client.
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), handler)
-                    .await;
-            });
+            // A slot first: at the cap, connections wait in the accept queue, where they cost
+            // the process no descriptor.
+            let Ok(slot) = Arc::clone(&connections).acquire_owned().await else {
+                unreachable!("the semaphore is never closed");
+            };
+            match accept(&listener).await {
+                Ok(stream) => {
+                    backoff.reset();
+                    tokio::spawn(serve_connection(stream, slot, Arc::clone(&shared)));
+                }
+                Err(error) if is_peer_error(&error) => {}
+                Err(error) => {
+                    let wait = backoff.next();
+                    tracing::error!(%error, retry_in = ?wait, "accepting a connection failed");
+                    tokio::time::sleep(wait).await;
+                }
+            }
         }
     }
 }
 
-fn not_found() -> http::Response<BoxBody<Bytes, Infallible>> {
-    let mut response = http::Response::new(Empty::new().boxed());
-    *response.status_mut() = http::StatusCode::NOT_FOUND;
+/// Accepts one connection, set up for request-response traffic: with `TCP_NODELAY`, so that
+/// a small response is not held back by Nagle's algorithm waiting for the client's delayed
+/// acknowledgement (a 40 ms floor on every call).
+async fn accept(listener: &TcpListener) -> io::Result<TcpStream> {
+    let (stream, _) = listener.accept().await?;
+    stream.set_nodelay(true)?;
+    Ok(stream)
+}
+
+/// Errors of one connection that the peer caused (it gave up before it was accepted): the
+/// next accept may well succeed at once.
+fn is_peer_error(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::ConnectionRefused
+    )
+}
+
+/// How long to wait after an accept error (no descriptor left, no buffer space): from 5 ms,
+/// doubling up to a second, as Go's HTTP server does, so that a lasting shortage costs a
+/// log line a second rather than a busy loop.
+#[derive(Debug, Default)]
+struct AcceptBackoff {
+    last: Option<Duration>,
+}
+
+impl AcceptBackoff {
+    const FIRST: Duration = Duration::from_millis(5);
+    const MAX: Duration = Duration::from_secs(1);
+
+    fn next(&mut self) -> Duration {
+        let wait = self
+            .last
+            .map_or(Self::FIRST, |last| (last * 2).min(Self::MAX));
+        self.last = Some(wait);
+        wait
+    }
+
+    fn reset(&mut self) {
+        self.last = None;
+    }
+}
+
+async fn serve_connection<S: Send + Sync + 'static>(
+    stream: TcpStream,
+    slot: OwnedSemaphorePermit,
+    shared: Arc<Shared<S>>,
+) {
+    let header_read_timeout = shared.config.header_read_timeout;
+    let handler = hyper::service::service_fn(move |request| {
+        let shared = Arc::clone(&shared);
+        async move { Ok::<_, Infallible>(serve_request(&shared, request).await) }
+    });
+    // A connection that fails affects only its own client.
+    let _ = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_read_timeout)
+        .serve_connection(TokioIo::new(stream), handler)
+        .await;
+    drop(slot);
+}
+
+tokio::task_local! {
+    /// Set by [`BoundedSessions`] when it refuses a session because all are taken, so that
+    /// the request is answered 503 rather than rmcp's 500 for a failed session creation.
+    static SESSION_REFUSED: Cell<bool>;
+}
+
+async fn serve_request<S: Send + Sync + 'static>(
+    shared: &Shared<S>,
+    request: http::Request<hyper::body::Incoming>,
+) -> HttpResponse {
+    if request.uri().path() != MCP_PATH {
+        return plain(http::StatusCode::NOT_FOUND, "Not Found");
+    }
+    let (parts, body) = request.into_parts();
+    // The body is read before a slot is taken, within a time and a size limit, so that a
+    // slow client holds no slot and a large one is refused before anything is parsed.
+    let body = match read_body(body, &shared.config).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    // A `GET` opens a stream that lasts as long as the session: it takes no slot.
+    let slot = if parts.method == http::Method::POST {
+        let waited = tokio::time::timeout(
+            shared.config.in_flight_wait_timeout,
+            Arc::clone(&shared.in_flight).acquire_owned(),
+        )
+        .await;
+        match waited {
+            Ok(Ok(slot)) => Some(slot),
+            Ok(Err(_)) => unreachable!("the semaphore is never closed"),
+            Err(_) => {
+                return busy(&format!(
+                    "the server has its maximum of {} requests in flight",
+                    shared.config.max_in_flight_requests
+                ));
+            }
+        }
+    } else {
+        None
+    };
+    let request = http::Request::from_parts(parts, Full::new(body));
+    let (response, refused) = SESSION_REFUSED
+        .scope(Cell::new(false), async {
+            let response = shared.service.handle(request).await;
+            (response, SESSION_REFUSED.with(Cell::get))
+        })
+        .await;
+    if refused {
+        return busy(&format!(
+            "the server has its maximum of {} sessions",
+            shared.config.max_sessions
+        ));
+    }
+    // The slot is held until the response is sent: for a call, until its result.
+    match slot {
+        Some(slot) => response.map(|body| HoldSlot { body, _slot: slot }.boxed()),
+        None => response,
+    }
+}
+
+/// A response body that holds an in-flight slot until it ends or is dropped.
+struct HoldSlot {
+    body: BoxBody<Bytes, Infallible>,
+    _slot: OwnedSemaphorePermit,
+}
+
+impl hyper::body::Body for HoldSlot {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+async fn read_body(
+    body: hyper::body::Incoming,
+    config: &HttpConfig,
+) -> Result<Bytes, HttpResponse> {
+    let too_large = || {
+        plain(
+            http::StatusCode::PAYLOAD_TOO_LARGE,
+            &format!(
+                "Payload Too Large: a request body may have at most {} bytes",
+                config.max_body_bytes
+            ),
+        )
+    };
+    if hyper::body::Body::size_hint(&body)
+        .upper()
+        .is_some_and(|n| n > config.max_body_bytes as u64)
+    {
+        return Err(too_large());
+    }
+    let collected = tokio::time::timeout(
+        config.body_read_timeout,
+        Limited::new(body, config.max_body_bytes).collect(),
+    )
+    .await;
+    match collected {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Ok(Err(_)) => Err(plain(
+            http::StatusCode::BAD_REQUEST,
+            "Bad Request: the request body could not be read",
+        )),
+        Err(_) => Err(plain(
+            http::StatusCode::REQUEST_TIMEOUT,
+            "Request Timeout: the request body did not arrive in time",
+        )),
+    }
+}
+
+/// The answer to a request refused for a lack of capacity: `503 Service Unavailable`, with
+/// `Retry-After` and a JSON-RPC error (-32000) that MCP clients can read. Like every error that
+/// answers no readable request, it has no id (MCP omits it where bare JSON-RPC writes `null`).
+fn busy(why: &str) -> HttpResponse {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "error": {
+            "code": -32000,
+            "message": format!("Service Unavailable: {why}; retry later"),
+        },
+    });
+    let mut response = http::Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = http::StatusCode::SERVICE_UNAVAILABLE;
+    let headers = response.headers_mut();
+    headers.insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    headers.insert(
+        http::header::RETRY_AFTER,
+        http::HeaderValue::from(RETRY_AFTER_SECONDS),
+    );
     response
+}
+
+/// The `Retry-After` of a `503`: long enough for sessions or calls to end, short enough for
+/// an interactive client.
+const RETRY_AFTER_SECONDS: u32 = 5;
+
+fn plain(status: http::StatusCode, text: &str) -> HttpResponse {
+    let mut response = http::Response::new(Full::new(Bytes::from(text.to_owned())).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_errors_back_off_from_5_ms_to_a_second() {
+        let mut backoff = AcceptBackoff::default();
+        let waits: Vec<Duration> = (0..10).map(|_| backoff.next()).collect();
+        assert_eq!(waits[0], Duration::from_millis(5));
+        assert_eq!(waits[1], Duration::from_millis(10));
+        assert!(waits.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(waits[9], Duration::from_secs(1));
+        backoff.reset();
+        assert_eq!(backoff.next(), Duration::from_millis(5));
+    }
+
+    #[test]
+    fn accept_errors_of_the_peer_are_told_from_the_process_s() {
+        assert!(is_peer_error(&io::ErrorKind::ConnectionAborted.into()));
+        // EMFILE: the process is out of descriptors, which waiting can cure.
+        assert!(!is_peer_error(&io::Error::from_raw_os_error(24)));
+    }
+
+    #[tokio::test]
+    async fn accepted_connections_do_not_wait_for_acknowledgements() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let client = tokio::spawn(TcpStream::connect(addr));
+        let served = accept(&listener).await.unwrap();
+        assert!(served.nodelay().unwrap(), "TCP_NODELAY is set");
+        drop(client.await);
+    }
+
+    #[test]
+    fn the_default_origins_are_the_loopback_ones() {
+        let config = HttpConfig::default();
+        let origins = config.allowed_origins.as_deref().unwrap();
+        assert!(origins.contains(&"http://localhost:*".to_owned()));
+        assert!(origins.contains(&"http://[::1]:*".to_owned()));
+        assert!(origins.contains(&"https://127.0.0.1:*".to_owned()));
+        assert_eq!(origins.len(), 6);
+    }
 }

@@ -11,10 +11,13 @@
 //!
 //! What the client sees: invalid arguments, handler errors and panics are tool results with
 //! `isError: true` (MCP 2025-11-25: the model must be able to read them); an unknown tool is a
-//! JSON-RPC error -32602; an unknown method is -32601, as rmcp answers by default.
+//! JSON-RPC error -32602, and so is a request whose params do not fit its method; an unknown
+//! method is -32601, its name echoed cut and escaped. Over stdio, a line that is not JSON is
+//! answered -32700 (without id, as MCP writes errors that answer no readable request).
 
 #[cfg(feature = "http")]
 mod http;
+mod stdio;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -23,8 +26,9 @@ use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ResultType, ServerCapabilities, ServerConfig, ToolAnnotations,
+    CustomRequest, CustomResult, ErrorCode, Implementation, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig,
+    ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -32,10 +36,14 @@ use serde_json::json;
 
 use crate::render::RenderOptions;
 use crate::server::{Server, UnknownTool};
+use crate::text::cut;
 use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
 
+/// The most characters of an unknown method's name that an error echoes back.
+const MAX_METHOD_CHARS: usize = 64;
+
 #[cfg(feature = "http")]
-pub use http::MCP_PATH;
+pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
 /// arguments type and `outputSchema` when its output type provides one.
@@ -162,6 +170,14 @@ impl<S: Send + Sync + 'static> ServerHandler for Server<S> {
         self.spec(name).map(definition)
     }
 
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(unreadable_request(&request.method))
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -175,26 +191,63 @@ impl<S: Send + Sync + 'static> ServerHandler for Server<S> {
     }
 }
 
-/// Serving over stdio.
+/// The tool definitions.
 impl<S: Send + Sync + 'static> Server<S> {
     /// The MCP definitions of the tools, in the order they were added.
     #[must_use]
     pub fn definitions(&self) -> Vec<rmcp::model::Tool> {
         self.specs().map(definition).collect()
     }
+}
 
-    /// Serves over stdin/stdout until the client disconnects. Nothing else may write to stdout
-    /// meanwhile: it is the protocol channel (log to stderr).
-    ///
-    /// # Errors
-    /// When the handshake fails or the serving task ends abnormally.
-    pub async fn serve_stdio(self) -> std::io::Result<()> {
-        use rmcp::ServiceExt as _;
-        let running = self
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(std::io::Error::other)?;
-        running.waiting().await.map_err(std::io::Error::other)?;
-        Ok(())
+/// The error of a request that rmcp could not read as any method it knows.
+///
+/// rmcp reads a request whose params do not fit its method (`tools/call` with `arguments` that
+/// is an array, or without `params`) as a custom request of that name, whose default answer is
+/// -32601 (method not found). The method exists, its params are wrong: -32602. The name of a
+/// method that does not exist is echoed cut and escaped, whatever its length.
+fn unreadable_request(method: &str) -> ErrorData {
+    use rmcp::model::ConstString;
+    use rmcp::model::{
+        CallToolRequestMethod, CompleteRequestMethod, GetPromptRequestMethod,
+        InitializeResultMethod, ListPromptsRequestMethod, ListResourceTemplatesRequestMethod,
+        ListResourcesRequestMethod, ListToolsRequestMethod, PingRequestMethod,
+        ReadResourceRequestMethod, SetLevelRequestMethod, SubscribeRequestMethod,
+        UnsubscribeRequestMethod,
+    };
+    const KNOWN: [&str; 12] = [
+        InitializeResultMethod::VALUE,
+        PingRequestMethod::VALUE,
+        ListToolsRequestMethod::VALUE,
+        CompleteRequestMethod::VALUE,
+        SetLevelRequestMethod::VALUE,
+        GetPromptRequestMethod::VALUE,
+        ListPromptsRequestMethod::VALUE,
+        ListResourcesRequestMethod::VALUE,
+        ListResourceTemplatesRequestMethod::VALUE,
+        ReadResourceRequestMethod::VALUE,
+        SubscribeRequestMethod::VALUE,
+        UnsubscribeRequestMethod::VALUE,
+    ];
+    if method == CallToolRequestMethod::VALUE {
+        ErrorData::invalid_params(
+            "Invalid params for tools/call: `params` must be an object with `name` (a string) \
+             and, if given, `arguments` (an object)",
+            None,
+        )
+    } else if KNOWN.contains(&method) {
+        ErrorData::invalid_params(
+            format!("Invalid params for {method}: they do not have the shape the method requires"),
+            None,
+        )
+    } else {
+        ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!(
+                "Method not found: {}",
+                crate::text::plain(&cut(method, MAX_METHOD_CHARS))
+            ),
+            None,
+        )
     }
 }

@@ -48,7 +48,7 @@ impl<'a> PolicyAdvice<'a> {
 pub(crate) fn by_importance(verdict: &Verdict, max: usize) -> (Vec<&Violation>, usize) {
     let mut ordered: Vec<&Violation> = verdict.violations.iter().collect();
     ordered.sort_by_key(|violation| std::cmp::Reverse(violation.severity));
-    let omitted = ordered.len().saturating_sub(max);
+    let omitted = ordered.len().saturating_sub(max) + verdict.omitted;
     ordered.truncate(max);
     (ordered, omitted)
 }

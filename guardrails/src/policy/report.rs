@@ -5,7 +5,7 @@
 use std::fmt::{self, Write as _};
 
 use super::verdict::{Status, Verdict, Violation};
-use crate::text::head;
+use crate::text::{head, plain, quote_json};
 
 /// Bounds on a rendered verdict, so that its size does not depend on the text checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +104,7 @@ impl Verdict {
             }
             write_details(&mut out, violation, limits);
         }
-        let omitted = self.violations.len().saturating_sub(limits.max_violations);
+        let omitted = self.not_listed(limits);
         if omitted > 0 {
             let _ = writeln!(out, "\n… and {omitted} more.");
         }
@@ -156,8 +156,8 @@ fn write_details(out: &mut String, violation: &Violation, limits: RenderLimits) 
         let (shown, was_cut) = head(&found.text, limits.max_echo_chars);
         let _ = writeln!(
             out,
-            "   found:    {:?}{}",
-            shown,
+            "   found:    {}{}",
+            quote_json(shown),
             if was_cut { "…" } else { "" }
         );
     }
@@ -166,7 +166,7 @@ fn write_details(out: &mut String, violation: &Violation, limits: RenderLimits) 
         let _ = writeln!(out, "   instead:  {alternative}");
     }
     if let Some(fix) = &violation.fix {
-        let _ = writeln!(out, "   fix:      replace with {fix:?}");
+        let _ = writeln!(out, "   fix:      replace with {}", quote_json(fix));
     }
 }
 
@@ -186,6 +186,9 @@ impl Verdict {
     /// ```
     #[must_use]
     pub fn render_located(&self, origin: &str, limits: RenderLimits) -> String {
+        // A path may hold anything but `/` and NUL: a line break would forge a report line,
+        // a bidirectional control reorder one.
+        let origin = plain(origin);
         let mut out = String::new();
         for violation in self.violations.iter().take(limits.max_violations) {
             match &violation.found {
@@ -206,11 +209,19 @@ impl Verdict {
             }
             write_details(&mut out, violation, limits);
         }
-        let omitted = self.violations.len().saturating_sub(limits.max_violations);
+        let omitted = self.not_listed(limits);
         if omitted > 0 {
             let _ = writeln!(out, "{origin}: … and {omitted} more.");
         }
         out
+    }
+}
+
+impl Verdict {
+    /// How many violations a rendering within `limits` does not list: those past its cap, and
+    /// those a capped check did not keep.
+    fn not_listed(&self, limits: RenderLimits) -> usize {
+        self.violations.len().saturating_sub(limits.max_violations) + self.omitted
     }
 }
 

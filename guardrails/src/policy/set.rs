@@ -72,8 +72,25 @@ impl Policy {
     /// Checks `text` against every rule in one pass over the text.
     #[must_use]
     pub fn check(&self, text: &str) -> Verdict {
+        self.check_at_most(text, usize::MAX)
+    }
+
+    /// Checks `text` as [`Policy::check`] does, listing at most `max` violations: the rest are
+    /// counted (in [`Verdict::omitted`] and the counts by severity) but not kept, so a text
+    /// with millions of violations costs a counter, not millions of copies of what they found.
+    ///
+    /// ```
+    /// use guardrails::policy::Profile;
+    ///
+    /// let verdict = Profile::Base.policy().check_at_most(&"$1, ".repeat(100), 3);
+    /// assert_eq!(verdict.violations.len(), 3);
+    /// assert_eq!(verdict.critical, 100);
+    /// assert_eq!(verdict.omitted, 97);
+    /// ```
+    #[must_use]
+    pub fn check_at_most(&self, text: &str, max: usize) -> Verdict {
         let scan = self.compiled.engine.scan(text);
-        assemble(&self.compiled.rules, &self.compiled.engine, text, scan)
+        assemble(&self.compiled.rules, &self.compiled.engine, text, scan, max)
     }
 
     /// Checks `text` by running each rule's pattern separately over the whole text.
@@ -83,7 +100,13 @@ impl Policy {
     #[must_use]
     pub fn check_each_rule_separately(&self, text: &str) -> Verdict {
         let scan = self.compiled.engine.scan_each_rule(text);
-        assemble(&self.compiled.rules, &self.compiled.engine, text, scan)
+        assemble(
+            &self.compiled.rules,
+            &self.compiled.engine,
+            text,
+            scan,
+            usize::MAX,
+        )
     }
 
     /// Applies every automatic fix of a check of `text` and checks the corrected text again.

@@ -73,7 +73,7 @@ pub struct Violation {
     pub fix: Option<String>,
 }
 
-/// The outcome of checking a text against a policy: its [`Status`] and every violation, in the
+/// The outcome of checking a text against a policy: its [`Status`] and its violations, in the
 /// order of the text (violations of a required pattern that occurs nowhere come last).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
@@ -86,23 +86,48 @@ pub struct Verdict {
     pub warnings: usize,
     /// Number of advisories.
     pub advisories: usize,
-    /// Every violation.
+    /// The violations: every one, or the first ones of a check with a cap
+    /// ([`Policy::check_at_most`](super::Policy::check_at_most)).
     pub violations: Vec<Violation>,
+    /// How many violations a capped check counted but did not list (0 otherwise). The counts
+    /// by severity and the status include them.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub omitted: usize,
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Violations counted by severity.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    critical: usize,
+    warnings: usize,
+    advisories: usize,
+}
+
+impl Tally {
+    fn add(&mut self, severity: RuleSeverity) {
+        match severity {
+            RuleSeverity::Critical => self.critical += 1,
+            RuleSeverity::Warning => self.warnings += 1,
+            RuleSeverity::Advisory => self.advisories += 1,
+        }
+    }
 }
 
 impl Verdict {
-    pub(crate) fn from_violations(violations: Vec<Violation>) -> Verdict {
-        let count = |severity| {
-            violations
-                .iter()
-                .filter(|violation| violation.severity == severity)
-                .count()
-        };
-        let (critical, warnings, advisories) = (
-            count(RuleSeverity::Critical),
-            count(RuleSeverity::Warning),
-            count(RuleSeverity::Advisory),
-        );
+    fn from_tally(violations: Vec<Violation>, tally: Tally, omitted: usize) -> Verdict {
+        let Tally {
+            critical,
+            warnings,
+            advisories,
+        } = tally;
         let status = if critical > 0 {
             Status::Blocked
         } else if warnings > 0 {
@@ -116,6 +141,7 @@ impl Verdict {
             warnings,
             advisories,
             violations,
+            omitted,
         }
     }
 
@@ -190,10 +216,20 @@ pub(crate) fn expand_fix(replacement: &str, found: &str) -> String {
 }
 
 /// Builds the verdict from what a scan found: drops the matches whose tag follows them, and
-/// locates the others.
-pub(crate) fn assemble(rules: &[Rule], engine: &Engine, text: &str, scan: ScanOutcome) -> Verdict {
+/// locates the others. Past `max` violations, the rest are only counted: neither located nor
+/// copied, so their cost is a counter's.
+pub(crate) fn assemble(
+    rules: &[Rule],
+    engine: &Engine,
+    text: &str,
+    scan: ScanOutcome,
+    max: usize,
+) -> Verdict {
     let mut counter = LineCounter::new(text);
-    let mut violations = Vec::with_capacity(scan.matches.len() + scan.missing_required.len());
+    let total = scan.matches.len() + scan.missing_required.len();
+    let mut violations = Vec::with_capacity(total.min(max));
+    let mut tally = Tally::default();
+    let mut omitted = 0;
     for found in scan.matches {
         if engine
             .tag_check(found.rule)
@@ -202,6 +238,11 @@ pub(crate) fn assemble(rules: &[Rule], engine: &Engine, text: &str, scan: ScanOu
             continue;
         }
         let rule = &rules[found.rule];
+        tally.add(rule.severity());
+        if violations.len() == max {
+            omitted += 1;
+            continue;
+        }
         let matched = text.get(found.start..found.end).unwrap_or_default();
         let (line, column) = counter.locate(found.start);
         violations.push(Violation {
@@ -223,6 +264,11 @@ pub(crate) fn assemble(rules: &[Rule], engine: &Engine, text: &str, scan: ScanOu
     }
     for missing in scan.missing_required {
         let rule = &rules[missing];
+        tally.add(rule.severity());
+        if violations.len() == max {
+            omitted += 1;
+            continue;
+        }
         violations.push(Violation {
             rule: rule.name().to_owned(),
             severity: rule.severity(),
@@ -232,7 +278,7 @@ pub(crate) fn assemble(rules: &[Rule], engine: &Engine, text: &str, scan: ScanOu
             found: None,
         });
     }
-    Verdict::from_violations(violations)
+    Verdict::from_tally(violations, tally, omitted)
 }
 
 fn message_of(rule: &Rule) -> String {

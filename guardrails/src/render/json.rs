@@ -1,6 +1,7 @@
 //! A structured JSON object per message: `{"error": {"type": "validation" | "tool_error", …}}`,
 //! `{"truncated": {…}}`, `{"outputPolicy": {…}}`. Built as `serde_json` values, so every string
-//! is escaped by the serializer.
+//! is escaped by the serializer, and written with invisible characters as `\uXXXX` escapes
+//! ([`escape_json_text`]).
 
 use serde_json::{Map, Value, json};
 
@@ -9,7 +10,7 @@ use crate::message::{
     BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, PolicyAdvice, RECOVERY,
     Rejection, TruncationNotice, bounded_json,
 };
-use crate::text::{count, cut};
+use crate::text::{count, cut, escape_json_text};
 
 /// The JSON renderer.
 pub(crate) struct Json;
@@ -69,7 +70,7 @@ impl Renderer for Json {
         if let Some(contract) = &r.contract {
             error["contractAwareness"] = contract_object(contract);
         }
-        out.push_str(&json!({ "error": error }).to_string());
+        push_json(out, &json!({ "error": error }));
     }
 
     fn failure(&self, f: &Failure<'_>, out: &mut String) {
@@ -90,7 +91,7 @@ impl Renderer for Json {
         if let Some(contract) = &f.contract {
             error["contractAwareness"] = contract_object(contract);
         }
-        out.push_str(&json!({ "error": error }).to_string());
+        push_json(out, &json!({ "error": error }));
     }
 
     fn truncation(&self, n: &TruncationNotice<'_>, out: &mut String) {
@@ -106,14 +107,14 @@ impl Renderer for Json {
                 "recovery": n.recovery,
             }
         });
-        out.push_str(&value.to_string());
+        push_json(out, &value);
     }
 
     fn byte_cut(&self, b: &ByteCut<'_>, out: &mut String) {
         let value = json!({
             "truncated": {"tool": b.tool, "bytesShown": b.shown, "bytesTotal": b.total, "recovery": b.advice}
         });
-        out.push_str(&value.to_string());
+        push_json(out, &value);
     }
 
     fn policy_advice(&self, a: &PolicyAdvice<'_>, out: &mut String) {
@@ -146,8 +147,13 @@ impl Renderer for Json {
                 "recovery": a.recovery,
             }
         });
-        out.push_str(&value.to_string());
+        push_json(out, &value);
     }
+}
+
+/// Writes `value` as JSON text, with nothing invisible in its strings.
+fn push_json(out: &mut String, value: &Value) {
+    out.push_str(&escape_json_text(&value.to_string()));
 }
 
 fn contract_object(c: &ContractNotice<'_>) -> Value {

@@ -1,6 +1,10 @@
 //! Text helpers every message is built with, written once: escaping for XML-style tags, code
-//! spans for Markdown, bounded cuts and previews of what a caller sent, quoted lists, and
-//! did-you-mean suggestions.
+//! spans for Markdown, plain text and JSON, bounded cuts and previews of what a caller sent,
+//! quoted lists, and did-you-mean suggestions.
+//!
+//! What a caller sent is never echoed with its control characters, nor with the invisible
+//! characters that change what a reader sees around them ([`is_invisible`]: bidirectional
+//! controls, zero-width characters): in text they become U+FFFD, in JSON a `\uXXXX` escape.
 //!
 //! Nothing here knows about tools, reports or formats: it is the ground floor the rest stands on.
 
@@ -19,10 +23,79 @@ pub const PREVIEW_CHARS: usize = 80;
 /// The replacement for control characters that have no place in a message.
 const REPLACEMENT: char = '\u{fffd}';
 
+/// Whether `c` is invisible yet changes what a reader sees around it: a bidirectional control
+/// (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), which can reorder the text after
+/// it, or a zero-width character (U+200B–U+200D, U+2060, U+FEFF), which can split or join
+/// words unseen. Echoed text never carries them raw.
+#[must_use]
+pub const fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{061C}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{2060}'
+            | '\u{FEFF}'
+    )
+}
+
+/// Text for one line of plain text (a log, a terminal, a protocol message): every control
+/// character, line breaks included, and every [invisible](is_invisible) one becomes U+FFFD.
+#[must_use]
+pub fn plain(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() || is_invisible(c)) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| {
+                if c.is_control() || is_invisible(c) {
+                    REPLACEMENT
+                } else {
+                    c
+                }
+            })
+            .collect(),
+    )
+}
+
+/// JSON text with its [invisible](is_invisible) characters, and the control characters a JSON
+/// serializer leaves raw (DEL, U+0080–U+009F), written as `\uXXXX` escapes. Outside strings
+/// JSON text is ASCII, so only strings change, and a JSON parser reads back the same values.
+#[must_use]
+pub fn escape_json_text(json: &str) -> Cow<'_, str> {
+    // C0 controls are escaped by every JSON serializer inside strings, and the ones outside
+    // strings are the layout of pretty JSON: only these are left to escape.
+    let hidden = |c: char| matches!(c, '\u{7f}'..='\u{9f}') || is_invisible(c);
+    if !json.chars().any(hidden) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if hidden(c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` as a JSON string, escaped as [`escape_json_text`] does: how a found text is quoted
+/// for people.
+#[must_use]
+pub fn quote_json(text: &str) -> String {
+    let quoted = Value::from(text).to_string();
+    escape_json_text(&quoted).into_owned()
+}
+
 /// Escapes text for the content of an XML-style element, so that nothing a caller sent can
 /// open or close a tag. Quotes stay as they are (they cannot end content, and escaping them
-/// costs the model tokens); line breaks and tabs stay; every other control character becomes
-/// U+FFFD.
+/// costs the model tokens); line breaks and tabs stay; every other control character, and
+/// every [invisible](is_invisible) one, becomes U+FFFD.
 #[must_use]
 pub fn escape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -65,19 +138,25 @@ fn escape_into(out: &mut String, text: &str, attribute: bool) {
             '\n' if attribute => out.push_str("&#10;"),
             '\t' if attribute => out.push_str("&#9;"),
             '\n' | '\t' => out.push(c),
-            c if c.is_control() => out.push(REPLACEMENT),
+            c if c.is_control() || is_invisible(c) => out.push(REPLACEMENT),
             c => out.push(c),
         }
     }
 }
 
 fn needs_escape(c: char, attribute: bool) -> bool {
-    matches!(c, '&' | '<' | '>') || (attribute && matches!(c, '"' | '\'')) || c.is_control()
+    matches!(c, '&' | '<' | '>')
+        || (attribute && matches!(c, '"' | '\''))
+        || c.is_control()
+        || is_invisible(c)
 }
 
-/// Wraps text in a Markdown code span that its own backticks cannot close.
+/// Wraps text in a Markdown code span that its own backticks cannot close, its control and
+/// invisible characters shown as in [`plain`] (a line break could end the span's paragraph).
 #[must_use]
 pub fn code_span(text: &str) -> String {
+    let text = plain(text);
+    let text = text.as_ref();
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     if longest > 0 || text.starts_with(' ') || text.ends_with(' ') {
@@ -247,7 +326,7 @@ pub fn preview_span(text: &str, span: std::ops::Range<usize>) -> String {
             shown.push_str(after);
         }
     }
-    Value::from(shown).to_string()
+    quote_json(&shown)
 }
 
 /// [`preview`] with another bound.
@@ -281,6 +360,7 @@ pub fn preview_chars(value: &Value, max: usize) -> String {
     };
     let _ = serde_json::to_writer(&mut w, value);
     let text = String::from_utf8_lossy(&w.buf);
+    let text = escape_json_text(&text);
     match head(&text, max) {
         (shown, true) => format!("{shown}…"),
         (whole, false) if w.full => format!("{whole}…"),
@@ -331,6 +411,40 @@ mod tests {
             "a\u{fffd}b\nc\td\u{fffd}"
         );
         assert_eq!(escape_xml_attr("a\nb\tc\u{7}"), "a&#10;b&#9;c\u{fffd}");
+    }
+
+    #[test]
+    fn bidi_and_zero_width_characters_are_escaped_in_every_notation() {
+        let sneaky = "ad\u{202e}nimda\u{200b}x\u{2066}\u{feff}\u{61c}";
+        for escaped in [
+            escape_xml(sneaky),
+            escape_xml_attr(sneaky),
+            plain(sneaky).into_owned(),
+            code_span(sneaky),
+            preview(&Value::from(sneaky)),
+            quote_json(sneaky),
+        ] {
+            assert!(!escaped.chars().any(is_invisible), "{escaped:?}");
+        }
+        assert_eq!(escape_xml("a\u{202e}b"), "a\u{fffd}b");
+        assert_eq!(preview(&Value::from("a\u{202e}b")), r#""a\u202eb""#);
+        assert_eq!(quote_json("\u{200d}\u{85}"), r#""\u200d\u0085""#);
+        // JSON escapes read back as the same text.
+        let back: String = serde_json::from_str(&quote_json(sneaky)).unwrap();
+        assert_eq!(back, sneaky);
+        // Every character of each class, not only a sample.
+        for c in [
+            '\u{200e}', '\u{200f}', '\u{2060}', '\u{2069}', '\u{202a}', '\u{200c}',
+        ] {
+            assert!(is_invisible(c));
+            assert_eq!(plain(&c.to_string()), "\u{fffd}");
+        }
+        assert!(!is_invisible('a') && !is_invisible('\u{fe0f}'));
+    }
+
+    #[test]
+    fn code_spans_keep_to_one_line() {
+        assert_eq!(code_span("a\n\n# b"), "`a\u{fffd}\u{fffd}# b`");
     }
 
     #[test]

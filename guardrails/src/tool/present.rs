@@ -31,7 +31,7 @@ pub struct Head<T> {
 }
 
 /// A collection the agent limit can cut. Implemented for `Vec<T>`, `&[T]`, `Box<[T]>`,
-/// `VecDeque<T>` and iterators wrapped in [`Iter`]; implement it for a type of yours to say how
+/// `VecDeque<T>`, iterators wrapped in [`Iter`] and pages of them ([`Paged`]); implement it for a type of yours to say how
 /// it is cut.
 ///
 /// ```
@@ -50,7 +50,7 @@ pub struct Head<T> {
 #[diagnostic::on_unimplemented(
     message = "`agent_limit` needs a collection result, and `{Self}` is not one",
     label = "the result of this tool does not implement `Truncate`",
-    note = "return a `Vec`, a slice, a `VecDeque`, an iterator wrapped in `guardrails::present::Iter`, or implement `Truncate` for your type"
+    note = "return a `Vec`, a slice, a `VecDeque`, an iterator wrapped in `guardrails::present::Iter` or `guardrails::present::Paged`, or implement `Truncate` for your type"
 )]
 pub trait Truncate {
     /// The items, as serialized.
@@ -124,6 +124,52 @@ where
     }
 }
 
+/// An iterator paged from an offset, for a tool with an `offset` argument:
+/// `Paged::new(tasks.iter().filter(…), args.offset)`. The items before `offset` are skipped,
+/// the next ones shown up to the limit, and `total` counts every item, the skipped ones too:
+/// a model paging through a result is told how many there are in all, the same on every page.
+/// Skipped items are counted, never serialized.
+///
+/// ```
+/// use guardrails::present::{Paged, Truncate};
+///
+/// let head = Paged::new(1..=120, 100).head(50);
+/// assert_eq!(head.items, (101..=120).collect::<Vec<_>>());
+/// assert_eq!(head.total, 120);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Paged<I> {
+    iter: I,
+    offset: usize,
+}
+
+impl<I> Paged<I> {
+    /// The items of `iter` from `offset` on (an offset past the end shows nothing).
+    pub fn new(iter: I, offset: impl TryInto<usize>) -> Self {
+        Self {
+            iter,
+            offset: offset.try_into().unwrap_or(usize::MAX),
+        }
+    }
+}
+
+impl<I> Truncate for Paged<I>
+where
+    I: Iterator,
+    I::Item: Serialize,
+{
+    type Item = I::Item;
+    fn head(self, limit: usize) -> Head<I::Item> {
+        let mut iter = self.iter;
+        let skipped = iter.by_ref().take(self.offset).count();
+        let Head { items, total } = Iter(iter).head(limit);
+        Head {
+            items,
+            total: skipped + total,
+        }
+    }
+}
+
 /// The teaching block of a truncated result, in the format of `options`: the tool's filters,
 /// the author's hint, or what the author's function writes.
 #[must_use]
@@ -149,5 +195,15 @@ mod tests {
         let head = Iter((0..10u32).filter(|n| n % 2 == 0)).head(2);
         assert_eq!(head.items, vec![0, 2]);
         assert_eq!(head.total, 5);
+    }
+
+    #[test]
+    fn a_page_counts_every_item_the_skipped_ones_too() {
+        let head = Paged::new(0..10, 4u32).head(3);
+        assert_eq!((head.items, head.total), (vec![4, 5, 6], 10));
+        let past = Paged::new(0..10, 25u64).head(3);
+        assert_eq!((past.items, past.total), (vec![], 10));
+        let all = Paged::new(0..10, 0usize).head(50);
+        assert_eq!((all.items.len(), all.total), (10, 10));
     }
 }

@@ -190,6 +190,28 @@ where
     }
 }
 
+/// Runs a synchronous handler where it cannot stall other calls. On a multi-threaded tokio
+/// runtime (what `#[tokio::main]` starts, and what a server is served on) the handler runs in
+/// place while the runtime moves this thread's other tasks to another thread
+/// (`tokio::task::block_in_place`): a handler that blocks for seconds delays only its own
+/// call. Elsewhere (no runtime, a current-thread runtime, which has no other thread to move
+/// them to) it simply runs. Generated code calls this for every handler that is not `async`.
+///
+/// It runs in place rather than on the blocking pool (`spawn_blocking`) because a handler
+/// borrows the server's state for the call, and a task of the pool cannot hold a borrow.
+pub fn blocking<T>(handler: impl FnOnce() -> T) -> T {
+    #[cfg(feature = "rmcp")]
+    {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        if Handle::try_current()
+            .is_ok_and(|runtime| runtime.runtime_flavor() == RuntimeFlavor::MultiThread)
+        {
+            return tokio::task::block_in_place(handler);
+        }
+    }
+    handler()
+}
+
 /// Turns whatever a handler returns into `Result<O, ToolError>`, choosing by the returned type:
 /// a `Result<T, E>` whose error converts into [`ToolError`] passes through, any other value is
 /// a success. Generated code calls `(&PhantomData::<R>).outcome_kind()`, which method

@@ -352,7 +352,8 @@ fn push_key(out: &mut String, name: &str) {
         }
         out.push_str(name);
     } else {
-        let _ = write!(out, "[{}]", Value::from(name));
+        // A key that is not a plain name is quoted as JSON, with nothing invisible left raw.
+        let _ = write!(out, "[{}]", crate::text::quote_json(name));
     }
 }
 

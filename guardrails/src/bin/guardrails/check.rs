@@ -1,10 +1,11 @@
 //! `guardrails check`: text files against an output policy, for CI pipelines that gate the
 //! documents an agent wrote.
 
-use std::io::{self, Write};
+use std::io::{self, Read as _, Write};
 use std::path::{Path, PathBuf};
 
 use guardrails::policy::{Policy, RenderLimits, Status, Verdict, load_policy};
+use guardrails::text::{escape_json_text, plain};
 use serde::Serialize;
 
 use crate::{Failure, Outcome};
@@ -30,6 +31,16 @@ pub(crate) struct CheckArgs {
     /// Print one JSON document with every file's verdict instead of text.
     #[arg(long)]
     json: bool,
+
+    /// How many violations are listed per file; the rest are counted ("… and N more", and
+    /// `omitted` in JSON), so a file full of violations costs neither memory nor a flood.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    max_violations: usize,
+
+    /// The largest file checked, in bytes; a larger one stops the run (status 2). No more
+    /// than this is ever read from a file.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+    max_file_bytes: u64,
 
     /// Files to check, and directories to search for `.md` and `.txt` files.
     #[arg(required = true, value_name = "PATHS")]
@@ -63,14 +74,14 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Outcome, Failure> {
     for path in &args.paths {
         collect(path, true, &mut files)?;
     }
-    let checked = check_files(&policy, &files)?;
+    let checked = check_files(&policy, &files, args)?;
     let blocked = checked
         .iter()
         .any(|file| file.verdict.status == Status::Blocked);
     let printed = if args.json {
         print_json(&checked)
     } else {
-        print_text(&checked)
+        print_text(&checked, args.max_violations)
     };
     match printed {
         // Whoever reads the output stopped early (`| head`); the verdict still decides.
@@ -86,18 +97,31 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Outcome, Failure> {
 
 /// Adds `path` to `files`: a file as it is when it was named on the command line, a file found
 /// in a directory when its extension is one of [`TEXT_EXTENSIONS`], a directory searched in
-/// name order, so that the report is the same on every machine.
+/// name order, so that the report is the same on every machine. What cannot be checked is
+/// skipped with a note on stderr: a broken or looping symbolic link, and anything that is not
+/// a regular file (a FIFO would block the run forever, a device never end).
 fn collect(path: &Path, named: bool, files: &mut Vec<PathBuf>) -> Result<(), Failure> {
-    let metadata = std::fs::metadata(path)
-        .map_err(|error| Failure(format!("cannot read `{}`: {error}", path.display())))?;
+    let wanted = named || has_text_extension(path);
+    let entry = std::fs::symlink_metadata(path)
+        .map_err(|error| Failure(format!("cannot read `{}`: {error}", shown(path))))?;
+    let metadata = if entry.file_type().is_symlink() {
+        match std::fs::metadata(path) {
+            Ok(target) => target,
+            Err(error) => {
+                if wanted {
+                    skip(path, &format!("a broken symbolic link ({error})"));
+                }
+                return Ok(());
+            }
+        }
+    } else {
+        entry
+    };
     if metadata.is_dir() {
         let mut entries = std::fs::read_dir(path)
             .and_then(Iterator::collect::<Result<Vec<_>, _>>)
             .map_err(|error| {
-                Failure(format!(
-                    "cannot read directory `{}`: {error}",
-                    path.display()
-                ))
+                Failure(format!("cannot read directory `{}`: {error}", shown(path)))
             })?;
         entries.sort_by_key(std::fs::DirEntry::file_name);
         for entry in entries {
@@ -111,10 +135,23 @@ fn collect(path: &Path, named: bool, files: &mut Vec<PathBuf>) -> Result<(), Fai
                 collect(&entry.path(), false, files)?;
             }
         }
-    } else if named || has_text_extension(path) {
+    } else if wanted && metadata.is_file() {
         files.push(path.to_path_buf());
+    } else if wanted {
+        skip(path, "not a regular file");
     }
     Ok(())
+}
+
+/// Says on stderr that `path` is not checked, and why.
+fn skip(path: &Path, why: &str) {
+    eprintln!("skipped `{}`: {why}", shown(path));
+}
+
+/// A path as printed: whatever a file name holds, on one line and without invisible
+/// characters.
+fn shown(path: &Path) -> String {
+    plain(&path.display().to_string()).into_owned()
 }
 
 fn has_text_extension(path: &Path) -> bool {
@@ -127,25 +164,43 @@ fn has_text_extension(path: &Path) -> bool {
         })
 }
 
-fn check_files(policy: &Policy, files: &[PathBuf]) -> Result<Vec<FileVerdict>, Failure> {
+fn check_files(
+    policy: &Policy,
+    files: &[PathBuf],
+    args: &CheckArgs,
+) -> Result<Vec<FileVerdict>, Failure> {
     files
         .iter()
         .map(|path| {
-            let bytes = std::fs::read(path)
-                .map_err(|error| Failure(format!("cannot read `{}`: {error}", path.display())))?;
-            let text = String::from_utf8(bytes).map_err(|error| {
-                Failure(format!(
-                    "`{}` is not UTF-8 text (invalid byte at offset {})",
-                    path.display(),
-                    error.utf8_error().valid_up_to()
-                ))
-            })?;
+            let text = read_text(path, args.max_file_bytes)?;
             Ok(FileVerdict {
-                path: path.display().to_string(),
-                verdict: policy.check(&text),
+                path: shown(path),
+                verdict: policy.check_at_most(&text, args.max_violations),
             })
         })
         .collect()
+}
+
+/// The text of `path`, reading at most `max` bytes of it (and one more, to know there is more).
+fn read_text(path: &Path, max: u64) -> Result<String, Failure> {
+    let cannot_read = |error: io::Error| Failure(format!("cannot read `{}`: {error}", shown(path)));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(max.saturating_add(1)).read_to_end(&mut bytes))
+        .map_err(cannot_read)?;
+    if bytes.len() as u64 > max {
+        return Err(Failure(format!(
+            "`{}` is larger than {max} bytes; raise --max-file-bytes to check it",
+            shown(path)
+        )));
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        Failure(format!(
+            "`{}` is not UTF-8 text (invalid byte at offset {})",
+            shown(path),
+            error.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 fn totals(checked: &[FileVerdict]) -> (usize, usize, usize) {
@@ -169,9 +224,11 @@ fn overall_status(checked: &[FileVerdict]) -> Status {
     }
 }
 
-fn print_text(checked: &[FileVerdict]) -> io::Result<()> {
+fn print_text(checked: &[FileVerdict], max_violations: usize) -> io::Result<()> {
     let mut out = io::stdout().lock();
-    let limits = RenderLimits::unlimited().with_max_echo_chars(ECHO_CHARS);
+    let limits = RenderLimits::unlimited()
+        .with_max_echo_chars(ECHO_CHARS)
+        .with_max_violations(max_violations);
     for file in checked {
         out.write_all(file.verdict.render_located(&file.path, limits).as_bytes())?;
     }
@@ -209,8 +266,9 @@ fn print_json(checked: &[FileVerdict]) -> io::Result<()> {
         advisories,
         files: checked,
     };
+    let text = serde_json::to_string_pretty(&report)?;
     let mut out = io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, &report)?;
-    writeln!(out)?;
+    // Found texts are what agents wrote: nothing invisible in them goes out raw.
+    writeln!(out, "{}", escape_json_text(&text))?;
     out.flush()
 }

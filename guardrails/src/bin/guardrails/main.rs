@@ -26,11 +26,13 @@ enum Command {
     /// Each violation is printed as `path:line:column: SEVERITY rule` with what was found, why
     /// it is a violation and what to write instead. Directories are searched recursively for
     /// `.md` and `.txt` files (entries whose name starts with `.` are skipped); files named
-    /// explicitly are checked whatever their extension.
+    /// explicitly are checked whatever their extension. What is not a regular file (a FIFO, a
+    /// device) and broken or looping symbolic links are skipped with a note on stderr. At most
+    /// --max-violations violations are listed per file, the rest counted.
     ///
     /// Exit status: 0 when nothing critical is found (warnings and advisories are printed but
-    /// do not fail), 1 when anything critical is, 2 on a usage error, an unreadable file, an
-    /// unknown profile or an invalid policy file.
+    /// do not fail), 1 when anything critical is, 2 on a usage error, an unreadable file, a
+    /// file larger than --max-file-bytes, an unknown profile or an invalid policy file.
     Check(check::CheckArgs),
     /// Compare two contract lockfiles; exit 1 when anything BREAKING changed.
     ///
