@@ -2,7 +2,6 @@
 //! errors that say what is wrong, written atomically, and checked from a test.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -11,6 +10,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
 
 use super::diff::{ChangeSeverity, Diff, diff};
+use super::digest::hex;
 use super::model::Contract;
 use super::{ContractError, ServerContract};
 
@@ -64,21 +64,6 @@ fn canonical_value<T: Serialize>(value: &T) -> Value {
     // The contract types serialize to plain JSON: no map with non-string keys, no failing
     // `Serialize`, so there is no error to report.
     canonical(serde_json::to_value(value).unwrap_or(Value::Null))
-}
-
-/// The digest of a JSON value's compact bytes, as the lockfile writes digests.
-pub(crate) fn sha256_hex(value: &Value) -> String {
-    let bytes = serde_json::to_vec(value).unwrap_or_default();
-    hex(&Sha256::digest(&bytes))
-}
-
-fn hex(hash: &[u8]) -> String {
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for byte in hash {
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
 }
 
 /// The canonical compact JSON of a contract: the bytes its digest is taken of.

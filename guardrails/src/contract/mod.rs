@@ -85,6 +85,7 @@ mod awareness;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod diff;
+mod digest;
 mod lockfile;
 mod model;
 

@@ -357,7 +357,7 @@ pub(crate) fn policy_name(policy: &Policy) -> String {
         return profile.name().to_owned();
     }
     let rules = serde_json::to_value(policy.rules()).unwrap_or(Value::Null);
-    let digest = super::lockfile::sha256_hex(&rules);
+    let digest = super::digest::sha256_hex(&rules);
     let short = digest.get(..7 + 16).unwrap_or(&digest);
     format!("custom:{short}")
 }
