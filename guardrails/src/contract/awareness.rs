@@ -350,15 +350,13 @@ impl Awareness {
     }
 }
 
+/// The most characters of a before or after value shown to the model.
+pub const MAX_VALUE_CHARS: usize = 240;
+
 /// How many characters a delta adds to a block, as rendered: its path, description, and
 /// before and after values as cut for display.
 fn delta_chars(delta: &Delta) -> usize {
-    let value = |v: Option<&Value>| {
-        value_text(v)
-            .chars()
-            .count()
-            .min(crate::message::MAX_VALUE_CHARS + 1)
-    };
+    let value = |v: Option<&Value>| value_text(v).chars().count().min(MAX_VALUE_CHARS + 1);
     delta.path.chars().count()
         + delta.description.chars().count()
         + value(delta.before.as_ref())

@@ -330,7 +330,7 @@ impl Contract {
         let mut args = object_fields(d.args, &mut Vec::new());
         for (steps, policy) in &d.arg_policies {
             if let Some(field) = field_at(&mut args, steps) {
-                field.policy = Some(policy.clone());
+                field.policy = Some(policy_name(policy));
             }
         }
         Self {
@@ -349,7 +349,7 @@ impl Contract {
 
 /// The name of a policy in contracts: a built-in profile's name when it has a profile's rules,
 /// `custom:sha256:…` (the first 16 hex digits of the digest of its rules) otherwise.
-pub(crate) fn policy_name(policy: &Policy) -> String {
+fn policy_name(policy: &Policy) -> String {
     if let Some(profile) = Profile::ALL
         .into_iter()
         .find(|profile| profile.shared_policy().rules() == policy.rules())

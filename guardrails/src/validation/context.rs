@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::info::{FieldInfo, Kind, json_type_noun};
 use super::report::{Issue, IssueCode, IssueSink, Report};
+use crate::policy::Policy;
 use crate::text::{cut, did_you_mean, preview, quoted_list};
 
 /// The most characters of an unknown key that an issue echoes back.
@@ -50,7 +51,7 @@ pub(crate) enum ProbeStep {
 }
 
 /// A field whose text a policy checks: where it is, and the policy's name in contracts.
-pub(crate) type ProbedPolicy = (Vec<ProbeStep>, String);
+pub(crate) type ProbedPolicy = (Vec<ProbeStep>, Policy);
 
 /// A declared field, with the kind of its type (for its fix text).
 pub(crate) type Leaf = (&'static FieldInfo, fn() -> Kind);
@@ -90,7 +91,7 @@ impl Cx {
     }
 
     /// In a probe pass, notes that `policy` checks the text of `field` at the current place.
-    pub(crate) fn note_policy(&mut self, field: &'static FieldInfo, policy: String) {
+    pub(crate) fn note_policy(&mut self, field: &'static FieldInfo, policy: &Policy) {
         let Some(probe) = &mut self.probe else {
             return;
         };
@@ -105,7 +106,7 @@ impl Cx {
             .collect();
         steps.push(ProbeStep::Field(field.name));
         if !probe.iter().any(|(seen, _)| *seen == steps) {
-            probe.push((steps, policy));
+            probe.push((steps, policy.clone()));
         }
     }
 

@@ -134,7 +134,7 @@ pub fn run_policy<T: ArgValue + PolicyText>(
     gate: WarningGate,
 ) {
     if cx.is_probing() {
-        cx.note_policy(field, crate::contract::policy_name(policy));
+        cx.note_policy(field, policy);
         return;
     }
     let previous = cx.enter(field, T::kind);
