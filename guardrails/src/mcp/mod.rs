@@ -15,6 +15,7 @@
 //! method is -32601, its name echoed cut and escaped. Over stdio, a line that is not JSON is
 //! answered -32700 (without id, as MCP writes errors that answer no readable request).
 
+mod guard;
 #[cfg(feature = "http")]
 mod http;
 mod stdio;
@@ -42,6 +43,7 @@ use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
 /// The most characters of an unknown method's name that an error echoes back.
 const MAX_METHOD_CHARS: usize = 64;
 
+pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[cfg(feature = "http")]
 pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
 

@@ -117,23 +117,10 @@ fn present_items(
     options: &RenderOptions,
 ) -> CallOutput {
     let total = total.unwrap_or(values.len());
-    let mut by_bytes = false;
-    if let Some(max) = spec.max_bytes() {
-        let mut size = json_len(&json!({"items": [], "shown": total, "total": total}));
-        let mut fits = 0;
-        for value in &values {
-            // One more byte for the comma between items.
-            size += json_len(value) + usize::from(fits > 0);
-            if size > max {
-                break;
-            }
-            fits += 1;
-        }
-        if fits < values.len() {
-            values.truncate(fits);
-            by_bytes = true;
-        }
-    }
+    let by_bytes = spec.max_bytes().is_some_and(|max| {
+        let envelope = json_len(&json!({"items": [], "shown": total, "total": total}));
+        keep_within(&mut values, envelope, max)
+    });
     let shown = values.len();
     let limited = spec.agent_limit().is_some();
     if !limited {
@@ -175,6 +162,24 @@ fn present_items(
         structured: Some(structured),
         is_error: false,
     }
+}
+
+/// Keeps the first `values` whose JSON text, inside an envelope of `envelope` bytes, fits
+/// `max` bytes; whether any was dropped.
+pub(crate) fn keep_within(values: &mut Vec<Value>, envelope: usize, max: usize) -> bool {
+    let mut size = envelope;
+    let mut fits = 0;
+    for value in values.iter() {
+        // One more byte for the comma between items.
+        size += json_len(value) + usize::from(fits > 0);
+        if size > max {
+            break;
+        }
+        fits += 1;
+    }
+    let cut = fits < values.len();
+    values.truncate(fits);
+    cut
 }
 
 fn too_large(spec: &ToolSpec, size: usize, max: usize) -> ToolError {
