@@ -55,15 +55,27 @@ impl SchemaArgs {
     /// The schema does not compile (a reference to another document, an invalid keyword).
     pub fn new(schema: &Map<String, Value>) -> Result<Self, SchemaError> {
         let schema = strict_schema(schema);
+        let document = Value::Object(schema);
+        // Patterns run on the `regex` crate, as the derive's do (linear time, and faster);
+        // a schema whose patterns need look-around or back-references falls back to
+        // `jsonschema`'s default engine.
         let validator = jsonschema::options()
             .should_validate_formats(true)
-            .build(&Value::Object(schema.clone()))
+            .with_pattern_options(jsonschema::PatternOptions::regex())
+            .build(&document)
+            .or_else(|_| {
+                jsonschema::options()
+                    .should_validate_formats(true)
+                    .build(&document)
+            })
             .map_err(|e| SchemaError(cut(&e.to_string(), MAX_EXPECTED_CHARS).into_owned()))?;
-        let example = example_candidates(&schema)
-            .into_iter()
-            .find(|candidate| validator.is_valid(candidate));
+        let example = document.as_object().and_then(|schema| {
+            example_candidates(schema)
+                .into_iter()
+                .find(|candidate| validator.is_valid(candidate))
+        });
         Ok(Self {
-            schema: Value::Object(schema),
+            schema: document,
             validator,
             example,
         })
