@@ -103,6 +103,8 @@ impl ResultLimits {
 /// the values they accept, read from its schema. A byte cap keeps the items that fit, or cuts a
 /// text at a character boundary, and says so.
 ///
+/// A complete server is in the [module docs](crate::mcp). Limits name tools of the router:
+///
 /// ```
 /// use guardrails::mcp::{ResultLimits, RouterGuard};
 /// use guardrails::RenderFormat;
@@ -110,10 +112,12 @@ impl ResultLimits {
 /// # struct Server;
 /// # let router: ToolRouter<Server> = ToolRouter::new();
 ///
-/// let router = RouterGuard::new()
+/// let guard = RouterGuard::new()
 ///     .render(RenderFormat::Markdown)
-///     .tool("search", ResultLimits::new().agent_limit(20).max_bytes(8 * 1024))
-///     .guard(router);
+///     .tool("search", ResultLimits::new().agent_limit(20).max_bytes(8 * 1024));
+/// // This router has no `search` tool.
+/// let error = guard.try_guard(router).unwrap_err();
+/// assert!(error.to_string().contains("`search`, which is not a tool of the router"));
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct RouterGuard {

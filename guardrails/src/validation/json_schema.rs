@@ -968,16 +968,20 @@ fn example(schema: &Value, root: &Map<String, Value>, depth: usize, optional: bo
             {
                 return Value::from(format.example());
             }
+            let mut word: String = "example".chars().take(max.unwrap_or(usize::MAX)).collect();
+            while word.chars().count() < min {
+                word.push('x');
+            }
             if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-                if let Some(sample) = plausible_sample(pattern, min, max) {
-                    return Value::from(sample);
+                // A word reads better than the shortest match, when the pattern takes one.
+                let takes_word = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(&word));
+                if !takes_word {
+                    if let Some(sample) = plausible_sample(pattern, min, max) {
+                        return Value::from(sample);
+                    }
                 }
             }
-            let mut s: String = "example".chars().take(max.unwrap_or(usize::MAX)).collect();
-            while s.chars().count() < min {
-                s.push('x');
-            }
-            Value::from(s)
+            Value::from(word)
         }
         Some(t @ ("integer" | "number")) => {
             let low = num("minimum").or_else(|| num("exclusiveMinimum").map(|l| l.floor() + 1.0));
