@@ -256,3 +256,24 @@ fn limits_for_a_tool_the_router_does_not_have_are_an_error() {
     assert!(error.to_string().contains("`list_note`"), "{error}");
     let _ = guard_router(Notes::tool_router());
 }
+
+#[tokio::test]
+async fn the_readme_shows_what_the_model_reads() {
+    let client = connect(Notes::guarded(10)).await;
+    let result = client
+        .call_tool(call(
+            "create_note",
+            json!({"titel": "x", "tag": "Bad Tag", "priority": "urgent", "due_in_days": 0}),
+        ))
+        .await
+        .unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("<validation_error tool=\"create_note\"")
+        .expect("the README's message");
+    let end =
+        start + readme[start..].find("</validation_error>").unwrap() + "</validation_error>".len();
+    assert_eq!(text(&result, 0), &readme[start..end]);
+    client.cancel().await.unwrap();
+}
