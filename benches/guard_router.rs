@@ -25,7 +25,7 @@ use serde_json::json;
 /// The most a guarded valid call may cost, as a multiple of the plain one.
 const TARGET: f64 = 1.15;
 const ROUNDS: usize = 300;
-const CALLS_PER_BATCH: usize = 100;
+const CALLS_PER_BATCH: u32 = 100;
 
 fn arguments() -> JsonObject {
     rmcp::model::object(json!({
@@ -73,7 +73,7 @@ fn main() {
         for _ in 0..CALLS_PER_BATCH {
             black_box(call(router)).ok();
         }
-        start.elapsed().as_secs_f64() / CALLS_PER_BATCH as f64
+        start.elapsed().as_secs_f64() / f64::from(CALLS_PER_BATCH)
     };
     // Warm up both.
     for _ in 0..10 {

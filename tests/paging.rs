@@ -5,8 +5,9 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use guardrails::{CallOutput, Server, ToolArgs, tool};
+use guardrails_tests::testing::object;
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// The numbers 1 to `count`.
 struct Numbers {
@@ -35,10 +36,6 @@ fn server(count: u32) -> Server<Numbers> {
         count: AtomicU32::new(count),
     })
     .tool(list_numbers)
-}
-
-fn object(value: Value) -> Map<String, Value> {
-    value.as_object().cloned().unwrap()
 }
 
 async fn call(server: &Server<Numbers>, args: Value) -> CallOutput {

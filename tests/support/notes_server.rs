@@ -156,6 +156,7 @@ impl Notes {
     }
 
     /// Sends the text back.
+    #[allow(clippy::unused_self, reason = "rmcp tools are methods")]
     #[tool(description = "Sends the text back")]
     fn echo(&self, Parameters(Echo { text }): Parameters<Echo>) -> String {
         text

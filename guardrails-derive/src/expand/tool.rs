@@ -109,6 +109,26 @@ fn output_schema(tool: &CheckedTool<'_>) -> TokenStream {
     }
 }
 
+/// The pipeline function a call runs, and the presenter argument it takes (a `paged` tool's
+/// pipeline presents the page itself).
+fn pipeline(tool: &CheckedTool<'_>) -> (TokenStream, Option<TokenStream>) {
+    let args = tool.params.args;
+    // At the arguments type, so that an arguments type that is not `ToolArgs` is reported there.
+    // Plain user span here (not `at`): with the macro's hygiene rustc reports a missing
+    // `ToolArgs` on this call twice.
+    match &tool.agent_limit {
+        Some(limit) if limit.paged => (quote_spanned!(args.span()=> __gr::run_paged), None),
+        Some(limit) => (
+            quote_spanned!(args.span()=> __gr::run),
+            Some(quote_spanned!(at(limit.max.span)=> __gr::present_collection,)),
+        ),
+        None => (
+            quote_spanned!(args.span()=> __gr::run),
+            Some(quote!(__gr::present_value,)),
+        ),
+    }
+}
+
 pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     let params = &tool.params;
     let item = tool.item;
@@ -136,24 +156,10 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
         Some(_) => quote!(#handler_call.await),
         None => quote!(__gr::blocking(move || #handler_call)),
     };
-    let present = if let Some(limit) = &tool.agent_limit {
-        quote_spanned!(at(limit.max.span)=> __gr::present_collection)
-    } else {
-        quote!(__gr::present_value)
-    };
-    // At the arguments type, so that an arguments type that is not `ToolArgs` is reported there.
-    // Plain user span here (not `at`): with the macro's hygiene rustc reports a missing
-    // `ToolArgs` on this call twice.
-    let paged = tool.agent_limit.as_ref().is_some_and(|l| l.paged);
-    let run = if paged {
-        quote_spanned!(args.span()=> __gr::run_paged)
-    } else {
-        quote_spanned!(args.span()=> __gr::run)
-    };
+    let (run, present_arg) = pipeline(tool);
     let spec = spec(tool);
     let output_schema = output_schema(tool);
     let input_schema = paged_input_schema(tool);
-    let present_arg = (!paged).then(|| quote!(#present,));
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
 
     quote! {

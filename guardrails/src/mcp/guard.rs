@@ -173,7 +173,7 @@ impl RouterGuard {
             .keys()
             .find(|name| !router.map.contains_key(name.as_str()))
         {
-            let mut available: Vec<String> = router.map.keys().map(|k| k.to_string()).collect();
+            let mut available: Vec<String> = router.map.keys().map(ToString::to_string).collect();
             available.sort();
             return Err(GuardError::UnknownTool {
                 name: name.clone(),
@@ -319,30 +319,30 @@ impl NativeTool {
             return result;
         };
         let first = &first.text;
-        if first.trim_start().starts_with('[') {
-            if let Ok(Value::Array(mut items)) = serde_json::from_str::<Value>(first) {
-                if let Some(notice) = self.cut_items(&mut items) {
-                    result.content[0] = ContentBlock::text(Value::Array(items).to_string());
-                    result.content.insert(1, ContentBlock::text(notice));
-                }
-                return result;
-            }
-        }
-        if let Some(max) = self.limits.max_bytes {
-            if first.len() > max {
-                let notice = crate::render::byte_cut(
-                    &ByteCut {
-                        tool: &self.name,
-                        shown: max,
-                        total: first.len(),
-                        advice: refine_advice_with(&self.filters),
-                    },
-                    &self.render,
-                );
-                let head = head_bytes(first, max).to_owned();
-                result.content[0] = ContentBlock::text(head);
+        if first.trim_start().starts_with('[')
+            && let Ok(Value::Array(mut items)) = serde_json::from_str::<Value>(first)
+        {
+            if let Some(notice) = self.cut_items(&mut items) {
+                result.content[0] = ContentBlock::text(Value::Array(items).to_string());
                 result.content.insert(1, ContentBlock::text(notice));
             }
+            return result;
+        }
+        if let Some(max) = self.limits.max_bytes
+            && first.len() > max
+        {
+            let notice = crate::render::byte_cut(
+                &ByteCut {
+                    tool: &self.name,
+                    shown: max,
+                    total: first.len(),
+                    advice: refine_advice_with(&self.filters),
+                },
+                &self.render,
+            );
+            let head = head_bytes(first, max).to_owned();
+            result.content[0] = ContentBlock::text(head);
+            result.content.insert(1, ContentBlock::text(notice));
         }
         result
     }

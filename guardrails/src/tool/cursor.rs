@@ -115,6 +115,10 @@ pub fn stale(cursor_offset: usize, total: usize) -> Issue {
     }
 }
 
+#[expect(
+    clippy::unnecessary_box_returns,
+    reason = "the error of `Page::of_call`, boxed there to keep its `Result` small"
+)]
 fn issue(code: IssueCode, message: String, sent: &Value) -> Box<Issue> {
     Box::new(Issue {
         path: CURSOR_FIELD.to_owned(),
@@ -250,7 +254,10 @@ mod tests {
     use super::*;
 
     fn args(value: Value) -> Map<String, Value> {
-        value.as_object().unwrap().clone()
+        let Value::Object(map) = value else {
+            panic!("arguments are an object")
+        };
+        map
     }
 
     #[test]

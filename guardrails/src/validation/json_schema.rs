@@ -211,115 +211,6 @@ impl SchemaArgs {
                 };
                 report.push(issue);
             }
-            ValidationErrorKind::Type { kind } => {
-                let expected = match kind {
-                    TypeKind::Single(t) => type_noun(*t).to_owned(),
-                    TypeKind::Multiple(set) => {
-                        let nouns: Vec<&str> = set.iter().map(type_noun).collect();
-                        nouns.join(" or ")
-                    }
-                };
-                let got = json_type_noun(sent);
-                push(
-                    IssueCode::Type,
-                    format!("Expected {expected}, got {got}."),
-                    path,
-                    Some(expected),
-                );
-            }
-            ValidationErrorKind::MinLength { limit } => push(
-                IssueCode::TooShort,
-                format!(
-                    "Too short: at least {} required.",
-                    count(as_usize(*limit), "character", "characters")
-                ),
-                path,
-                None,
-            ),
-            ValidationErrorKind::MaxLength { limit } => push(
-                IssueCode::TooLong,
-                format!(
-                    "Too long: at most {} allowed.",
-                    count(as_usize(*limit), "character", "characters")
-                ),
-                path,
-                None,
-            ),
-            ValidationErrorKind::MinItems { limit } => push(
-                IssueCode::TooShort,
-                format!(
-                    "Too few items: at least {} required.",
-                    count(as_usize(*limit), "item", "items")
-                ),
-                path,
-                None,
-            ),
-            ValidationErrorKind::MaxItems { limit } => push(
-                IssueCode::TooLong,
-                format!(
-                    "Too many items: at most {} allowed.",
-                    count(as_usize(*limit), "item", "items")
-                ),
-                path,
-                None,
-            ),
-            ValidationErrorKind::Minimum { limit } => push(
-                IssueCode::TooSmall,
-                format!("Too small: the minimum is {limit}."),
-                path,
-                None,
-            ),
-            ValidationErrorKind::ExclusiveMinimum { limit } => push(
-                IssueCode::TooSmall,
-                format!("Too small: it must be greater than {limit}."),
-                path,
-                None,
-            ),
-            ValidationErrorKind::Maximum { limit } => push(
-                IssueCode::TooLarge,
-                format!("Too large: the maximum is {limit}."),
-                path,
-                None,
-            ),
-            ValidationErrorKind::ExclusiveMaximum { limit } => push(
-                IssueCode::TooLarge,
-                format!("Too large: it must be less than {limit}."),
-                path,
-                None,
-            ),
-            ValidationErrorKind::Pattern { pattern } => push(
-                IssueCode::Pattern,
-                format!(
-                    "Does not match the pattern {}.",
-                    cut(pattern, MAX_EXPECTED_CHARS)
-                ),
-                path,
-                None,
-            ),
-            ValidationErrorKind::Format { format } => push(
-                IssueCode::Format,
-                format!("Not a valid {}.", cut(format, 64)),
-                path,
-                StringFormat::from_name(format).map(|f| f.describe().to_owned()),
-            ),
-            ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. } => push(
-                IssueCode::Enum,
-                "Not one of the allowed values.".to_owned(),
-                path,
-                here.map(|s| noun(s, root_schema)),
-            ),
-            ValidationErrorKind::UniqueItems => push(
-                IssueCode::NotUnique,
-                "The items must be distinct, and some are repeated.".to_owned(),
-                path,
-                None,
-            ),
-            ValidationErrorKind::MultipleOf { multiple_of } => push(
-                IssueCode::MultipleOf,
-                format!("Not a multiple of {multiple_of}."),
-                path,
-                None,
-            ),
             ValidationErrorKind::AnyOf { context }
             | ValidationErrorKind::OneOfNotValid { context } => {
                 // The branch of the value's own type, when there is exactly one, says more than
@@ -346,20 +237,140 @@ impl SchemaArgs {
                     );
                 }
             }
-            ValidationErrorKind::OneOfMultipleValid { .. } => push(
-                IssueCode::Custom,
-                "Matches more than one of the allowed shapes; it must match exactly one."
-                    .to_owned(),
-                path,
-                None,
-            ),
-            other => push(
-                IssueCode::Custom,
-                format!("Breaks the schema's `{}` rule.", other.keyword()),
-                path,
-                None,
-            ),
+            other => {
+                let (code, message, expected) = plain_issue(other, sent, here, root_schema);
+                push(code, message, path, expected);
+            }
         }
+    }
+}
+
+/// The issue of a value of the wrong JSON type.
+fn type_issue(kind: &TypeKind, sent: &Value) -> (IssueCode, String, Option<String>) {
+    let expected = match kind {
+        TypeKind::Single(t) => type_noun(*t).to_owned(),
+        TypeKind::Multiple(types) => {
+            let nouns: Vec<&str> = types.iter().map(type_noun).collect();
+            nouns.join(" or ")
+        }
+    };
+    let got = json_type_noun(sent);
+    (
+        IssueCode::Type,
+        format!("Expected {expected}, got {got}."),
+        Some(expected),
+    )
+}
+
+/// A length bound's issue: `Too short: at least 3 characters required.`
+fn counted(
+    code: IssueCode,
+    lead: &str,
+    limit: u64,
+    unit: &str,
+    verdict: &str,
+) -> (IssueCode, String, Option<String>) {
+    let n = as_usize(limit);
+    let units = count(n, unit, &format!("{unit}s"));
+    (code, format!("{lead} {units} {verdict}."), None)
+}
+
+/// The issue code, message and expected value of a failed keyword whose issue is about the
+/// value itself.
+fn plain_issue(
+    kind: &ValidationErrorKind,
+    sent: &Value,
+    here: Option<&Value>,
+    root: &Map<String, Value>,
+) -> (IssueCode, String, Option<String>) {
+    match kind {
+        ValidationErrorKind::Type { kind } => type_issue(kind, sent),
+        ValidationErrorKind::MinLength { limit } => counted(
+            IssueCode::TooShort,
+            "Too short: at least",
+            *limit,
+            "character",
+            "required",
+        ),
+        ValidationErrorKind::MaxLength { limit } => counted(
+            IssueCode::TooLong,
+            "Too long: at most",
+            *limit,
+            "character",
+            "allowed",
+        ),
+        ValidationErrorKind::MinItems { limit } => counted(
+            IssueCode::TooShort,
+            "Too few items: at least",
+            *limit,
+            "item",
+            "required",
+        ),
+        ValidationErrorKind::MaxItems { limit } => counted(
+            IssueCode::TooLong,
+            "Too many items: at most",
+            *limit,
+            "item",
+            "allowed",
+        ),
+        ValidationErrorKind::Minimum { limit } => (
+            IssueCode::TooSmall,
+            format!("Too small: the minimum is {limit}."),
+            None,
+        ),
+        ValidationErrorKind::ExclusiveMinimum { limit } => (
+            IssueCode::TooSmall,
+            format!("Too small: it must be greater than {limit}."),
+            None,
+        ),
+        ValidationErrorKind::Maximum { limit } => (
+            IssueCode::TooLarge,
+            format!("Too large: the maximum is {limit}."),
+            None,
+        ),
+        ValidationErrorKind::ExclusiveMaximum { limit } => (
+            IssueCode::TooLarge,
+            format!("Too large: it must be less than {limit}."),
+            None,
+        ),
+        ValidationErrorKind::Pattern { pattern } => (
+            IssueCode::Pattern,
+            format!(
+                "Does not match the pattern {}.",
+                cut(pattern, MAX_EXPECTED_CHARS)
+            ),
+            None,
+        ),
+        ValidationErrorKind::Format { format } => (
+            IssueCode::Format,
+            format!("Not a valid {}.", cut(format, 64)),
+            StringFormat::from_name(format).map(|f| f.describe().to_owned()),
+        ),
+        ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. } => (
+            IssueCode::Enum,
+            "Not one of the allowed values.".to_owned(),
+            here.map(|s| noun(s, root)),
+        ),
+        ValidationErrorKind::UniqueItems => (
+            IssueCode::NotUnique,
+            "The items must be distinct, and some are repeated.".to_owned(),
+            None,
+        ),
+        ValidationErrorKind::MultipleOf { multiple_of } => (
+            IssueCode::MultipleOf,
+            format!("Not a multiple of {multiple_of}."),
+            None,
+        ),
+        ValidationErrorKind::OneOfMultipleValid { .. } => (
+            IssueCode::Custom,
+            "Matches more than one of the allowed shapes; it must match exactly one.".to_owned(),
+            None,
+        ),
+        other => (
+            IssueCode::Custom,
+            format!("Breaks the schema's `{}` rule.", other.keyword()),
+            None,
+        ),
     }
 }
 
@@ -699,10 +710,10 @@ fn fold_nullable(schema: &mut Map<String, Value>) {
     }
     let mut folded = inner.clone();
     folded.insert("type".to_owned(), Value::Array(types));
-    if let Some(Value::Array(values)) = folded.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = folded.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
     schema.remove("anyOf");
     for (k, v) in folded {
@@ -775,69 +786,11 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
         }
         return "any JSON value".to_owned();
     };
-    let number = |key: &str| {
-        schema
-            .get(key)
-            .filter(|v| v.is_number())
-            .map(ToString::to_string)
-    };
-    let range = |low: Option<String>, high: Option<String>, unit: &str| match (low, high) {
-        (Some(l), Some(h)) if l == h => format!(" of exactly {l}{unit}"),
-        (Some(l), Some(h)) => format!(" of {l} to {h}{unit}"),
-        (Some(l), None) => format!(" of at least {l}{unit}"),
-        (None, Some(h)) => format!(" of at most {h}{unit}"),
-        (None, None) => String::new(),
-    };
+    let number = |key: &str| keyword_number(schema, key);
+    let range = length_window;
     let mut out = match *first {
-        "string" => {
-            let mut s = String::from("a string");
-            s += &range(number("minLength"), number("maxLength"), " characters");
-            if let Some(format) = schema.get("format").and_then(Value::as_str) {
-                match StringFormat::from_name(format) {
-                    Some(f) => {
-                        let _ = write!(s, " that is {}", f.describe());
-                    }
-                    None => {
-                        let _ = write!(s, " in the {} format", cut(format, 64));
-                    }
-                }
-            }
-            if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-                let _ = write!(s, " matching {pattern}");
-            }
-            s
-        }
-        "integer" | "number" => {
-            let mut s = String::from(if *first == "integer" {
-                "an integer"
-            } else {
-                "a number"
-            });
-            let low = number("minimum");
-            let high = number("maximum");
-            match (low, high) {
-                (Some(l), Some(h)) => {
-                    let _ = write!(s, " from {l} to {h}");
-                }
-                (Some(l), None) => {
-                    let _ = write!(s, " of at least {l}");
-                }
-                (None, Some(h)) => {
-                    let _ = write!(s, " of at most {h}");
-                }
-                (None, None) => {}
-            }
-            if let Some(l) = number("exclusiveMinimum") {
-                let _ = write!(s, " greater than {l}");
-            }
-            if let Some(h) = number("exclusiveMaximum") {
-                let _ = write!(s, " less than {h}");
-            }
-            if let Some(step) = number("multipleOf") {
-                let _ = write!(s, ", a multiple of {step}");
-            }
-            s
-        }
+        "string" => describe_string(schema),
+        kind @ ("integer" | "number") => describe_number(schema, kind),
         "boolean" => "true or false".to_owned(),
         "array" => {
             let mut s = String::from("an array");
@@ -873,6 +826,79 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
     cut(&out, MAX_EXPECTED_CHARS).into_owned()
 }
 
+/// The value of a numeric keyword of `schema`, as written.
+fn keyword_number(schema: &Value, key: &str) -> Option<String> {
+    schema
+        .get(key)
+        .filter(|v| v.is_number())
+        .map(ToString::to_string)
+}
+
+/// ` of 3 to 20 characters`, ` of at least 1 item`: a length window.
+fn length_window(low: Option<String>, high: Option<String>, unit: &str) -> String {
+    match (low, high) {
+        (Some(l), Some(h)) if l == h => format!(" of exactly {l}{unit}"),
+        (Some(l), Some(h)) => format!(" of {l} to {h}{unit}"),
+        (Some(l), None) => format!(" of at least {l}{unit}"),
+        (None, Some(h)) => format!(" of at most {h}{unit}"),
+        (None, None) => String::new(),
+    }
+}
+
+fn describe_string(schema: &Value) -> String {
+    let number = |key: &str| keyword_number(schema, key);
+    let range = length_window;
+    let mut s = String::from("a string");
+    s += &range(number("minLength"), number("maxLength"), " characters");
+    if let Some(format) = schema.get("format").and_then(Value::as_str) {
+        match StringFormat::from_name(format) {
+            Some(f) => {
+                let _ = write!(s, " that is {}", f.describe());
+            }
+            None => {
+                let _ = write!(s, " in the {} format", cut(format, 64));
+            }
+        }
+    }
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        let _ = write!(s, " matching {pattern}");
+    }
+    s
+}
+
+fn describe_number(schema: &Value, kind: &str) -> String {
+    let number = |key: &str| keyword_number(schema, key);
+    let mut s = String::from(if kind == "integer" {
+        "an integer"
+    } else {
+        "a number"
+    });
+    let low = number("minimum");
+    let high = number("maximum");
+    match (low, high) {
+        (Some(l), Some(h)) => {
+            let _ = write!(s, " from {l} to {h}");
+        }
+        (Some(l), None) => {
+            let _ = write!(s, " of at least {l}");
+        }
+        (None, Some(h)) => {
+            let _ = write!(s, " of at most {h}");
+        }
+        (None, None) => {}
+    }
+    if let Some(l) = number("exclusiveMinimum") {
+        let _ = write!(s, " greater than {l}");
+    }
+    if let Some(h) = number("exclusiveMaximum") {
+        let _ = write!(s, " less than {h}");
+    }
+    if let Some(step) = number("multipleOf") {
+        let _ = write!(s, ", a multiple of {step}");
+    }
+    s
+}
+
 /// Examples to try, best first: every property, then only the required ones.
 fn example_candidates(root: &Map<String, Value>) -> Vec<Value> {
     let schema = Value::Object(root.clone());
@@ -902,10 +928,12 @@ fn example(schema: &Value, root: &Map<String, Value>, depth: usize, optional: bo
             .cloned()
             .unwrap_or(Value::Null);
     }
-    if let Some(Value::Array(examples)) = schema.get("examples") {
-        if let Some(first) = examples.first() {
-            return first.clone();
-        }
+    if let Some(first) = schema
+        .get("examples")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
     }
     if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
         return default.clone();
@@ -951,61 +979,65 @@ fn example(schema: &Value, root: &Map<String, Value>, depth: usize, optional: bo
             let items = (0..n).map(|i| distinct(&item, i)).collect();
             Value::Array(items)
         }
-        Some("string") => {
-            #[expect(
-                clippy::cast_possible_truncation,
-                clippy::cast_sign_loss,
-                reason = "a length"
-            )]
-            let (min, max) = (
-                num("minLength").unwrap_or(0.0) as usize,
-                num("maxLength").map(|m| m as usize),
-            );
-            if let Some(format) = schema
-                .get("format")
-                .and_then(Value::as_str)
-                .and_then(StringFormat::from_name)
-            {
-                return Value::from(format.example());
-            }
-            let mut word: String = "example".chars().take(max.unwrap_or(usize::MAX)).collect();
-            while word.chars().count() < min {
-                word.push('x');
-            }
-            if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-                // A word reads better than the shortest match, when the pattern takes one.
-                let takes_word = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(&word));
-                if !takes_word {
-                    if let Some(sample) = plausible_sample(pattern, min, max) {
-                        return Value::from(sample);
-                    }
-                }
-            }
-            Value::from(word)
-        }
-        Some(t @ ("integer" | "number")) => {
-            let low = num("minimum").or_else(|| num("exclusiveMinimum").map(|l| l.floor() + 1.0));
-            let high = num("maximum").or_else(|| num("exclusiveMaximum").map(|h| h.ceil() - 1.0));
-            let mut n = 1.0_f64;
-            if let Some(l) = low {
-                n = n.max(l);
-            }
-            if let Some(h) = high {
-                n = n.min(h);
-            }
-            if let Some(step) = num("multipleOf").filter(|s| *s > 0.0) {
-                n = (n / step).ceil() * step;
-            }
-            if t == "integer" {
-                n = n.ceil();
-                #[expect(clippy::cast_possible_truncation, reason = "a bounded example")]
-                return Value::from(n as i64);
-            }
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-        }
+        Some("string") => example_string(schema),
+        Some(kind @ ("integer" | "number")) => example_number(schema, kind),
         Some("boolean") => Value::Bool(false),
         _ => Value::Null,
     }
+}
+
+fn example_string(schema: &Value) -> Value {
+    let num = |key: &str| schema.get(key).and_then(Value::as_f64);
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a length"
+    )]
+    let (min, max) = (
+        num("minLength").unwrap_or(0.0) as usize,
+        num("maxLength").map(|m| m as usize),
+    );
+    if let Some(format) = schema
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(StringFormat::from_name)
+    {
+        return Value::from(format.example());
+    }
+    let mut word: String = "example".chars().take(max.unwrap_or(usize::MAX)).collect();
+    while word.chars().count() < min {
+        word.push('x');
+    }
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        // A word reads better than the shortest match, when the pattern takes one.
+        let takes_word = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(&word));
+        if !takes_word && let Some(sample) = plausible_sample(pattern, min, max) {
+            return Value::from(sample);
+        }
+    }
+    Value::from(word)
+}
+
+fn example_number(schema: &Value, kind: &str) -> Value {
+    let num = |key: &str| schema.get(key).and_then(Value::as_f64);
+    let low = num("minimum").or_else(|| num("exclusiveMinimum").map(|l| l.floor() + 1.0));
+    let high = num("maximum").or_else(|| num("exclusiveMaximum").map(|h| h.ceil() - 1.0));
+    let mut n = 1.0_f64;
+    if let Some(l) = low {
+        n = n.max(l);
+    }
+    if let Some(h) = high {
+        n = n.min(h);
+    }
+    if let Some(step) = num("multipleOf").filter(|s| *s > 0.0) {
+        n = (n / step).ceil() * step;
+    }
+    if kind == "integer" {
+        n = n.ceil();
+        #[expect(clippy::cast_possible_truncation, reason = "a bounded example")]
+        return Value::from(n as i64);
+    }
+    serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
 }
 
 /// The `i`-th of several distinct items made from `item` (for `uniqueItems` arrays).
@@ -1015,10 +1047,10 @@ fn distinct(item: &Value, i: usize) -> Value {
     }
     match item {
         Value::String(s) => Value::from(format!("{s}{i}")),
-        Value::Number(n) => n
-            .as_i64()
-            .map(|n| Value::from(n + i64::try_from(i).unwrap_or(0)))
-            .unwrap_or_else(|| item.clone()),
+        Value::Number(n) => n.as_i64().map_or_else(
+            || item.clone(),
+            |n| Value::from(n.saturating_add(i64::try_from(i).unwrap_or(0))),
+        ),
         other => other.clone(),
     }
 }
@@ -1029,7 +1061,7 @@ mod tests {
 
     use super::*;
 
-    fn args(schema: Value) -> SchemaArgs {
+    fn args(schema: &Value) -> SchemaArgs {
         SchemaArgs::new(schema.as_object().unwrap()).unwrap()
     }
 
@@ -1068,7 +1100,7 @@ mod tests {
                 "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
             }}}
         });
-        let checked = args(schema);
+        let checked = args(&schema);
         assert_eq!(
             checked.schema()["$defs"]["Node"]["additionalProperties"],
             false
@@ -1082,7 +1114,7 @@ mod tests {
 
     #[test]
     fn every_issue_is_collected_with_paths_and_suggestions() {
-        let checked = args(json!({
+        let checked = args(&json!({
             "type": "object",
             "properties": {
                 "username": {"type": "string", "minLength": 3, "pattern": "^[a-z_]+$"},
@@ -1121,7 +1153,7 @@ mod tests {
 
     #[test]
     fn the_example_validates() {
-        let checked = args(json!({
+        let checked = args(&json!({
             "type": "object",
             "properties": {
                 "id": {"type": "string", "pattern": "^cus_[a-z0-9]+$"},
