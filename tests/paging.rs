@@ -201,3 +201,81 @@ async fn a_stale_cursor_is_rejected() {
         out.text[0]
     );
 }
+
+/// Arguments of `list_words`.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct ListWords {
+    /// Only words starting with this letter.
+    #[guard(length(equal = 1))]
+    initial: Option<String>,
+}
+
+/// Lists long words; a page holds what fits in 512 bytes.
+#[tool(
+    read_only,
+    agent_limit = 50,
+    paged,
+    max_bytes = 512,
+    hint = "Narrow by `initial`."
+)]
+fn list_words(state: &Numbers, args: ListWords) -> Vec<String> {
+    (1..=state.count.load(Ordering::Relaxed))
+        .map(|n| {
+            format!(
+                "{}-word-number-{n:04}-{}",
+                if n % 2 == 0 { "a" } else { "b" },
+                "x".repeat(40)
+            )
+        })
+        .filter(|w| args.initial.as_deref().is_none_or(|i| w.starts_with(i)))
+        .collect()
+}
+
+#[tokio::test]
+async fn pages_cut_by_the_byte_cap_still_yield_every_item_once() {
+    let server = Server::new(Numbers {
+        count: AtomicU32::new(45),
+    })
+    .tool(list_words);
+    for filters in [json!({}), json!({"initial": "a"})] {
+        let mut seen = Vec::new();
+        let mut args = filters.clone();
+        let mut pages = 0;
+        loop {
+            let out = server
+                .call("list_words", object(args.clone()))
+                .await
+                .unwrap();
+            assert!(!out.is_error, "{}", out.text[0]);
+            assert!(out.text[0].len() <= 512, "{}", out.text[0].len());
+            pages += 1;
+            let page = out.structured.unwrap();
+            seen.extend(page["items"].as_array().unwrap().iter().cloned());
+            let Some(cursor) = page.get("next_cursor") else {
+                break;
+            };
+            assert!(out.text[1].contains("size cap"), "{}", out.text[1]);
+            assert!(
+                out.text[1].contains("Narrow by `initial`."),
+                "{}",
+                out.text[1]
+            );
+            args = filters.clone();
+            args["cursor"] = cursor.clone();
+        }
+        let initial = filters.get("initial").and_then(Value::as_str).unwrap_or("");
+        let expected: Vec<Value> = (1..=45u32)
+            .map(|n| {
+                format!(
+                    "{}-word-number-{n:04}-{}",
+                    if n % 2 == 0 { "a" } else { "b" },
+                    "x".repeat(40)
+                )
+            })
+            .filter(|w| w.starts_with(initial))
+            .map(Value::from)
+            .collect();
+        assert!(pages > 2, "the byte cap made several pages: {pages}");
+        assert_eq!(seen, expected);
+    }
+}
