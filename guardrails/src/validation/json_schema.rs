@@ -218,9 +218,14 @@ impl SchemaArgs {
                 let fitting: Vec<&Vec<ValidationError<'static>>> = context
                     .iter()
                     .filter(|errors| {
-                        !errors.iter().any(|e| {
-                            e.instance_path().as_str() == error.instance_path().as_str()
-                                && matches!(e.kind(), ValidationErrorKind::Type { .. })
+                        // A branch of another type, or whose tag (a `const`) the value does not
+                        // carry, is not the one the caller meant.
+                        !errors.iter().any(|e| match e.kind() {
+                            ValidationErrorKind::Type { .. } => {
+                                e.instance_path().as_str() == error.instance_path().as_str()
+                            }
+                            ValidationErrorKind::Constant { .. } => true,
+                            _ => false,
                         })
                     })
                     .collect();
@@ -1166,5 +1171,65 @@ mod tests {
         }));
         let example = checked.example().expect("an example");
         assert!(checked.is_valid(example), "{example}");
+    }
+
+    #[test]
+    fn schemas_of_common_serde_shapes_stay_correct_when_strict() {
+        use std::collections::BTreeMap;
+
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[expect(dead_code, reason = "only the schema is used")]
+        enum Target {
+            /// A folder.
+            Folder { name: String },
+            /// The bin.
+            Trash,
+        }
+
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[expect(dead_code, reason = "only the schema is used")]
+        struct Paging {
+            page: Option<u32>,
+        }
+
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[expect(dead_code, reason = "only the schema is used")]
+        struct Move {
+            target: Target,
+            #[serde(flatten)]
+            paging: Paging,
+            labels: BTreeMap<String, u8>,
+            #[serde(default)]
+            dry_run: bool,
+        }
+
+        let schema = schemars::schema_for!(Move);
+        let checked = args(&schema.to_value());
+        let example = checked.example().expect("an example");
+        assert!(checked.is_valid(example), "{example}");
+        for valid in [
+            json!({"target": {"kind": "trash"}, "labels": {}}),
+            json!({"target": {"kind": "folder", "name": "a"}, "page": 2, "labels": {"x": 1}, "dry_run": true}),
+        ] {
+            assert!(checked.is_valid(&valid), "{valid}");
+        }
+        for (invalid, path) in [
+            (
+                json!({"target": {"kind": "trash"}, "labels": {}, "pgae": 2}),
+                "pgae",
+            ),
+            (
+                json!({"target": {"kind": "folder", "name": "a", "nme": 1}, "labels": {}}),
+                "target.nme",
+            ),
+            (
+                json!({"target": {"kind": "trash"}, "labels": {"x": 300}}),
+                "labels.x",
+            ),
+        ] {
+            let report = checked.check(&invalid).unwrap_err();
+            assert!(report.at(path).is_some(), "{path}: {report}");
+        }
     }
 }
