@@ -137,18 +137,11 @@ impl<'a> TruncationNotice<'a> {
         } else {
             truncated.filters()
         };
-        let paging = truncated.paging();
-        let recovery = match hint {
-            Some(hint) => hint.to_owned(),
-            None => recovery_text(truncated.tool, &filters, &paging),
-        };
-        Self {
-            truncated,
-            reason: truncated.reason(),
-            filters,
-            paging,
-            recovery,
+        let mut notice = Self::with_parameters(truncated, filters, truncated.paging());
+        if let Some(hint) = hint {
+            hint.clone_into(&mut notice.recovery);
         }
+        notice
     }
 
     /// The notice of `truncated` teaching the given `filters` and `paging` parameters, for a

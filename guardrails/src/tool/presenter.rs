@@ -152,10 +152,7 @@ pub(crate) fn present_page<O: Truncate>(
     let next = page.offset + shown;
     // Without an item shown, a cursor would point at the same page again.
     let cursor = (next < total && shown > 0).then(|| page.next(spec.name(), next));
-    let mut envelope = Map::new();
-    envelope.insert("items".into(), Value::Array(values));
-    envelope.insert("shown".into(), shown.into());
-    envelope.insert("total".into(), total.into());
+    let mut envelope = listing(values, total);
     if let Some(cursor) = &cursor {
         envelope.insert("next_cursor".into(), Value::from(cursor.as_str()));
     }
@@ -200,6 +197,16 @@ pub(crate) fn present_page<O: Truncate>(
         is_error: false,
     };
     check_policy(spec, out, options)
+}
+
+/// The envelope `{"items": […], "shown": n, "total": t}` of the items shown.
+fn listing(values: Vec<Value>, total: usize) -> Map<String, Value> {
+    let shown = values.len();
+    let mut envelope = Map::new();
+    envelope.insert("items".into(), Value::Array(values));
+    envelope.insert("shown".into(), shown.into());
+    envelope.insert("total".into(), total.into());
+    envelope
 }
 
 /// Which items of how many a page shows, and why not more.
@@ -255,11 +262,7 @@ fn present_items(
         }
         return CallOutput::text(text);
     }
-    let mut envelope = Map::new();
-    envelope.insert("items".into(), Value::Array(values));
-    envelope.insert("shown".into(), shown.into());
-    envelope.insert("total".into(), total.into());
-    let structured = Value::Object(envelope);
+    let structured = Value::Object(listing(values, total));
     let mut text = vec![structured.to_string()];
     if shown < total {
         let truncated = Truncated {
