@@ -32,6 +32,15 @@ fn text(result: &CallToolResult, index: usize) -> &str {
         .unwrap_or_default()
 }
 
+/// A call of `create_note` with five problems: a misspelt key, a pattern, an enum and a range
+/// broken, a required field missing.
+fn five_problems() -> CallToolRequestParams {
+    call(
+        "create_note",
+        json!({"titel": "x", "tag": "Bad Tag", "priority": "urgent", "due_in_days": 0}),
+    )
+}
+
 /// The text between `<tag>` and `</tag>`.
 fn between<'a>(text: &'a str, tag: &str) -> &'a str {
     let open = format!("<{tag}>");
@@ -66,13 +75,7 @@ async fn the_advertised_schemas_are_strict_and_inlined() {
 #[tokio::test]
 async fn every_problem_comes_back_in_one_coaching_message() {
     let client = connect(Notes::guarded(10)).await;
-    let result = client
-        .call_tool(call(
-            "create_note",
-            json!({"titel": "x", "tag": "Bad Tag", "priority": "urgent", "due_in_days": 0}),
-        ))
-        .await
-        .unwrap();
+    let result = client.call_tool(five_problems()).await.unwrap();
     assert_eq!(result.is_error, Some(true));
     let message = text(&result, 0);
     assert!(
@@ -260,13 +263,7 @@ fn limits_for_a_tool_the_router_does_not_have_are_an_error() {
 #[tokio::test]
 async fn the_readme_shows_what_the_model_reads() {
     let client = connect(Notes::guarded(10)).await;
-    let result = client
-        .call_tool(call(
-            "create_note",
-            json!({"titel": "x", "tag": "Bad Tag", "priority": "urgent", "due_in_days": 0}),
-        ))
-        .await
-        .unwrap();
+    let result = client.call_tool(five_problems()).await.unwrap();
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme
