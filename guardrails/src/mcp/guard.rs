@@ -133,9 +133,11 @@ impl RouterGuard {
     }
 
     /// Renders messages with `options` (a [`RenderFormat`](crate::RenderFormat) converts).
+    /// The schema summary is for derived arguments only: a native tool's schema is the
+    /// `inputSchema` the client already has, and its rejections go without one.
     #[must_use]
     pub fn render(mut self, options: impl Into<RenderOptions>) -> Self {
-        self.render = options.into();
+        self.render = options.into().with_schema_summary(false);
         self
     }
 
