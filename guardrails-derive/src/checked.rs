@@ -119,6 +119,8 @@ pub(crate) struct CheckedTool<'a> {
 pub(crate) struct AgentLimit {
     pub(crate) max: At<u64>,
     pub(crate) teaching: Teaching,
+    /// Past the limit, the result carries a cursor to the next page (`paged`).
+    pub(crate) paged: bool,
 }
 
 /// Where the teaching block of an agent limit comes from.

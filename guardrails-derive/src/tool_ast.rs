@@ -18,6 +18,7 @@ pub(crate) struct ToolOptions {
     pub(crate) idempotent: Option<At<bool>>,
     pub(crate) open_world: Option<At<bool>>,
     pub(crate) agent_limit: Option<At<u64>>,
+    pub(crate) paged: Option<At<bool>>,
     pub(crate) hint: Option<At<String>>,
     pub(crate) teach: Option<syn::Path>,
     pub(crate) max_bytes: Option<At<u64>>,

@@ -83,6 +83,7 @@ fn parse_options(args: TokenStream, acc: &mut Accumulator) -> ToolOptions {
             ToolOption::Idempotent => set_once(&mut out.idempotent, flag(&meta)?, &meta, acc),
             ToolOption::OpenWorld => set_once(&mut out.open_world, flag(&meta)?, &meta, acc),
             ToolOption::AgentLimit => set_once(&mut out.agent_limit, count(&meta)?, &meta, acc),
+            ToolOption::Paged => set_once(&mut out.paged, flag(&meta)?, &meta, acc),
             ToolOption::MaxBytes => set_once(&mut out.max_bytes, count(&meta)?, &meta, acc),
             ToolOption::Teach => set_once(&mut out.teach, path(&meta)?, &meta, acc),
             ToolOption::Policy => set_once(&mut out.policy, path(&meta)?, &meta, acc),

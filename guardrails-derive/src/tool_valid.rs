@@ -62,6 +62,7 @@ fn resolve<'a>(
             (None, Some(teach)) => Teaching::Teach(teach),
             (None, None) => Teaching::Filters,
         },
+        paged: options.paged.as_ref().is_some_and(|p| p.value),
     });
     CheckedTool {
         item,
@@ -147,6 +148,20 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
             acc.push(error(
                 teach.span(),
                 "`teach` needs `agent_limit`: it is called when the limit cuts a result",
+            ));
+        }
+    }
+    if let Some(paged) = options.paged.as_ref().filter(|p| p.value) {
+        if options.agent_limit.is_none() {
+            acc.push(error(
+                paged.span,
+                "`paged` needs `agent_limit`: a page is `agent_limit` items long, e.g. `#[tool(agent_limit = 50, paged)]`",
+            ));
+        }
+        if let Some(teach) = &options.teach {
+            acc.push(error(
+                teach.span(),
+                "`paged` tells the model how to ask for the next page in the teaching block: not with `teach`, which writes the whole block; use `hint`",
             ));
         }
     }

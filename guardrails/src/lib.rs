@@ -273,10 +273,11 @@ pub mod __private {
     pub use {schemars, serde_json};
 
     pub use crate::policy::{Policy, Profile};
+    pub use crate::tool::cursor::with_cursor;
     pub use crate::tool::presenter::{present_collection, present_value};
     pub use crate::tool::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
     pub use crate::tool::run::outcome::{FallibleKind, ValueKind};
-    pub use crate::tool::run::{Presented, Presenter, blocking, run};
+    pub use crate::tool::run::{Presented, Presenter, blocking, run, run_paged};
     pub use crate::tool::{
         AgentLimit, Annotations, BoxFuture, CallOutput, CallSettings, StateRef, Teaching, Tool,
         ToolSpec,

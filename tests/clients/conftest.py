@@ -18,11 +18,11 @@ def example_binary(name: str) -> str:
     return str(path)
 
 
-def session_run(example: str, body):
-    """Starts `example` over stdio, initializes a session and runs `body(session)`."""
+def session_run(example: str, body, args=()):
+    """Starts `example` over stdio (with `args`), initializes a session and runs `body(session)`."""
 
     async def run():
-        params = StdioServerParameters(command=example_binary(example), args=[])
+        params = StdioServerParameters(command=example_binary(example), args=list(args))
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()

@@ -6,6 +6,7 @@
 //! - [`create_user`] and [`task_tracker`]: the two example servers' tools, compiled from the
 //!   examples' own files (the examples are the one place they are written);
 //! - [`load`]: load on the Streamable HTTP server, for the load test and the `http_load` bench;
+//! - [`notes_server`]: a native rmcp server, as rmcp's examples write one, for `guard_router`;
 //! - [`pipeline_server`]: the pipeline tests' server, with limits sized for short expected texts;
 //! - [`user_service`]: two releases of a small service, for the contract tests;
 //! - [`testing`]: small helpers.
@@ -15,6 +16,7 @@
 pub mod create_user;
 pub mod fixtures;
 pub mod load;
+pub mod notes_server;
 pub mod pipeline_server;
 /// The `task_tracker` example's state, tools and server, compiled from the example's own file.
 #[path = "../../examples/task_tracker/tracker.rs"]

@@ -148,7 +148,7 @@ fn teach_briefly(t: &Truncated<'_>) -> String {
         t.total,
         t.filters()
             .iter()
-            .map(|f| f.name)
+            .map(|f| &*f.name)
             .collect::<Vec<_>>()
             .join(", ")
     )

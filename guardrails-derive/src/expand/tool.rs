@@ -42,7 +42,8 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
             }
             Teaching::Filters => quote!(__gr::Teaching::Filters),
         };
-        quote!(.with_agent_limit(__gr::AgentLimit { max: #max, teaching: #teaching }))
+        let paging = limit.paged.then(|| quote!(.with_paging(__input_schema)));
+        quote!(.with_agent_limit(__gr::AgentLimit { max: #max, teaching: #teaching }) #paging)
     });
     let max_bytes = tool.max_bytes.map(|max| {
         let max = usize::try_from(max).unwrap_or(usize::MAX);
@@ -62,6 +63,20 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
             #policy
             .with_output_schema(__output_schema);
     }
+}
+
+/// For a `paged` tool, the function that builds its input schema once: the arguments' schema
+/// with the `cursor` property.
+fn paged_input_schema(tool: &CheckedTool<'_>) -> Option<TokenStream> {
+    let args = tool.params.args;
+    tool.agent_limit.as_ref().filter(|l| l.paged).map(|_| {
+        quote! {
+            fn __input_schema() -> &'static __gr::schemars::Schema {
+                static __CACHE: __gr::OnceLock<__gr::schemars::Schema> = __gr::OnceLock::new();
+                __CACHE.get_or_init(|| __gr::with_cursor(<#args as __gr::ToolArgs>::schema()))
+            }
+        }
+    })
 }
 
 /// The function that finds the output schema once: the success type of the return type, in
@@ -94,6 +109,26 @@ fn output_schema(tool: &CheckedTool<'_>) -> TokenStream {
     }
 }
 
+/// The pipeline function a call runs, and the presenter argument it takes (a `paged` tool's
+/// pipeline presents the page itself).
+fn pipeline(tool: &CheckedTool<'_>) -> (TokenStream, Option<TokenStream>) {
+    let args = tool.params.args;
+    // At the arguments type, so that an arguments type that is not `ToolArgs` is reported there.
+    // Plain user span here (not `at`): with the macro's hygiene rustc reports a missing
+    // `ToolArgs` on this call twice.
+    match &tool.agent_limit {
+        Some(limit) if limit.paged => (quote_spanned!(args.span()=> __gr::run_paged), None),
+        Some(limit) => (
+            quote_spanned!(args.span()=> __gr::run),
+            Some(quote_spanned!(at(limit.max.span)=> __gr::present_collection,)),
+        ),
+        None => (
+            quote_spanned!(args.span()=> __gr::run),
+            Some(quote!(__gr::present_value,)),
+        ),
+    }
+}
+
 pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     let params = &tool.params;
     let item = tool.item;
@@ -121,17 +156,10 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
         Some(_) => quote!(#handler_call.await),
         None => quote!(__gr::blocking(move || #handler_call)),
     };
-    let present = if let Some(limit) = &tool.agent_limit {
-        quote_spanned!(at(limit.max.span)=> __gr::present_collection)
-    } else {
-        quote!(__gr::present_value)
-    };
-    // At the arguments type, so that an arguments type that is not `ToolArgs` is reported there.
-    // Plain user span here (not `at`): with the macro's hygiene rustc reports a missing
-    // `ToolArgs` on this call twice.
-    let run = quote_spanned!(args.span()=> __gr::run);
+    let (run, present_arg) = pipeline(tool);
     let spec = spec(tool);
     let output_schema = output_schema(tool);
+    let input_schema = paged_input_schema(tool);
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
 
     quote! {
@@ -150,6 +178,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
 
                 #spec
                 #output_schema
+                #input_schema
 
                 &__SPEC
             }
@@ -198,7 +227,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
                             let __returned = #call;
                             (&__gr::PhantomData::<#ret>).outcome_kind().convert(__returned)
                         },
-                        #present,
+                        #present_arg
                     ))
                 }
             }

@@ -2,12 +2,61 @@
 //! SDK. No protocol code lives here; this module only maps between the pipeline and rmcp, and
 //! it is the only module that knows rmcp.
 //!
-//! Two ways in:
+//! Three ways in:
 //!
+//! - [`guard_router`] / [`RouterGuard`]: an existing rmcp server's native `#[tool]` methods,
+//!   guarded in one call on its `ToolRouter`: strict input schemas checked before the handler
+//!   runs, coaching messages, limits on results. Nothing else of the server changes.
 //! - [`Server`]: implements rmcp's `ServerHandler`, and is served over stdio
 //!   ([`Server::serve_stdio`]) or Streamable HTTP ([`Server::serve_http`], feature `http`).
 //! - [`route`] / [`GuardedRoutes`]: guarded tools as routes of an rmcp `ToolRouter`, next to
 //!   native rmcp `#[tool]` methods.
+//!
+//! Guarding a native server: keep the router in a field, guarded once, and point
+//! `#[tool_handler]` at it.
+//!
+//! ```
+//! use guardrails::mcp::{ResultLimits, RouterGuard, guard_router};
+//! use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+//! use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Search {
+//!     query: String,
+//!     /// Only results in this language.
+//!     language: Option<String>,
+//! }
+//!
+//! #[derive(Clone)]
+//! struct Docs {
+//!     tool_router: ToolRouter<Self>,
+//! }
+//!
+//! #[tool_router]
+//! impl Docs {
+//!     #[tool(description = "Searches the docs; one result per line")]
+//!     fn search(&self, Parameters(args): Parameters<Search>) -> String {
+//!         format!("results for {}", args.query)
+//!     }
+//! }
+//!
+//! #[tool_handler(router = self.tool_router)]
+//! impl ServerHandler for Docs {}
+//!
+//! // Every tool guarded, messages as XML-style tags:
+//! let docs = Docs { tool_router: guard_router(Docs::tool_router()) };
+//! let schema = &docs.tool_router.map["search"].attr.input_schema;
+//! assert_eq!(schema["additionalProperties"], false);
+//!
+//! // Or with a format and limits on a tool's result:
+//! let docs = Docs {
+//!     tool_router: RouterGuard::new()
+//!         .render(guardrails::RenderFormat::Markdown)
+//!         .tool("search", ResultLimits::new().max_bytes(4_096))
+//!         .guard(Docs::tool_router()),
+//! };
+//! # let _ = docs;
+//! ```
 //!
 //! What the client sees: invalid arguments, handler errors and panics are tool results with
 //! `isError: true` (MCP 2025-11-25: the model must be able to read them); an unknown tool is a
@@ -15,6 +64,7 @@
 //! method is -32601, its name echoed cut and escaped. Over stdio, a line that is not JSON is
 //! answered -32700 (without id, as MCP writes errors that answer no readable request).
 
+mod guard;
 #[cfg(feature = "http")]
 mod http;
 mod stdio;
@@ -42,6 +92,7 @@ use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
 /// The most characters of an unknown method's name that an error echoes back.
 const MAX_METHOD_CHARS: usize = 64;
 
+pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[cfg(feature = "http")]
 pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
 

@@ -159,6 +159,12 @@ fn suggestions(report: &Report) -> Vec<String> {
     if report.has(IssueCode::Policy) {
         out.push("Rewrite the text the output policy flags with its approved alternative.".into());
     }
+    if report.has(IssueCode::Cursor) {
+        out.push(
+            "Send a cursor exactly as the previous result gave it, with the same other arguments, or leave it out to start from the first page."
+                .into(),
+        );
+    }
     out.push("Start from the valid example and change only what you need.".into());
     out
 }

@@ -1,6 +1,7 @@
 //! Truncated results: which items were left out and why, and how the model narrows its next call
 //! with the tool's own filters instead of repeating it.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -27,7 +28,7 @@ const PAGING_FIELDS: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Filter {
     /// The parameter's name.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// What it accepts, e.g. `one of "todo", "done"`.
     pub accepts: String,
 }
@@ -89,7 +90,13 @@ impl Truncated<'_> {
 }
 
 fn is_paging(field: &FieldInfo) -> bool {
-    PAGING_FIELDS.contains(&field.name)
+    paging_name(field.name).is_some()
+}
+
+/// `name` as a paging parameter's name (`offset`, `cursor`, `page`…), or `None` when it filters.
+#[must_use]
+pub(crate) fn paging_name(name: &str) -> Option<&'static str> {
+    PAGING_FIELDS.iter().copied().find(|p| *p == name)
 }
 
 /// The filter parameters of an arguments type: its optional fields that do not page.
@@ -98,7 +105,7 @@ pub fn filters(args: &ArgsInfo) -> Vec<Filter> {
     args.wire_fields()
         .filter(|f| !f.required && !is_paging(f))
         .map(|f| Filter {
-            name: f.name,
+            name: Cow::Borrowed(f.name),
             accepts: f.fix(),
         })
         .collect()
@@ -130,11 +137,23 @@ impl<'a> TruncationNotice<'a> {
         } else {
             truncated.filters()
         };
-        let paging = truncated.paging();
-        let recovery = match hint {
-            Some(hint) => hint.to_owned(),
-            None => recovery_text(truncated.tool, &filters, &paging),
-        };
+        let mut notice = Self::with_parameters(truncated, filters, truncated.paging());
+        if let Some(hint) = hint {
+            hint.clone_into(&mut notice.recovery);
+        }
+        notice
+    }
+
+    /// The notice of `truncated` teaching the given `filters` and `paging` parameters, for a
+    /// tool whose parameters are not declared by an arguments type (a tool known only by its
+    /// JSON Schema).
+    #[must_use]
+    pub fn with_parameters(
+        truncated: &'a Truncated<'a>,
+        filters: Vec<Filter>,
+        paging: Vec<&'static str>,
+    ) -> Self {
+        let recovery = recovery_text(truncated.tool, &filters, &paging);
         Self {
             truncated,
             reason: truncated.reason(),
@@ -177,11 +196,16 @@ pub struct ByteCut<'a> {
 /// What to do about a result that is too large: the tool's filters, or paging.
 #[must_use]
 pub fn refine_advice(args: &ArgsInfo) -> String {
-    let filters = filters(args);
+    refine_advice_with(&filters(args))
+}
+
+/// What to do about a result that is too large, given the tool's filters.
+#[must_use]
+pub fn refine_advice_with(filters: &[Filter]) -> String {
     if filters.is_empty() {
         "Ask for less: call the tool again with narrower arguments or a smaller page.".to_owned()
     } else {
-        let names: Vec<&str> = filters.iter().map(|f| f.name).collect();
+        let names: Vec<&str> = filters.iter().map(|f| &*f.name).collect();
         format!(
             "Call the tool again with filters ({}) or a smaller page.",
             names.join(", ")

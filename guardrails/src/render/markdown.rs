@@ -122,7 +122,7 @@ impl Renderer for Markdown {
                 code_span(n.truncated.tool)
             );
             for f in &n.filters {
-                let _ = writeln!(out, "- {}: {}", code_span(f.name), f.accepts);
+                let _ = writeln!(out, "- {}: {}", code_span(&f.name), f.accepts);
             }
         }
         let _ = write!(out, "\n{}\n", n.recovery);

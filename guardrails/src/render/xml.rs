@@ -140,7 +140,7 @@ impl Renderer for Xml {
             out.push_str("<filters>\n");
             for f in &n.filters {
                 out.push_str("<filter name=\"");
-                escape_xml_attr_into(out, f.name);
+                escape_xml_attr_into(out, &f.name);
                 out.push_str("\">");
                 escape_xml_into(out, &f.accepts);
                 out.push_str("</filter>\n");

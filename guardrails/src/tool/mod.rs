@@ -14,8 +14,10 @@
 //!
 //! - [`ToolSpec`]: a tool's definition and guardrails, and the [`OutputCheck`] seam;
 //! - [`present`]: agent limits, byte caps, teaching blocks;
+//! - [`cursor`]: the cursors of `paged` tools;
 //! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`].
 
+pub mod cursor;
 mod output;
 mod policy_check;
 pub mod present;

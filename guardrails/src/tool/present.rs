@@ -59,6 +59,18 @@ pub trait Truncate {
     /// Keeps at most `limit` items, the first ones, and counts the whole collection. Keep the
     /// cost independent of the items past `limit`.
     fn head(self, limit: usize) -> Head<Self::Item>;
+
+    /// Keeps at most `limit` items after the first `offset`, and counts the whole collection:
+    /// a page of a `paged` tool. The items before `offset` are dropped unserialized; override
+    /// it when your type can skip them for less.
+    fn page(self, offset: usize, limit: usize) -> Head<Self::Item>
+    where
+        Self: Sized,
+    {
+        let Head { mut items, total } = self.head(offset.saturating_add(limit));
+        items.drain(..offset.min(items.len()));
+        Head { items, total }
+    }
 }
 
 impl<T: Serialize> Truncate for Vec<T> {

@@ -7,15 +7,18 @@ use std::io;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::cursor::{self, Page};
 use super::output::CallOutput;
 use super::present::{Head, Truncate, teaching_block};
 use super::run::Presented;
 use super::spec::{OutputVerdict, Teaching, ToolSpec};
 use crate::message::{
-    ByteCut, DELIVERED_WITH_CARE, PolicyAdvice, ToolError, Truncated, refine_advice,
+    ByteCut, DELIVERED_WITH_CARE, PolicyAdvice, Rejection, ToolError, Truncated, TruncationNotice,
+    refine_advice,
 };
 use crate::render::RenderOptions;
 use crate::text::head_bytes;
+use crate::validation::Report;
 
 /// Counts the bytes of a value's JSON text without building it.
 fn json_len(value: &impl Serialize) -> usize {
@@ -108,6 +111,126 @@ pub fn present_collection<O: Truncate>(
     check_policy(spec, out, options)
 }
 
+/// Presents the page of a `paged` tool's output that `page` points to: the envelope
+/// `{"items","shown","total"}` with `next_cursor` when items remain, and a teaching block that
+/// says how to ask for the next page. A page past the end (the results shrank since the cursor
+/// was given) is a rejection of the cursor.
+///
+/// # Errors
+/// The error the output is replaced by: an item cannot be encoded, or its output check
+/// withholds it.
+pub(crate) fn present_page<O: Truncate>(
+    spec: &'static ToolSpec,
+    output: O,
+    options: &RenderOptions,
+    page: Page,
+) -> Presented {
+    let limit = spec.agent_limit().map_or(usize::MAX, |l| l.max);
+    let Head { items, total } = output.page(page.offset, limit);
+    if page.offset > 0 && page.offset >= total {
+        let mut report = Report::new();
+        report.push(cursor::stale(page.offset, total));
+        let rejection = Rejection::new(spec.name(), &report, spec.args(), spec.example());
+        return Ok(CallOutput {
+            text: vec![crate::render::rejection(&rejection, options)],
+            structured: None,
+            is_error: true,
+        });
+    }
+    let values: Result<Vec<Value>, _> = items.iter().map(serde_json::to_value).collect();
+    drop(items);
+    let Ok(mut values) = values else {
+        return Err(unserializable());
+    };
+    let by_bytes = spec.max_bytes().is_some_and(|max| {
+        // Room for the envelope with a cursor.
+        let envelope = json_len(&json!({"items": [], "shown": total, "total": total,
+            "next_cursor": page.next(spec.name(), total)}));
+        keep_within(&mut values, envelope, max)
+    });
+    let shown = values.len();
+    let next = page.offset + shown;
+    // Without an item shown, a cursor would point at the same page again.
+    let cursor = (next < total && shown > 0).then(|| page.next(spec.name(), next));
+    let mut envelope = listing(values, total);
+    if let Some(cursor) = &cursor {
+        envelope.insert("next_cursor".into(), Value::from(cursor.as_str()));
+    }
+    let structured = Value::Object(envelope);
+    let mut text = vec![structured.to_string()];
+    if shown < total {
+        let truncated = Truncated {
+            tool: spec.name(),
+            shown,
+            total,
+            limit,
+            by_bytes,
+            args: spec.args(),
+        };
+        let hint = match spec.agent_limit().map(|l| l.teaching) {
+            Some(Teaching::Hint(hint)) => Some(hint),
+            _ => None,
+        };
+        let mut notice = TruncationNotice::new(&truncated, hint);
+        notice.reason = page_reason(&truncated, page.offset);
+        if let Some(cursor) = &cursor {
+            notice.paging = vec![cursor::CURSOR_FIELD];
+            let tool = spec.name();
+            let mut recovery = format!(
+                "To see the next items, call {tool} again with the same arguments and \"cursor\": \"{cursor}\"."
+            );
+            if let Some(hint) = hint {
+                recovery.push(' ');
+                recovery.push_str(hint);
+            } else if !notice.filters.is_empty() {
+                recovery.push_str(
+                    " To narrow the results instead, call it with the filters above and no cursor.",
+                );
+            }
+            notice.recovery = recovery;
+        }
+        text.push(crate::render::truncation(&notice, options));
+    }
+    let out = CallOutput {
+        text,
+        structured: Some(structured),
+        is_error: false,
+    };
+    check_policy(spec, out, options)
+}
+
+/// The envelope `{"items": […], "shown": n, "total": t}` of the items shown.
+fn listing(values: Vec<Value>, total: usize) -> Map<String, Value> {
+    let shown = values.len();
+    let mut envelope = Map::new();
+    envelope.insert("items".into(), Value::Array(values));
+    envelope.insert("shown".into(), shown.into());
+    envelope.insert("total".into(), total.into());
+    envelope
+}
+
+/// Which items of how many a page shows, and why not more.
+fn page_reason(t: &Truncated<'_>, offset: usize) -> String {
+    let shown = if t.shown == 0 {
+        "none are shown".to_owned()
+    } else {
+        format!(
+            "items {} to {} of {} are shown",
+            offset + 1,
+            offset + t.shown,
+            t.total
+        )
+    };
+    if t.by_bytes {
+        format!("Only so many items fit within this tool's size cap: {shown}.")
+    } else {
+        format!(
+            "This tool returns at most {} per call: {shown}.",
+            crate::text::count(t.limit, "item", "items")
+        )
+    }
+}
+
 /// The values that fit the byte cap, in the envelope `{"items":[…],"shown":n,"total":t}` when
 /// the tool has an agent limit, and a teaching block when items were left out.
 fn present_items(
@@ -117,23 +240,10 @@ fn present_items(
     options: &RenderOptions,
 ) -> CallOutput {
     let total = total.unwrap_or(values.len());
-    let mut by_bytes = false;
-    if let Some(max) = spec.max_bytes() {
-        let mut size = json_len(&json!({"items": [], "shown": total, "total": total}));
-        let mut fits = 0;
-        for value in &values {
-            // One more byte for the comma between items.
-            size += json_len(value) + usize::from(fits > 0);
-            if size > max {
-                break;
-            }
-            fits += 1;
-        }
-        if fits < values.len() {
-            values.truncate(fits);
-            by_bytes = true;
-        }
-    }
+    let by_bytes = spec.max_bytes().is_some_and(|max| {
+        let envelope = json_len(&json!({"items": [], "shown": total, "total": total}));
+        keep_within(&mut values, envelope, max)
+    });
     let shown = values.len();
     let limited = spec.agent_limit().is_some();
     if !limited {
@@ -152,11 +262,7 @@ fn present_items(
         }
         return CallOutput::text(text);
     }
-    let mut envelope = Map::new();
-    envelope.insert("items".into(), Value::Array(values));
-    envelope.insert("shown".into(), shown.into());
-    envelope.insert("total".into(), total.into());
-    let structured = Value::Object(envelope);
+    let structured = Value::Object(listing(values, total));
     let mut text = vec![structured.to_string()];
     if shown < total {
         let truncated = Truncated {
@@ -175,6 +281,24 @@ fn present_items(
         structured: Some(structured),
         is_error: false,
     }
+}
+
+/// Keeps the first `values` whose JSON text, inside an envelope of `envelope` bytes, fits
+/// `max` bytes; whether any was dropped.
+pub(crate) fn keep_within(values: &mut Vec<Value>, envelope: usize, max: usize) -> bool {
+    let mut size = envelope;
+    let mut fits = 0;
+    for value in values.iter() {
+        // One more byte for the comma between items.
+        size += json_len(value) + usize::from(fits > 0);
+        if size > max {
+            break;
+        }
+        fits += 1;
+    }
+    let cut = fits < values.len();
+    values.truncate(fits);
+    cut
 }
 
 fn too_large(spec: &ToolSpec, size: usize, max: usize) -> ToolError {

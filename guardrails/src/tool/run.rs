@@ -18,12 +18,15 @@ use std::pin::Pin;
 use futures_util::FutureExt as _;
 use serde_json::{Map, Value};
 
+use super::cursor::{CURSOR_FIELD, Page};
 use super::output::CallOutput;
+use super::present::Truncate;
+use super::presenter::present_page;
 use super::spec::ToolSpec;
 use crate::contract::Awareness;
 use crate::message::{ContractNotice, Failure, Rejection, ToolError};
 use crate::render::RenderOptions;
-use crate::validation::ToolArgs;
+use crate::validation::{Issue, Report, ToolArgs};
 
 /// A boxed future that can move between threads, as tools return from [`Tool::call`].
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -127,6 +130,50 @@ where
     F: FnOnce(A) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
+    pipeline(spec, settings, arguments, None, handler, present).await
+}
+
+/// The pipeline of one call of a `paged` tool: the `cursor` argument is taken out before the
+/// arguments are validated (the handler never sees it), checked against the other arguments,
+/// and the output is presented from the page it points to.
+pub async fn run_paged<A, O, F, Fut>(
+    spec: &'static ToolSpec,
+    settings: &CallSettings,
+    mut arguments: Map<String, Value>,
+    handler: F,
+) -> CallOutput
+where
+    A: ToolArgs,
+    O: Truncate,
+    F: FnOnce(A) -> Fut,
+    Fut: Future<Output = Result<O, ToolError>>,
+{
+    let cursor = arguments.remove(CURSOR_FIELD);
+    let (page, issue) = match Page::of_call(spec.name(), &arguments, cursor.as_ref()) {
+        Ok(page) => (page, None),
+        Err(issue) => (Page::first(&arguments), Some(*issue)),
+    };
+    let present =
+        move |spec, output, options: &RenderOptions| present_page(spec, output, options, page);
+    pipeline(spec, settings, arguments, issue, handler, present).await
+}
+
+/// Validate, then the handler, then the presenter; `issue` is one more issue found before
+/// validation (in an argument the arguments type does not declare).
+async fn pipeline<A, O, F, Fut, P>(
+    spec: &'static ToolSpec,
+    settings: &CallSettings,
+    arguments: Map<String, Value>,
+    issue: Option<Issue>,
+    handler: F,
+    present: P,
+) -> CallOutput
+where
+    A: ToolArgs,
+    F: FnOnce(A) -> Fut,
+    Fut: Future<Output = Result<O, ToolError>>,
+    P: FnOnce(&'static ToolSpec, O, &RenderOptions) -> Presented,
+{
     let options = &settings.render;
     // Contract awareness: only a tool whose contract changed has any, so every other tool
     // pays this one `None` check. Which arguments were sent is noted before validation takes
@@ -136,7 +183,20 @@ where
         .as_ref()
         .map(|contract| (contract, contract.relevance(&arguments)));
     let notice = || aware.as_ref().map(|(c, r)| ContractNotice::new(c, r));
-    let args = match A::validate(arguments) {
+    let validated = match (A::validate(arguments), issue) {
+        (Ok(args), None) => Ok(args),
+        (Ok(_), Some(issue)) => {
+            let mut report = Report::new();
+            report.push(issue);
+            Err(report)
+        }
+        (Err(mut report), Some(issue)) => {
+            report.push(issue);
+            Err(report)
+        }
+        (Err(report), None) => Err(report),
+    };
+    let args = match validated {
         Ok(args) => args,
         Err(report) => {
             let rejection = Rejection::new(spec.name(), &report, A::info(), A::example())
@@ -163,16 +223,17 @@ where
 }
 
 /// The pipeline after validation: the handler, then the presenter.
-async fn handle<A, O, F, Fut>(
+async fn handle<A, O, F, Fut, P>(
     spec: &'static ToolSpec,
     options: &RenderOptions,
     args: A,
     handler: F,
-    present: Presenter<O>,
+    present: P,
 ) -> Presented
 where
     F: FnOnce(A) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
+    P: FnOnce(&'static ToolSpec, O, &RenderOptions) -> Presented,
 {
     // The handler's future may hold references into the state; a panic leaves nothing
     // half-updated that this pipeline would read again, so asserting unwind safety is sound here.

@@ -148,6 +148,7 @@ pub struct ToolSpec {
     description: &'static str,
     annotations: Annotations,
     agent_limit: Option<AgentLimit>,
+    paged: bool,
     max_bytes: Option<usize>,
     policy: Option<&'static dyn OutputCheck>,
     args: fn() -> &'static ArgsInfo,
@@ -166,6 +167,7 @@ impl std::fmt::Debug for ToolSpec {
             .field("description", &self.description)
             .field("annotations", &self.annotations)
             .field("agent_limit", &self.agent_limit)
+            .field("paged", &self.paged)
             .field("max_bytes", &self.max_bytes)
             .field("policy", &self.policy.is_some())
             .finish_non_exhaustive()
@@ -186,6 +188,7 @@ impl ToolSpec {
             description,
             annotations: Annotations::NONE,
             agent_limit: None,
+            paged: false,
             max_bytes: None,
             policy: None,
             args: A::info,
@@ -214,6 +217,15 @@ impl ToolSpec {
     #[must_use]
     pub const fn with_agent_limit(mut self, limit: AgentLimit) -> Self {
         self.agent_limit = Some(limit);
+        self
+    }
+
+    /// Makes the agent limit page: past it, the result carries a cursor to the next page, and
+    /// `input_schema` (the arguments' schema with the `cursor` property) is advertised.
+    #[must_use]
+    pub const fn with_paging(mut self, input_schema: fn() -> &'static schemars::Schema) -> Self {
+        self.paged = true;
+        self.input_schema = input_schema;
         self
     }
 
@@ -269,6 +281,12 @@ impl ToolSpec {
     #[must_use]
     pub const fn agent_limit(&self) -> Option<AgentLimit> {
         self.agent_limit
+    }
+
+    /// Whether the agent limit pages with a cursor.
+    #[must_use]
+    pub const fn paged(&self) -> bool {
+        self.paged
     }
 
     /// The byte cap of the payload, if any.

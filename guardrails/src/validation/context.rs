@@ -270,48 +270,16 @@ impl Cx {
             self.report.count_omitted();
             return;
         }
-        let names = fields.iter().filter(|f| !f.skipped).map(|f| f.name);
+        let names: Vec<&str> = fields
+            .iter()
+            .filter(|f| !f.skipped)
+            .map(|f| f.name)
+            .collect();
         let by_rust_name = fields
             .iter()
             .find(|f| !f.skipped && f.rust_name == key)
             .map(|f| f.name);
-        // Which object the key is not a field of: the tool's arguments at the top, the nested
-        // object by its path below (`lines[0]`), so the model knows where to look.
-        let container = self.path();
-        let not_a_field = if container.is_empty() {
-            "Not a field of this tool.".to_owned()
-        } else {
-            format!("Not a field of `{container}`.")
-        };
-        let (message, fix) = match by_rust_name.or_else(|| did_you_mean(key, names.clone())) {
-            Some(best) => {
-                let best = Value::from(best);
-                (
-                    format!("{not_a_field} Did you mean {best}?"),
-                    format!("Remove it, or rename it to {best}."),
-                )
-            }
-            None => {
-                let all: Vec<&str> = names.collect();
-                let fix = if all.is_empty() {
-                    "Remove it: no field is accepted here.".to_owned()
-                } else {
-                    format!("Remove it. The fields are: {}.", quoted_list(&all))
-                };
-                (not_a_field, fix)
-            }
-        };
-        self.path
-            .push(Segment::Key(cut(key, KEY_PREVIEW_CHARS).into_owned()));
-        let issue = Issue {
-            path: self.path(),
-            code: IssueCode::UnknownField,
-            message,
-            received: Some(preview(value)),
-            expected: None,
-            fix: Some(fix),
-        };
-        self.path.pop();
+        let issue = unknown_field_issue(&self.path(), key, value, &names, by_rust_name);
         self.report.push(issue);
     }
 
@@ -342,7 +310,54 @@ impl Drop for Cx {
     }
 }
 
-fn push_key(out: &mut String, name: &str) {
+/// The issue of `key`, sent in the object at path `container` (empty at the top) whose
+/// fields are `names`: a did-you-mean for the closest field (or `rename_to`, the field a Rust
+/// name stands for), else the list of fields.
+pub(crate) fn unknown_field_issue(
+    container: &str,
+    key: &str,
+    value: &Value,
+    names: &[&str],
+    rename_to: Option<&str>,
+) -> Issue {
+    // Which object the key is not a field of: the tool's arguments at the top, the nested
+    // object by its path below (`lines[0]`), so the model knows where to look.
+    let not_a_field = if container.is_empty() {
+        "Not a field of this tool.".to_owned()
+    } else {
+        format!("Not a field of `{container}`.")
+    };
+    let (message, fix) = match rename_to.or_else(|| did_you_mean(key, names.iter().copied())) {
+        Some(best) => {
+            let best = Value::from(best);
+            (
+                format!("{not_a_field} Did you mean {best}?"),
+                format!("Remove it, or rename it to {best}."),
+            )
+        }
+        None => {
+            let fix = if names.is_empty() {
+                "Remove it: no field is accepted here.".to_owned()
+            } else {
+                format!("Remove it. The fields are: {}.", quoted_list(names))
+            };
+            (not_a_field, fix)
+        }
+    };
+    let mut path = container.to_owned();
+    push_key(&mut path, &cut(key, KEY_PREVIEW_CHARS));
+    Issue {
+        path,
+        code: IssueCode::UnknownField,
+        message,
+        received: Some(preview(value)),
+        expected: None,
+        fix: Some(fix),
+    }
+}
+
+/// Appends `name` to a path: `.name`, or `["odd key"]` when it is not a plain name.
+pub(crate) fn push_key(out: &mut String, name: &str) {
     let plain = !name.is_empty()
         && name
             .chars()

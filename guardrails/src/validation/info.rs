@@ -218,6 +218,14 @@ pub struct ArgsInfo {
 }
 
 impl ArgsInfo {
+    /// The description of arguments that declare no field to this crate: those of a tool known
+    /// only by its JSON Schema.
+    pub const UNDECLARED: ArgsInfo = ArgsInfo {
+        type_name: "",
+        description: None,
+        fields: &[],
+    };
+
     /// The fields a caller can send.
     pub fn wire_fields(&self) -> impl Iterator<Item = &'static FieldInfo> + use<> {
         let fields: &'static [FieldInfo] = self.fields;

@@ -10,7 +10,7 @@
 //! [`Issue`]s; [`Constraints`] and [`StringFormat`]s; what the derive declares ([`ArgsInfo`],
 //! [`FieldInfo`], [`Kind`]); the pass ([`Cx`]); the traits the derives implement ([`ToolArgs`],
 //! [`ToolEnum`]); examples and schemas; field types ([`ArgValue`]); output policies on text
-//! fields ([`PolicyText`]).
+//! fields ([`PolicyText`]); arguments known only by a JSON Schema ([`SchemaArgs`]).
 
 mod args;
 mod constraint;
@@ -18,6 +18,7 @@ mod context;
 pub(crate) mod example;
 pub(crate) mod hooks;
 mod info;
+mod json_schema;
 pub(crate) mod policy_text;
 mod report;
 pub(crate) mod schema;
@@ -31,6 +32,7 @@ pub use constraint::{
 pub use context::Cx;
 pub(crate) use context::{ProbeStep, ProbedPolicy};
 pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun};
+pub use json_schema::{SchemaArgs, SchemaError, strict_schema};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 pub use schema::DIALECT;

@@ -40,6 +40,9 @@ pub enum IssueCode {
     Custom,
     /// Text that breaks an output policy rule.
     Policy,
+    /// A paging cursor this tool cannot continue from: edited, made up, given for other
+    /// arguments, or stale.
+    Cursor,
 }
 
 impl IssueCode {
@@ -61,6 +64,7 @@ impl IssueCode {
             Self::MultipleOf => "multiple_of",
             Self::Custom => "custom",
             Self::Policy => "policy",
+            Self::Cursor => "cursor",
         }
     }
 }

@@ -3,7 +3,7 @@
 //! step, the first allowed value, …) and the complete example of an arguments type. Every
 //! candidate is checked against the constraints before it is chosen.
 
-mod regex_sample;
+pub(crate) mod regex_sample;
 
 use std::cell::RefCell;
 

@@ -1,0 +1,1235 @@
+//! Arguments described only by a JSON Schema, such as those of a tool written with another
+//! framework: the schema made strict, checked with the `jsonschema` crate, every failure mapped
+//! into the same [`Issue`]s the derive reports, and a valid example built from the schema and
+//! proven against it.
+//!
+//! Everything costly happens once, in [`SchemaArgs::new`]: the strict schema, the compiled
+//! validator, the example. A valid call costs one `is_valid` pass; only an invalid one pays for
+//! the issues.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{JsonType, ValidationError, Validator};
+use serde_json::{Map, Value};
+
+use super::example::regex_sample::plausible_sample;
+use super::report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
+use super::string_format::StringFormat;
+use super::{context, json_type_noun};
+use crate::text::{count, cut, preview};
+
+/// The most characters of a description of what a value must be (a long pattern or a long
+/// list of allowed values is cut).
+const MAX_EXPECTED_CHARS: usize = 300;
+
+/// How deep the example of a recursive schema follows its references.
+const MAX_EXAMPLE_DEPTH: usize = 6;
+
+/// Keywords whose values are data, not subschemas: never made strict, never inlined.
+const DATA_KEYWORDS: &[&str] = &[
+    "enum", "const", "default", "examples", "example", "required",
+];
+
+/// A schema that `jsonschema` could not compile.
+#[derive(Debug, thiserror::Error)]
+#[error("the input schema does not compile: {0}")]
+pub struct SchemaError(String);
+
+/// The arguments of a tool known only by its JSON Schema: its strict schema, the compiled
+/// validator and a valid example.
+#[derive(Debug)]
+pub struct SchemaArgs {
+    /// The strict schema, always an object.
+    schema: Value,
+    validator: Validator,
+    example: Option<Value>,
+}
+
+impl SchemaArgs {
+    /// Makes `schema` strict ([`strict_schema`]), compiles it (string formats are checked,
+    /// as the derive checks them) and builds its example.
+    ///
+    /// # Errors
+    /// The schema does not compile (a reference to another document, an invalid keyword).
+    pub fn new(schema: &Map<String, Value>) -> Result<Self, SchemaError> {
+        let schema = strict_schema(schema);
+        let document = Value::Object(schema);
+        // Patterns run on the `regex` crate, as the derive's do (linear time, and faster);
+        // a schema whose patterns need look-around or back-references falls back to
+        // `jsonschema`'s default engine.
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .with_pattern_options(jsonschema::PatternOptions::regex())
+            .build(&document)
+            .or_else(|_| {
+                jsonschema::options()
+                    .should_validate_formats(true)
+                    .build(&document)
+            })
+            .map_err(|e| SchemaError(cut(&e.to_string(), MAX_EXPECTED_CHARS).into_owned()))?;
+        let example = document.as_object().and_then(|schema| {
+            example_candidates(schema)
+                .into_iter()
+                .find(|candidate| validator.is_valid(candidate))
+        });
+        Ok(Self {
+            schema: document,
+            validator,
+            example,
+        })
+    }
+
+    /// The strict schema, as advertised.
+    #[must_use]
+    pub fn schema(&self) -> &Map<String, Value> {
+        self.root()
+    }
+
+    fn root(&self) -> &Map<String, Value> {
+        self.schema
+            .as_object()
+            .unwrap_or_else(|| unreachable!("built from a map"))
+    }
+
+    /// A complete example that the validator accepts, when one could be built.
+    #[must_use]
+    pub fn example(&self) -> Option<&Value> {
+        self.example.as_ref()
+    }
+
+    /// Whether `arguments` are valid; the fast path of a call.
+    #[must_use]
+    pub fn is_valid(&self, arguments: &Value) -> bool {
+        self.validator.is_valid(arguments)
+    }
+
+    /// Checks `arguments`, collecting every issue.
+    ///
+    /// # Errors
+    /// Every issue found, unknown keys with a did-you-mean, each with what was sent, what is
+    /// expected and how to fix it.
+    pub fn check(&self, arguments: &Value) -> Result<(), Report> {
+        if self.is_valid(arguments) {
+            return Ok(());
+        }
+        let mut found = Found::default();
+        for error in self.validator.iter_errors(arguments) {
+            self.record(&error, arguments, &mut found);
+        }
+        // Unknown keys last, as the derive reports them: the model reads about its real
+        // fields first.
+        let mut report = Report::new();
+        for issue in found.fields.into_iter().chain(found.unknown) {
+            report.push(issue);
+        }
+        for _ in 0..found.omitted {
+            report.count_omitted();
+        }
+        if report.is_empty() {
+            // The validator rejects the value without saying where: say so rather than pass it.
+            report.push(Issue {
+                path: String::new(),
+                code: IssueCode::Type,
+                message: "The arguments do not match the tool's input schema.".to_owned(),
+                received: Some(preview(arguments)),
+                expected: Some(describe(&self.schema, self.root())),
+                fix: None,
+            });
+        }
+        Err(report)
+    }
+
+    /// The optional properties of the arguments: what a caller can narrow a call with, each
+    /// with a description of what it accepts.
+    #[must_use]
+    pub fn optional_properties(&self) -> Vec<(String, String)> {
+        let root = self.root();
+        let required = required_of(root);
+        root.get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter(|(name, _)| !required.contains(name.as_str()))
+            .map(|(name, schema)| (name.clone(), describe(schema, root)))
+            .collect()
+    }
+
+    fn record(&self, error: &ValidationError<'_>, root: &Value, report: &mut Found) {
+        let segments = pointer_segments(error.instance_path().as_str());
+        let path = instance_path(&segments, root);
+        // The schema that failed: the error's schema path without its keyword.
+        let schema_pointer = error.schema_path().as_str();
+        let parent = schema_pointer
+            .rsplit_once('/')
+            .map_or("", |(parent, _)| parent);
+        let root_schema = self.root();
+        let here = lookup(&self.schema, parent);
+        let fix = here.map(|s| describe(s, root_schema));
+        let sent = error.instance();
+        let mut push =
+            |code: IssueCode, message: String, path: String, expected: Option<String>| {
+                let issue = Issue {
+                    path,
+                    code,
+                    message,
+                    received: Some(preview(sent)),
+                    expected,
+                    fix: fix.clone(),
+                };
+                report.push(issue);
+            };
+        match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected }
+            | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                let names: Vec<&str> = here
+                    .and_then(|s| s.get("properties"))
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
+                for key in unexpected {
+                    let value = sent.get(key).unwrap_or(&Value::Null);
+                    let issue = context::unknown_field_issue(&path, key, value, &names, None);
+                    report.push(issue);
+                }
+            }
+            ValidationErrorKind::Required { property } => {
+                let name = property.as_str().unwrap_or_default();
+                let field = here
+                    .and_then(|s| s.get("properties"))
+                    .and_then(|p| p.get(name));
+                let mut at = path.clone();
+                context::push_key(&mut at, &cut(name, 64));
+                let issue = Issue {
+                    path: at,
+                    code: IssueCode::Missing,
+                    message: "Required field is missing.".to_owned(),
+                    received: None,
+                    expected: field.map(|f| noun(f, root_schema)),
+                    fix: field.map(|f| describe(f, root_schema)),
+                };
+                report.push(issue);
+            }
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context } => {
+                // The branch of the value's own type, when there is exactly one, says more than
+                // "none of the alternatives matched".
+                let fitting: Vec<&Vec<ValidationError<'static>>> = context
+                    .iter()
+                    .filter(|errors| {
+                        // A branch of another type, or whose tag (a `const`) the value does not
+                        // carry, is not the one the caller meant.
+                        !errors.iter().any(|e| match e.kind() {
+                            ValidationErrorKind::Type { .. } => {
+                                e.instance_path().as_str() == error.instance_path().as_str()
+                            }
+                            ValidationErrorKind::Constant { .. } => true,
+                            _ => false,
+                        })
+                    })
+                    .collect();
+                if let [errors] = fitting.as_slice() {
+                    for inner in *errors {
+                        self.record(inner, root, report);
+                    }
+                } else {
+                    push(
+                        IssueCode::Type,
+                        "Matches none of the allowed shapes.".to_owned(),
+                        path,
+                        None,
+                    );
+                }
+            }
+            other => {
+                let (code, message, expected) = plain_issue(other, sent, here, root_schema);
+                push(code, message, path, expected);
+            }
+        }
+    }
+}
+
+/// The issue of a value of the wrong JSON type.
+fn type_issue(kind: &TypeKind, sent: &Value) -> (IssueCode, String, Option<String>) {
+    let expected = match kind {
+        TypeKind::Single(t) => type_noun(*t).to_owned(),
+        TypeKind::Multiple(types) => {
+            let nouns: Vec<&str> = types.iter().map(type_noun).collect();
+            nouns.join(" or ")
+        }
+    };
+    let got = json_type_noun(sent);
+    (
+        IssueCode::Type,
+        format!("Expected {expected}, got {got}."),
+        Some(expected),
+    )
+}
+
+/// A length bound's issue: `Too short: at least 3 characters required.`
+fn counted(
+    code: IssueCode,
+    lead: &str,
+    limit: u64,
+    unit: &str,
+    verdict: &str,
+) -> (IssueCode, String, Option<String>) {
+    let n = as_usize(limit);
+    let units = count(n, unit, &format!("{unit}s"));
+    (code, format!("{lead} {units} {verdict}."), None)
+}
+
+/// The issue code, message and expected value of a failed keyword whose issue is about the
+/// value itself.
+fn plain_issue(
+    kind: &ValidationErrorKind,
+    sent: &Value,
+    here: Option<&Value>,
+    root: &Map<String, Value>,
+) -> (IssueCode, String, Option<String>) {
+    match kind {
+        ValidationErrorKind::Type { kind } => type_issue(kind, sent),
+        ValidationErrorKind::MinLength { limit } => counted(
+            IssueCode::TooShort,
+            "Too short: at least",
+            *limit,
+            "character",
+            "required",
+        ),
+        ValidationErrorKind::MaxLength { limit } => counted(
+            IssueCode::TooLong,
+            "Too long: at most",
+            *limit,
+            "character",
+            "allowed",
+        ),
+        ValidationErrorKind::MinItems { limit } => counted(
+            IssueCode::TooShort,
+            "Too few items: at least",
+            *limit,
+            "item",
+            "required",
+        ),
+        ValidationErrorKind::MaxItems { limit } => counted(
+            IssueCode::TooLong,
+            "Too many items: at most",
+            *limit,
+            "item",
+            "allowed",
+        ),
+        ValidationErrorKind::Minimum { limit } => (
+            IssueCode::TooSmall,
+            format!("Too small: the minimum is {limit}."),
+            None,
+        ),
+        ValidationErrorKind::ExclusiveMinimum { limit } => (
+            IssueCode::TooSmall,
+            format!("Too small: it must be greater than {limit}."),
+            None,
+        ),
+        ValidationErrorKind::Maximum { limit } => (
+            IssueCode::TooLarge,
+            format!("Too large: the maximum is {limit}."),
+            None,
+        ),
+        ValidationErrorKind::ExclusiveMaximum { limit } => (
+            IssueCode::TooLarge,
+            format!("Too large: it must be less than {limit}."),
+            None,
+        ),
+        ValidationErrorKind::Pattern { pattern } => (
+            IssueCode::Pattern,
+            format!(
+                "Does not match the pattern {}.",
+                cut(pattern, MAX_EXPECTED_CHARS)
+            ),
+            None,
+        ),
+        ValidationErrorKind::Format { format } => (
+            IssueCode::Format,
+            format!("Not a valid {}.", cut(format, 64)),
+            StringFormat::from_name(format).map(|f| f.describe().to_owned()),
+        ),
+        ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. } => (
+            IssueCode::Enum,
+            "Not one of the allowed values.".to_owned(),
+            here.map(|s| noun(s, root)),
+        ),
+        ValidationErrorKind::UniqueItems => (
+            IssueCode::NotUnique,
+            "The items must be distinct, and some are repeated.".to_owned(),
+            None,
+        ),
+        ValidationErrorKind::MultipleOf { multiple_of } => (
+            IssueCode::MultipleOf,
+            format!("Not a multiple of {multiple_of}."),
+            None,
+        ),
+        ValidationErrorKind::OneOfMultipleValid { .. } => (
+            IssueCode::Custom,
+            "Matches more than one of the allowed shapes; it must match exactly one.".to_owned(),
+            None,
+        ),
+        other => (
+            IssueCode::Custom,
+            format!("Breaks the schema's `{}` rule.", other.keyword()),
+            None,
+        ),
+    }
+}
+
+/// The issues of one check as they are found: the fields' own, and unknown keys, each kept up
+/// to the report's cap and counted past it.
+#[derive(Default)]
+struct Found {
+    fields: Vec<Issue>,
+    unknown: Vec<Issue>,
+    omitted: usize,
+}
+
+impl Found {
+    fn push(&mut self, issue: Issue) {
+        let list = if issue.code == IssueCode::UnknownField {
+            &mut self.unknown
+        } else {
+            &mut self.fields
+        };
+        if list.len() < MAX_KEPT_ISSUES {
+            list.push(issue);
+        } else {
+            self.omitted += 1;
+        }
+    }
+}
+
+fn as_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+fn type_noun(t: JsonType) -> &'static str {
+    match t {
+        JsonType::Array => "an array",
+        JsonType::Boolean => "a boolean",
+        JsonType::Integer => "an integer",
+        JsonType::Null => "null",
+        JsonType::Number => "a number",
+        JsonType::Object => "an object",
+        JsonType::String => "a string",
+    }
+}
+
+/// The segments of a JSON pointer, unescaped.
+fn pointer_segments(pointer: &str) -> Vec<String> {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// `items[2].name` for the pointer `/items/2/name`: an index where the value is an array.
+fn instance_path(segments: &[String], root: &Value) -> String {
+    let mut out = String::new();
+    let mut at = Some(root);
+    for segment in segments {
+        match at {
+            Some(Value::Array(items)) => {
+                let _ = write!(out, "[{segment}]");
+                at = segment.parse::<usize>().ok().and_then(|i| items.get(i));
+            }
+            other => {
+                context::push_key(&mut out, &cut(segment, 64));
+                at = other.and_then(|v| v.get(segment.as_str()));
+            }
+        }
+    }
+    out
+}
+
+/// The subschema at `pointer` in `schema`, following the references a recursive type keeps.
+fn lookup<'a>(schema: &'a Value, pointer: &str) -> Option<&'a Value> {
+    let root = schema.as_object()?;
+    let mut at = schema;
+    for segment in pointer_segments(pointer) {
+        let next = match at {
+            Value::Object(map) => map.get(&segment),
+            Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        }?;
+        at = resolve(next, root);
+    }
+    Some(at)
+}
+
+/// `schema` itself, or the definition its local `$ref` names.
+fn resolve<'a>(schema: &'a Value, root: &'a Map<String, Value>) -> &'a Value {
+    schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| local_ref(r, root))
+        .unwrap_or(schema)
+}
+
+fn local_ref<'a>(reference: &str, root: &'a Map<String, Value>) -> Option<&'a Value> {
+    let (section, name) = reference
+        .strip_prefix("#/$defs/")
+        .map(|n| ("$defs", n))
+        .or_else(|| {
+            reference
+                .strip_prefix("#/definitions/")
+                .map(|n| ("definitions", n))
+        })?;
+    root.get(section)?
+        .get(name.replace("~1", "/").replace("~0", "~"))
+}
+
+fn required_of(schema: &Map<String, Value>) -> BTreeSet<&str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// The strict form of a tool's input schema: every local `$ref` inlined (those of a recursive
+/// type stay references, into the `$defs` that remain), `anyOf` of a schema and `null` (an
+/// `Option`) folded into the schema, and `additionalProperties: false` on every object schema
+/// that says nothing of other keys (no `additionalProperties`, `patternProperties`,
+/// `unevaluatedProperties`, nor `allOf` / `anyOf` / `oneOf` that may declare more of them).
+#[must_use]
+pub fn strict_schema(schema: &Map<String, Value>) -> Map<String, Value> {
+    let defs = |section: &str| schema.get(section).and_then(Value::as_object);
+    let mut inliner = Inliner {
+        defs: [defs("$defs"), defs("definitions")],
+        stack: Vec::new(),
+        kept: BTreeSet::new(),
+    };
+    let mut root = schema.clone();
+    root.remove("$defs");
+    root.remove("definitions");
+    let mut out = match inliner.inline(&Value::Object(root)) {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    // The definitions a recursive type still refers to, strict themselves.
+    let mut done = BTreeSet::new();
+    let mut kept_defs: [Map<String, Value>; 2] = [Map::new(), Map::new()];
+    while let Some((section, name)) = inliner.kept.iter().find(|k| !done.contains(*k)).cloned() {
+        done.insert((section, name.clone()));
+        let Some(def) = inliner.defs[section].and_then(|d| d.get(&name)) else {
+            continue;
+        };
+        inliner.stack = vec![(section, name.clone())];
+        let strict = inliner.inline(def);
+        kept_defs[section].insert(name, strict);
+    }
+    for (section, defs) in ["$defs", "definitions"].into_iter().zip(kept_defs) {
+        if !defs.is_empty() {
+            out.insert(section.to_owned(), Value::Object(defs));
+        }
+    }
+    out
+}
+
+struct Inliner<'a> {
+    defs: [Option<&'a Map<String, Value>>; 2],
+    stack: Vec<(usize, String)>,
+    kept: BTreeSet<(usize, String)>,
+}
+
+impl Inliner<'_> {
+    fn inline(&mut self, schema: &Value) -> Value {
+        let Value::Object(map) = schema else {
+            return schema.clone();
+        };
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            let target = reference
+                .strip_prefix("#/$defs/")
+                .map(|n| (0, n))
+                .or_else(|| reference.strip_prefix("#/definitions/").map(|n| (1, n)));
+            if let Some((section, name)) = target {
+                let name = name.replace("~1", "/").replace("~0", "~");
+                let key = (section, name.clone());
+                let def = self.defs[section].and_then(|d| d.get(&name));
+                if let Some(def) = def {
+                    if self.stack.contains(&key) {
+                        self.kept.insert(key);
+                        return schema.clone();
+                    }
+                    self.stack.push(key);
+                    let mut inlined = self.inline(def);
+                    self.stack.pop();
+                    if let Value::Object(target) = &mut inlined {
+                        for (k, v) in map {
+                            if k != "$ref" && !target.contains_key(k) {
+                                target.insert(k.clone(), self.inline_keyword(k, v));
+                            }
+                        }
+                    }
+                    return inlined;
+                }
+            }
+        }
+        let mut out: Map<String, Value> = map
+            .iter()
+            .map(|(k, v)| (k.clone(), self.inline_keyword(k, v)))
+            .collect();
+        fold_constants(&mut out);
+        fold_nullable(&mut out);
+        if is_object_schema(&out)
+            && ![
+                "additionalProperties",
+                "patternProperties",
+                "unevaluatedProperties",
+                "allOf",
+                "anyOf",
+                "oneOf",
+                "$ref",
+            ]
+            .iter()
+            .any(|k| out.contains_key(*k))
+        {
+            out.insert("additionalProperties".to_owned(), Value::Bool(false));
+        }
+        Value::Object(out)
+    }
+
+    fn inline_keyword(&mut self, keyword: &str, value: &Value) -> Value {
+        if DATA_KEYWORDS.contains(&keyword) {
+            return value.clone();
+        }
+        match (keyword, value) {
+            // Maps of name to subschema.
+            ("properties" | "patternProperties" | "dependentSchemas", Value::Object(map)) => {
+                Value::Object(
+                    map.iter()
+                        .map(|(k, v)| (k.clone(), self.inline(v)))
+                        .collect(),
+                )
+            }
+            (_, Value::Array(items)) => {
+                Value::Array(items.iter().map(|v| self.inline(v)).collect())
+            }
+            (_, Value::Object(_)) => self.inline(value),
+            _ => value.clone(),
+        }
+    }
+}
+
+fn is_object_schema(schema: &Map<String, Value>) -> bool {
+    schema.contains_key("properties")
+        || match schema.get("type") {
+            Some(Value::String(t)) => t == "object",
+            Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+            _ => false,
+        }
+}
+
+/// `{"oneOf": [{"const": "a"}, {"const": "b"}]}` (what an enum whose variants carry doc
+/// comments becomes) written as `{"enum": ["a", "b"]}`: the same values pass, and a failure is
+/// one "not one of the allowed values" rather than "matches none of the alternatives".
+fn fold_constants(schema: &mut Map<String, Value>) {
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(branches)) = schema.get(keyword) else {
+            continue;
+        };
+        let constants: Option<Vec<&Value>> = branches
+            .iter()
+            .map(|b| {
+                let b = b.as_object()?;
+                let only_annotations = b
+                    .keys()
+                    .all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title"));
+                only_annotations.then(|| b.get("const")).flatten()
+            })
+            .collect();
+        let Some(constants) = constants.filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        let distinct = constants
+            .iter()
+            .enumerate()
+            .all(|(i, c)| !constants[..i].contains(c));
+        if !distinct && keyword == "oneOf" {
+            continue;
+        }
+        let values: Vec<Value> = constants.into_iter().cloned().collect();
+        let mut types: Vec<&str> = values.iter().map(json_type_name).collect();
+        types.dedup();
+        schema.remove(keyword);
+        if let [only] = types.as_slice() {
+            schema.entry("type").or_insert_with(|| Value::from(*only));
+        }
+        schema.insert("enum".to_owned(), Value::Array(values));
+        return;
+    }
+}
+
+fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// `{"anyOf": [S, {"type": "null"}]}` (what an `Option` of a struct or an enum becomes) folded
+/// into `S` with `null` added to its type: the same values pass, and a failure is reported
+/// inside `S` rather than as "matches none of the alternatives".
+fn fold_nullable(schema: &mut Map<String, Value>) {
+    let Some(Value::Array(branches)) = schema.get("anyOf") else {
+        return;
+    };
+    let [a, b] = branches.as_slice() else {
+        return;
+    };
+    let is_null = |v: &Value| {
+        v.as_object()
+            .is_some_and(|m| m.len() == 1 && m.get("type") == Some(&Value::from("null")))
+    };
+    let inner = match (is_null(a), is_null(b)) {
+        (false, true) => a,
+        (true, false) => b,
+        _ => return,
+    };
+    let Some(inner) = inner.as_object() else {
+        return;
+    };
+    if inner.contains_key("const") || inner.contains_key("$ref") {
+        return;
+    }
+    let mut types: Vec<Value> = match inner.get("type") {
+        Some(Value::String(t)) => vec![Value::from(t.as_str())],
+        Some(Value::Array(ts)) => ts.clone(),
+        _ => return,
+    };
+    if !types.contains(&Value::from("null")) {
+        types.push(Value::from("null"));
+    }
+    let mut folded = inner.clone();
+    folded.insert("type".to_owned(), Value::Array(types));
+    if let Some(Value::Array(values)) = folded.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
+    }
+    schema.remove("anyOf");
+    for (k, v) in folded {
+        schema.entry(k).or_insert(v);
+    }
+}
+
+/// The types a schema allows, `null` last.
+fn types_of(schema: &Value) -> Vec<&str> {
+    let mut types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ if schema.get("properties").is_some() => vec!["object"],
+        _ => Vec::new(),
+    };
+    types.sort_by_key(|t| *t == "null");
+    types
+}
+
+/// A short noun phrase for what a schema accepts: `a string`, `one of "a", "b"`.
+fn noun(schema: &Value, root: &Map<String, Value>) -> String {
+    let schema = resolve(schema, root);
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return allowed_values(values);
+    }
+    if let Some(value) = schema.get("const") {
+        return format!("exactly {}", preview(value));
+    }
+    let nouns: Vec<&str> = types_of(schema)
+        .into_iter()
+        .map(|t| match t {
+            "string" => "a string",
+            "integer" => "an integer",
+            "number" => "a number",
+            "boolean" => "a boolean",
+            "array" => "an array",
+            "object" => "an object",
+            "null" => "null",
+            _ => "a value",
+        })
+        .collect();
+    if nouns.is_empty() {
+        "any JSON value".to_owned()
+    } else {
+        nouns.join(" or ")
+    }
+}
+
+fn allowed_values(values: &[Value]) -> String {
+    let listed: Vec<String> = values.iter().map(preview).collect();
+    cut(&format!("one of {}", listed.join(", ")), MAX_EXPECTED_CHARS).into_owned()
+}
+
+/// What a schema accepts, in full: `a string of 3 to 20 characters matching ^[a-z]+$`,
+/// `an integer from 1 to 100`, `an array of at most 5 items, each a string`.
+fn describe(schema: &Value, root: &Map<String, Value>) -> String {
+    let schema = resolve(schema, root);
+    if schema.get("enum").is_some() || schema.get("const").is_some() {
+        return noun(schema, root);
+    }
+    let types = types_of(schema);
+    let Some(first) = types.first() else {
+        if let Some(branches) = schema
+            .get("anyOf")
+            .or_else(|| schema.get("oneOf"))
+            .and_then(Value::as_array)
+        {
+            let alternatives: Vec<String> = branches.iter().map(|b| noun(b, root)).collect();
+            return cut(&alternatives.join(" or "), MAX_EXPECTED_CHARS).into_owned();
+        }
+        return "any JSON value".to_owned();
+    };
+    let number = |key: &str| keyword_number(schema, key);
+    let range = length_window;
+    let mut out = match *first {
+        "string" => describe_string(schema),
+        kind @ ("integer" | "number") => describe_number(schema, kind),
+        "boolean" => "true or false".to_owned(),
+        "array" => {
+            let mut s = String::from("an array");
+            s += &range(number("minItems"), number("maxItems"), " items");
+            if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+                s.push_str(" of distinct items");
+            }
+            if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
+                let _ = write!(s, ", each {}", noun(items, root));
+            }
+            s
+        }
+        "object" => match schema.get("properties").and_then(Value::as_object) {
+            Some(props) if !props.is_empty() => {
+                let names: Vec<String> = props
+                    .keys()
+                    .map(|k| Value::from(k.as_str()).to_string())
+                    .collect();
+                format!("an object with the fields {}", names.join(", "))
+            }
+            _ => "an object".to_owned(),
+        },
+        "null" => "null".to_owned(),
+        other => format!("a value of type {}", cut(other, 32)),
+    };
+    if types.len() > 1 {
+        let rest: Vec<&str> = types[1..]
+            .iter()
+            .map(|t| if *t == "null" { "null" } else { "another type" })
+            .collect();
+        let _ = write!(out, ", or {}", rest.join(" or "));
+    }
+    cut(&out, MAX_EXPECTED_CHARS).into_owned()
+}
+
+/// The value of a numeric keyword of `schema`, as written.
+fn keyword_number(schema: &Value, key: &str) -> Option<String> {
+    schema
+        .get(key)
+        .filter(|v| v.is_number())
+        .map(ToString::to_string)
+}
+
+/// ` of 3 to 20 characters`, ` of at least 1 item`: a length window.
+fn length_window(low: Option<String>, high: Option<String>, unit: &str) -> String {
+    match (low, high) {
+        (Some(l), Some(h)) if l == h => format!(" of exactly {l}{unit}"),
+        (Some(l), Some(h)) => format!(" of {l} to {h}{unit}"),
+        (Some(l), None) => format!(" of at least {l}{unit}"),
+        (None, Some(h)) => format!(" of at most {h}{unit}"),
+        (None, None) => String::new(),
+    }
+}
+
+fn describe_string(schema: &Value) -> String {
+    let number = |key: &str| keyword_number(schema, key);
+    let range = length_window;
+    let mut s = String::from("a string");
+    s += &range(number("minLength"), number("maxLength"), " characters");
+    if let Some(format) = schema.get("format").and_then(Value::as_str) {
+        match StringFormat::from_name(format) {
+            Some(f) => {
+                let _ = write!(s, " that is {}", f.describe());
+            }
+            None => {
+                let _ = write!(s, " in the {} format", cut(format, 64));
+            }
+        }
+    }
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        let _ = write!(s, " matching {pattern}");
+    }
+    s
+}
+
+fn describe_number(schema: &Value, kind: &str) -> String {
+    let number = |key: &str| keyword_number(schema, key);
+    let mut s = String::from(if kind == "integer" {
+        "an integer"
+    } else {
+        "a number"
+    });
+    let low = number("minimum");
+    let high = number("maximum");
+    match (low, high) {
+        (Some(l), Some(h)) => {
+            let _ = write!(s, " from {l} to {h}");
+        }
+        (Some(l), None) => {
+            let _ = write!(s, " of at least {l}");
+        }
+        (None, Some(h)) => {
+            let _ = write!(s, " of at most {h}");
+        }
+        (None, None) => {}
+    }
+    if let Some(l) = number("exclusiveMinimum") {
+        let _ = write!(s, " greater than {l}");
+    }
+    if let Some(h) = number("exclusiveMaximum") {
+        let _ = write!(s, " less than {h}");
+    }
+    if let Some(step) = number("multipleOf") {
+        let _ = write!(s, ", a multiple of {step}");
+    }
+    s
+}
+
+/// Examples to try, best first: every property, then only the required ones.
+fn example_candidates(root: &Map<String, Value>) -> Vec<Value> {
+    let schema = Value::Object(root.clone());
+    let full = example(&schema, root, 0, true);
+    let minimal = example(&schema, root, 0, false);
+    if full == minimal {
+        vec![full]
+    } else {
+        vec![full, minimal]
+    }
+}
+
+/// An example value of `schema`; `optional` says whether optional properties are filled in.
+fn example(schema: &Value, root: &Map<String, Value>, depth: usize, optional: bool) -> Value {
+    if depth > MAX_EXAMPLE_DEPTH {
+        return Value::Null;
+    }
+    let schema = resolve(schema, root);
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        return values
+            .iter()
+            .find(|v| !v.is_null())
+            .or(values.first())
+            .cloned()
+            .unwrap_or(Value::Null);
+    }
+    if let Some(first) = schema
+        .get("examples")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
+        return default.clone();
+    }
+    if let Some(Value::Array(branches)) = schema.get("anyOf").or_else(|| schema.get("oneOf")) {
+        let branch = branches
+            .iter()
+            .find(|b| types_of(resolve(b, root)) != ["null"])
+            .or(branches.first());
+        if let Some(branch) = branch {
+            return example(branch, root, depth + 1, optional);
+        }
+    }
+    let num = |key: &str| schema.get(key).and_then(Value::as_f64);
+    match types_of(schema).first().copied() {
+        Some("object") => {
+            let required = schema.as_object().map(required_of).unwrap_or_default();
+            let mut out = Map::new();
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                for (name, prop) in props {
+                    if required.contains(name.as_str()) || (optional && depth < 2) {
+                        out.insert(name.clone(), example(prop, root, depth + 1, optional));
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        Some("array") => {
+            let min = num("minItems").unwrap_or(1.0).max(1.0);
+            let max = num("maxItems").unwrap_or(f64::MAX);
+            if max < 1.0 {
+                return Value::Array(Vec::new());
+            }
+            let item = schema.get("items").map_or(Value::from("example"), |i| {
+                example(i, root, depth + 1, optional)
+            });
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a small count"
+            )]
+            let n = min.min(8.0) as usize;
+            let items = (0..n).map(|i| distinct(&item, i)).collect();
+            Value::Array(items)
+        }
+        Some("string") => example_string(schema),
+        Some(kind @ ("integer" | "number")) => example_number(schema, kind),
+        Some("boolean") => Value::Bool(false),
+        _ => Value::Null,
+    }
+}
+
+fn example_string(schema: &Value) -> Value {
+    let num = |key: &str| schema.get(key).and_then(Value::as_f64);
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a length"
+    )]
+    let (min, max) = (
+        num("minLength").unwrap_or(0.0) as usize,
+        num("maxLength").map(|m| m as usize),
+    );
+    if let Some(format) = schema
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(StringFormat::from_name)
+    {
+        return Value::from(format.example());
+    }
+    let mut word: String = "example".chars().take(max.unwrap_or(usize::MAX)).collect();
+    while word.chars().count() < min {
+        word.push('x');
+    }
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        // A word reads better than the shortest match, when the pattern takes one.
+        let takes_word = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(&word));
+        if !takes_word && let Some(sample) = plausible_sample(pattern, min, max) {
+            return Value::from(sample);
+        }
+    }
+    Value::from(word)
+}
+
+fn example_number(schema: &Value, kind: &str) -> Value {
+    let num = |key: &str| schema.get(key).and_then(Value::as_f64);
+    let low = num("minimum").or_else(|| num("exclusiveMinimum").map(|l| l.floor() + 1.0));
+    let high = num("maximum").or_else(|| num("exclusiveMaximum").map(|h| h.ceil() - 1.0));
+    let mut n = 1.0_f64;
+    if let Some(l) = low {
+        n = n.max(l);
+    }
+    if let Some(h) = high {
+        n = n.min(h);
+    }
+    if let Some(step) = num("multipleOf").filter(|s| *s > 0.0) {
+        n = (n / step).ceil() * step;
+    }
+    if kind == "integer" {
+        n = n.ceil();
+        #[expect(clippy::cast_possible_truncation, reason = "a bounded example")]
+        return Value::from(n as i64);
+    }
+    serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+}
+
+/// The `i`-th of several distinct items made from `item` (for `uniqueItems` arrays).
+fn distinct(item: &Value, i: usize) -> Value {
+    if i == 0 {
+        return item.clone();
+    }
+    match item {
+        Value::String(s) => Value::from(format!("{s}{i}")),
+        Value::Number(n) => n.as_i64().map_or_else(
+            || item.clone(),
+            |n| Value::from(n.saturating_add(i64::try_from(i).unwrap_or(0))),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn args(schema: &Value) -> SchemaArgs {
+        SchemaArgs::new(schema.as_object().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn references_are_inlined_and_objects_made_strict() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "inner": {"$ref": "#/$defs/Inner"},
+                "maybe": {"anyOf": [{"$ref": "#/$defs/Inner"}, {"type": "null"}]},
+                "map": {"type": "object", "additionalProperties": {"type": "integer"}}
+            },
+            "$defs": {"Inner": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+        });
+        let strict = strict_schema(schema.as_object().unwrap());
+        assert!(strict.get("$defs").is_none(), "{strict:?}");
+        assert_eq!(strict["additionalProperties"], false);
+        assert_eq!(strict["properties"]["inner"]["additionalProperties"], false);
+        assert_eq!(
+            strict["properties"]["maybe"]["type"],
+            json!(["object", "null"])
+        );
+        assert_eq!(strict["properties"]["maybe"]["additionalProperties"], false);
+        assert_eq!(
+            strict["properties"]["map"]["additionalProperties"],
+            json!({"type": "integer"})
+        );
+    }
+
+    #[test]
+    fn recursive_types_keep_their_definition() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"root": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": {"type": "object", "properties": {
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+            }}}
+        });
+        let checked = args(&schema);
+        assert_eq!(
+            checked.schema()["$defs"]["Node"]["additionalProperties"],
+            false
+        );
+        assert!(checked.is_valid(&json!({"root": {"children": [{"children": []}]}})));
+        let report = checked
+            .check(&json!({"root": {"children": [{"kids": []}]}}))
+            .unwrap_err();
+        assert_eq!(report.issues()[0].path, "root.children[0].kids");
+    }
+
+    #[test]
+    fn every_issue_is_collected_with_paths_and_suggestions() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {
+                "username": {"type": "string", "minLength": 3, "pattern": "^[a-z_]+$"},
+                "age": {"type": "integer", "minimum": 18, "maximum": 120},
+                "role": {"type": "string", "enum": ["admin", "user"]},
+                "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}
+            },
+            "required": ["username", "age", "role"]
+        }));
+        let report = checked
+            .check(&json!({"username": "ab", "age": "x", "usrname": 1, "tags": ["a", "a"]}))
+            .unwrap_err();
+        let codes: Vec<(&str, &str)> = report
+            .issues()
+            .iter()
+            .map(|i| (i.path.as_str(), i.code.as_str()))
+            .collect();
+        for expected in [
+            ("username", "too_short"),
+            ("age", "type"),
+            ("role", "missing"),
+            ("usrname", "unknown_field"),
+            ("tags", "not_unique"),
+        ] {
+            assert!(codes.contains(&expected), "{expected:?} not in {codes:?}");
+        }
+        let unknown = report.at("usrname").unwrap();
+        assert!(
+            unknown.message.contains("Did you mean \"username\"?"),
+            "{unknown:?}"
+        );
+        let age = report.at("age").unwrap();
+        assert_eq!(age.fix.as_deref(), Some("an integer from 18 to 120"));
+        assert_eq!(age.received.as_deref(), Some("\"x\""));
+    }
+
+    #[test]
+    fn the_example_validates() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "pattern": "^cus_[a-z0-9]+$"},
+                "email": {"type": "string", "format": "email"},
+                "n": {"type": "integer", "minimum": 5, "multipleOf": 5},
+                "xs": {"type": "array", "minItems": 2, "uniqueItems": true, "items": {"type": "integer"}},
+                "kind": {"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}]}
+            },
+            "required": ["id", "email", "n", "xs"]
+        }));
+        let example = checked.example().expect("an example");
+        assert!(checked.is_valid(example), "{example}");
+    }
+
+    #[test]
+    fn schemas_of_common_serde_shapes_stay_correct_when_strict() {
+        use std::collections::BTreeMap;
+
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[expect(dead_code, reason = "only the schema is used")]
+        enum Target {
+            /// A folder.
+            Folder { name: String },
+            /// The bin.
+            Trash,
+        }
+
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[expect(dead_code, reason = "only the schema is used")]
+        struct Paging {
+            page: Option<u32>,
+        }
+
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[expect(dead_code, reason = "only the schema is used")]
+        struct Move {
+            target: Target,
+            #[serde(flatten)]
+            paging: Paging,
+            labels: BTreeMap<String, u8>,
+            #[serde(default)]
+            dry_run: bool,
+        }
+
+        let schema = schemars::schema_for!(Move);
+        let checked = args(&schema.to_value());
+        let example = checked.example().expect("an example");
+        assert!(checked.is_valid(example), "{example}");
+        for valid in [
+            json!({"target": {"kind": "trash"}, "labels": {}}),
+            json!({"target": {"kind": "folder", "name": "a"}, "page": 2, "labels": {"x": 1}, "dry_run": true}),
+        ] {
+            assert!(checked.is_valid(&valid), "{valid}");
+        }
+        for (invalid, path) in [
+            (
+                json!({"target": {"kind": "trash"}, "labels": {}, "pgae": 2}),
+                "pgae",
+            ),
+            (
+                json!({"target": {"kind": "folder", "name": "a", "nme": 1}, "labels": {}}),
+                "target.nme",
+            ),
+            (
+                json!({"target": {"kind": "trash"}, "labels": {"x": 300}}),
+                "labels.x",
+            ),
+        ] {
+            let report = checked.check(&invalid).unwrap_err();
+            assert!(report.at(path).is_some(), "{path}: {report}");
+        }
+    }
+}
