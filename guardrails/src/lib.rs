@@ -298,6 +298,12 @@ pub mod __private {
     pub use guardrails_derive::string_formats;
     pub use std::boxed::Box;
 
+    /// What a `#[tool]` method of an rmcp `#[tool_router]` impl returns to rmcp.
+    #[cfg(feature = "rmcp")]
+    pub use crate::mcp::{call_result as mcp_call_result, definition as mcp_definition};
+    #[cfg(feature = "rmcp")]
+    pub use rmcp::model::{CallToolResult as McpCallToolResult, Tool as McpTool};
+
     /// Marker traits that say which guards fit a field's type; generated code asserts them
     /// so that a guard on the wrong type is a compile error at the guard.
     pub mod guards {

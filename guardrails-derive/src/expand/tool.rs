@@ -95,6 +95,9 @@ fn output_schema(tool: &CheckedTool<'_>) -> TokenStream {
 }
 
 pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
+    if tool.params.method {
+        return expand_method(tool);
+    }
     let params = &tool.params;
     let item = tool.item;
     let ident = &item.sig.ident;
@@ -203,5 +206,108 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+/// A `#[tool]` method of an rmcp `#[tool_router]` impl. rmcp's macro registers every method of
+/// the impl that carries an attribute named `tool` as `(Self::{name}_tool_attr(),
+/// Self::{name})`; so the method `name` becomes that route's handler (the pipeline on `&self`,
+/// from the raw arguments to an MCP result), `{name}_tool_attr` its MCP definition, and the
+/// body as written moves to `{name}_handler`. The router rmcp builds then holds the guarded
+/// tool, whichever way the handler reaches it.
+fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
+    let item = tool.item;
+    let ident = &item.sig.ident;
+    let vis = &item.vis;
+    let attr_fn = quote::format_ident!("{}_tool_attr", ident);
+    let spec_fn = quote::format_ident!("{}_tool_spec", ident);
+    let handler_fn = quote::format_ident!("{}_handler", ident, span = ident.span());
+    let (docs, attrs): (Vec<&syn::Attribute>, Vec<&syn::Attribute>) =
+        item.attrs.iter().partition(|a| a.path().is_ident("doc"));
+    let cfgs: Vec<&&syn::Attribute> = attrs.iter().filter(|a| a.path().is_ident("cfg")).collect();
+    let mut sig = item.sig.clone();
+    sig.ident = handler_fn.clone();
+    let block = &item.block;
+    let args = tool.params.args;
+    let ret = return_type(item);
+    let name = &tool.name;
+    let attr_doc =
+        format!("The MCP definition of the tool `{name}`, as rmcp's `#[tool_router]` reads it.");
+    let spec_doc = format!("The definition and guardrails of the tool `{name}`.");
+
+    let handler_call = quote!(Self::#handler_fn(self, __args));
+    let call = match item.sig.asyncness {
+        Some(_) => quote!(#handler_call.await),
+        None => quote!(__gr::blocking(move || #handler_call)),
+    };
+    let present = if let Some(limit) = &tool.agent_limit {
+        quote_spanned!(at(limit.max.span)=> __gr::present_collection)
+    } else {
+        quote!(__gr::present_value)
+    };
+    let run = quote_spanned!(args.span()=> __gr::run);
+    let spec = spec(tool);
+    let output_schema = output_schema(tool);
+
+    quote! {
+        #[doc = #attr_doc]
+        #[doc(hidden)]
+        #(#cfgs)*
+        #[must_use]
+        #vis fn #attr_fn() -> ::guardrails::__private::McpTool {
+            ::guardrails::__private::mcp_definition(Self::#spec_fn())
+        }
+
+        #[doc = #spec_doc]
+        #(#cfgs)*
+        #[must_use]
+        #vis fn #spec_fn() -> &'static ::guardrails::ToolSpec {
+            use ::guardrails::__private as __gr;
+
+            #spec
+            #output_schema
+
+            &__SPEC
+        }
+
+        /// The handler as written, callable directly (in tests, say). Calls from clients go
+        /// through the tool's pipeline instead, which validates the arguments first.
+        #[allow(
+            clippy::needless_pass_by_value,
+            clippy::must_use_candidate,
+            clippy::missing_errors_doc,
+            clippy::missing_panics_doc,
+            clippy::unused_self,
+            reason = "the pipeline hands the arguments over; the tool's docs are on its route"
+        )]
+        #(#attrs)*
+        #vis #sig #block
+
+        #(#docs)*
+        #(#cfgs)*
+        #vis fn #ident(
+            &self,
+            __arguments: ::guardrails::__private::Map<::std::string::String, ::guardrails::__private::Value>,
+        ) -> ::guardrails::__private::BoxFuture<'_, ::guardrails::__private::McpCallToolResult> {
+            use ::guardrails::__private as __gr;
+
+            __gr::Box::pin(async move {
+                let __settings = __gr::CallSettings::default();
+                let __output = #run(
+                    Self::#spec_fn(),
+                    &__settings,
+                    __arguments,
+                    move |__args: #args| async move {
+                        #[allow(unused_imports)]
+                        use __gr::{FallibleKind as _, ValueKind as _};
+                        let __returned = #call;
+                        (&__gr::PhantomData::<#ret>).outcome_kind().convert(__returned)
+                    },
+                    #present,
+                )
+                .await;
+                __gr::mcp_call_result(__output)
+            })
+        }
     }
 }

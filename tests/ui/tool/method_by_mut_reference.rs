@@ -7,12 +7,15 @@ struct Args {
     name: String,
 }
 
-struct AppState;
+struct AppState {
+    greeted: usize,
+}
 
 impl AppState {
     /// Greets.
     #[tool]
-    fn greet(&self, args: Args) -> String {
+    fn greet(&mut self, args: Args) -> String {
+        self.greeted += 1;
         args.name
     }
 }
