@@ -275,7 +275,7 @@ pub mod __private {
     pub use crate::policy::{Policy, Profile};
     pub use crate::tool::presenter::{present_collection, present_value};
     pub use crate::tool::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
-    pub use crate::tool::run::outcome::{FallibleKind, ValueKind};
+    pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{Presented, Presenter, blocking, run};
     pub use crate::tool::{
         AgentLimit, Annotations, BoxFuture, CallOutput, CallSettings, StateRef, Teaching, Tool,

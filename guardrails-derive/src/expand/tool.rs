@@ -22,6 +22,20 @@ fn return_type(item: &syn::ItemFn) -> TokenStream {
     }
 }
 
+/// The conversion of the handler's returned value into the pipeline's `Result`, at the return
+/// type: a `Result` whose error does not convert into `ToolError` is reported there.
+fn convert(item: &syn::ItemFn) -> TokenStream {
+    let ret = return_type(item);
+    let span = match &item.sig.output {
+        syn::ReturnType::Default => item.sig.ident.span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
+    };
+    // At the user's return type with the user's hygiene, which is where the local was bound:
+    // an error type that does not fit is underlined there.
+    let returned = syn::Ident::new("__returned", span);
+    quote_spanned!(at(span)=> (&&&__gr::PhantomData::<#ret>).outcome_kind().convert(#returned))
+}
+
 /// The `static` that describes the tool.
 fn spec(tool: &CheckedTool<'_>) -> TokenStream {
     let args = tool.params.args;
@@ -83,9 +97,9 @@ fn output_schema(tool: &CheckedTool<'_>) -> TokenStream {
             __CACHE
                 .get_or_init(|| {
                     #[allow(unused_imports)]
-                    use __gr::{FallibleKind as _, ValueKind as _, WithSchema as _, WithoutSchema as _};
+                    use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _, WithSchema as _, WithoutSchema as _};
                     let __ret = __gr::PhantomData::<#ret>;
-                    let __out = (&__ret).outcome_kind().output(__ret);
+                    let __out = (&&&__ret).outcome_kind().output(__ret);
                     #listing
                     (&__gr::Probe::new(__out)).output_schema()
                 })
@@ -109,7 +123,6 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     sig.ident = syn::Ident::new("handler", ident.span());
     let block = &item.block;
     let args = params.args;
-    let ret = return_type(item);
 
     let state_call = params
         .state
@@ -133,6 +146,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     // Plain user span here (not `at`): with the macro's hygiene rustc reports a missing
     // `ToolArgs` on this call twice.
     let run = quote_spanned!(args.span()=> __gr::run);
+    let convert = convert(item);
     let spec = spec(tool);
     let output_schema = output_schema(tool);
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
@@ -197,9 +211,9 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
                         __arguments,
                         move |__args: #args| async move {
                             #[allow(unused_imports)]
-                            use __gr::{FallibleKind as _, ValueKind as _};
+                            use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _};
                             let __returned = #call;
-                            (&__gr::PhantomData::<#ret>).outcome_kind().convert(__returned)
+                            #convert
                         },
                         #present,
                     ))
@@ -229,7 +243,6 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
     sig.ident = handler_fn.clone();
     let block = &item.block;
     let args = tool.params.args;
-    let ret = return_type(item);
     let name = &tool.name;
     let attr_doc =
         format!("The MCP definition of the tool `{name}`, as rmcp's `#[tool_router]` reads it.");
@@ -246,6 +259,7 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
         quote!(__gr::present_value)
     };
     let run = quote_spanned!(args.span()=> __gr::run);
+    let convert = convert(item);
     let spec = spec(tool);
     let output_schema = output_schema(tool);
 
@@ -299,9 +313,9 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
                     __arguments,
                     move |__args: #args| async move {
                         #[allow(unused_imports)]
-                        use __gr::{FallibleKind as _, ValueKind as _};
+                        use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _};
                         let __returned = #call;
-                        (&__gr::PhantomData::<#ret>).outcome_kind().convert(__returned)
+                        #convert
                     },
                     #present,
                 )
