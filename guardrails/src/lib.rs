@@ -211,6 +211,37 @@ pub use tool::present;
 /// assert_eq!(report.len(), 4);
 /// assert!(CreateUser::validate_value(CreateUser::example().clone()).is_ok());
 /// ```
+///
+/// # The JSON Schema is derived too
+///
+/// The derive also implements `schemars::JsonSchema`, with the schema the validator enforces
+/// (the one `tools/list` advertises): so an arguments struct nests in another one's schema,
+/// and a tool can return it with an `outputSchema`. Deriving `schemars::JsonSchema` as well is
+/// therefore an error, "conflicting implementations of trait `JsonSchema`" at `ToolArgs`: two
+/// schemas for one type could disagree. Drop `JsonSchema` from the derive list; a type that must
+/// describe itself differently as an output (without the guards, say) is a second type, with a
+/// `From` between the two.
+///
+/// ```
+/// use guardrails::ToolArgs;
+/// use schemars::JsonSchema;
+///
+/// /// An address, as arguments take it and as results return it.
+/// #[derive(serde::Deserialize, serde::Serialize, ToolArgs)] // no `JsonSchema` here
+/// struct Address {
+///     #[guard(length(min = 1, max = 80))]
+///     street: String,
+/// }
+///
+/// #[derive(serde::Serialize, JsonSchema)]
+/// struct Customer {
+///     name: String,
+///     address: Address, // its schema is the one the validator enforces
+/// }
+///
+/// let schema = schemars::schema_for!(Customer);
+/// assert_eq!(schema.as_value()["properties"]["address"]["properties"]["street"]["maxLength"], 80);
+/// ```
 pub use guardrails_derive::ToolArgs;
 
 /// Derives [`ToolEnum`](trait@ToolEnum) (and [`ArgValue`]) for an enum of unit variants: each
