@@ -181,7 +181,9 @@ pub use tool::present;
 /// a type issue; 64-bit integers accept ±(2^53 - 1), the integers every JSON client holds
 /// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Vec<T>`, `Box<T>`, string-keyed maps,
 /// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`) and
-/// [`ToolEnum`](trait@ToolEnum) enums.
+/// [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
+/// (`uuid`), `Url` (`url`) and `Decimal` (`rust_decimal`) are strings in their JSON Schema
+/// format; a type of your own, a newtype say, implements [`ArgValue`] (its docs show how).
 ///
 /// ```
 /// use guardrails::{ToolArgs, ToolEnum};
