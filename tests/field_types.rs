@@ -91,7 +91,7 @@ fn each_invalid_value_is_one_issue_with_the_formats_coaching() {
             "RFC 3339 date-time",
         ),
         ("day", json!("2026-02-30"), IssueCode::Format, "YYYY-MM-DD"),
-        ("day", json!(20260301), IssueCode::Type, "YYYY-MM-DD"),
+        ("day", json!(20_260_301), IssueCode::Type, "YYYY-MM-DD"),
         (
             "at_time",
             json!("2026-03-01T10:00:00"),

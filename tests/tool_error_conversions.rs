@@ -28,6 +28,7 @@ fn read_question_mark(args: Read) -> Result<String, ToolError> {
 /// Reads a file, with anyhow.
 #[tool]
 async fn read_anyhow(args: Read) -> anyhow::Result<String> {
+    tokio::task::yield_now().await;
     let text = std::fs::read_to_string(&args.path)?;
     anyhow::ensure!(!text.is_empty(), "{} is empty", args.path);
     Ok(text)

@@ -9,7 +9,7 @@
 //! - In an existing rmcp server, `#[guardrails::tool]` on a `&self` method of the impl that
 //!   rmcp's `#[tool_router]` reads: the router rmcp builds holds the guarded tool next to the
 //!   native `#[rmcp::tool]` methods, and rmcp's plain `#[tool_handler]` serves both. Nothing
-//!   else to wire; see [`tool`](crate::tool#in-an-existing-rmcp-server).
+//!   else to wire; see [`tool`](macro@crate::tool#in-an-existing-rmcp-server).
 //! - [`route`] / [`GuardedRoutes`]: free-function tools (those a [`Server`] also serves) as
 //!   routes of an rmcp `ToolRouter`. The router that holds them must be the one the handler
 //!   serves from: store it in the server and name it in `#[tool_handler(router = …)]`, as
@@ -135,7 +135,7 @@ where
 /// be stored in the server and named in `#[tool_handler(router = self.tool_router)]`, or its
 /// guarded tools are neither listed nor callable. Tools written for this server alone are
 /// simpler as `#[guardrails::tool]` methods inside the `#[tool_router]` impl (see
-/// [`tool`](crate::tool#in-an-existing-rmcp-server)), which need no wiring at all.
+/// [`tool`](macro@crate::tool#in-an-existing-rmcp-server)), which need no wiring at all.
 ///
 /// A free-function tool takes its state as `&T`; the server lends it through
 /// [`StateRef`](crate::StateRef):
