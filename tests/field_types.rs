@@ -144,6 +144,22 @@ fn each_invalid_value_is_one_issue_with_the_formats_coaching() {
 }
 
 #[test]
+fn a_missing_field_is_described_by_its_type() {
+    for (key, fix) in [
+        ("day", "a string that is a date in YYYY-MM-DD form"),
+        ("id", "a string that is a UUID"),
+        ("price", "a decimal number written as a string"),
+    ] {
+        let mut args = valid();
+        args.as_object_mut().unwrap().remove(key);
+        let issue = only_issue(args);
+        assert_eq!(issue.code, IssueCode::Missing, "{key}");
+        let expected = issue.expected.as_deref().unwrap_or_default();
+        assert!(expected.starts_with(fix), "{key}: {expected}");
+    }
+}
+
+#[test]
 fn the_rendered_error_coaches_with_the_format() {
     let args = with("day", json!("tomorrow"));
     let Err(report) = Booking::validate_value(args) else {

@@ -410,7 +410,7 @@ fn field(info: &'static FieldInfo, seen: &mut Vec<*const ArgsInfo>) -> Field {
 /// The shape of a kind, with the bounds its Rust type implies.
 fn shape(kind: &Kind, seen: &mut Vec<*const ArgsInfo>) -> Field {
     match kind {
-        Kind::String => Field::of(JsonType::String),
+        Kind::String | Kind::Text(_) => Field::of(JsonType::String),
         Kind::Boolean => Field::of(JsonType::Boolean),
         Kind::Integer { min, max } => {
             let mut f = Field::of(JsonType::Integer);

@@ -217,7 +217,7 @@ fn is_decimal_text(s: &str) -> bool {
 #[cfg(feature = "rust_decimal")]
 impl ArgValue for rust_decimal::Decimal {
     fn kind() -> Kind {
-        Kind::String
+        Kind::Text(DECIMAL_DESCRIPTION)
     }
     fn schema() -> Map<String, Value> {
         match json!({"type": "string", "pattern": DECIMAL_PATTERN}) {
@@ -230,15 +230,7 @@ impl ArgValue for rust_decimal::Decimal {
     }
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
         let Value::String(s) = &value else {
-            cx.fail(
-                IssueCode::Type,
-                format!(
-                    "Expected {DECIMAL_DESCRIPTION}, got {}.",
-                    super::info::json_type_noun(&value)
-                ),
-                Some(&value),
-                Some(DECIMAL_DESCRIPTION.to_owned()),
-            );
+            cx.type_mismatch(&Self::kind(), &value);
             return None;
         };
         let parsed = is_decimal_text(s)

@@ -42,6 +42,10 @@ pub enum Kind {
     /// A string in a format: what a field of a date, UUID or URL type accepts (the
     /// [`ArgValue`](super::ArgValue) impls behind the features `chrono`, `time`, `uuid`, `url`).
     Formatted(super::StringFormat),
+    /// A string of a shape of its own, in words that complete "Expected …" and "Fix: …", e.g.
+    /// `"a customer id such as cus_1a2b3c4d"`: for a type that implements
+    /// [`ArgValue`](super::ArgValue) with a check of its own (a decimal, an identifier).
+    Text(&'static str),
     /// Any JSON value.
     Any,
 }
@@ -52,7 +56,7 @@ impl Kind {
     #[must_use]
     pub fn json_type(&self) -> &'static str {
         match self {
-            Self::String | Self::Enum(_) | Self::Formatted(_) => "string",
+            Self::String | Self::Enum(_) | Self::Formatted(_) | Self::Text(_) => "string",
             Self::Boolean => "boolean",
             Self::Integer { .. } => "integer",
             Self::Number { .. } => "number",
@@ -74,6 +78,7 @@ impl Kind {
             Self::Object(_) | Self::Map(_) => "an object".into(),
             Self::Enum(values) => format!("one of {}", quoted_list(values)),
             Self::Formatted(format) => format!("a string that is {}", format.describe()),
+            Self::Text(words) => (*words).to_owned(),
             Self::Any => "any JSON value".into(),
         }
     }
@@ -132,7 +137,7 @@ fn describe_type_range(out: &mut String, min: i128, max: i128) {
 
 fn plural(kind: &Kind) -> String {
     match kind {
-        Kind::String | Kind::Formatted(_) => "strings".into(),
+        Kind::String | Kind::Formatted(_) | Kind::Text(_) => "strings".into(),
         Kind::Boolean => "booleans".into(),
         Kind::Integer { .. } => "integers".into(),
         Kind::Number { .. } => "numbers".into(),

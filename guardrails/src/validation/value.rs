@@ -36,9 +36,8 @@ use super::schema::allow_null;
 /// # Implementing it
 ///
 /// Implement it for a type of your own to accept it as a field: a newtype that checks what a
-/// plain `String` cannot, say. Read the value through the inner type's impl, so that its type
-/// issues read alike, then add the check; the schema says what the check enforces, and the
-/// example passes it. (`ToolArgs` does not look inside a newtype struct: a tuple struct is a
+/// plain `String` cannot, say. [`Kind::Text`](super::Kind::Text) gives the words a message
+/// uses for it; the schema says what the check enforces, and the example passes it. (`ToolArgs` does not look inside a newtype struct: a tuple struct is a
 /// field type, not arguments, and it reads as the impl says.)
 ///
 /// ```
@@ -58,7 +57,8 @@ use super::schema::allow_null;
 ///
 /// impl ArgValue for CustomerId {
 ///     fn kind() -> Kind {
-///         Kind::String
+///         // The words of "Expected …" and "Fix: …" when the field is missing or not a string.
+///         Kind::Text("a customer id: cus_ and 8 lowercase letters or digits, such as cus_1a2b3c4d")
 ///     }
 ///     fn schema() -> Map<String, Value> {
 ///         let mut schema = String::schema();
@@ -69,8 +69,11 @@ use super::schema::allow_null;
 ///         String::shape_matches(value)
 ///     }
 ///     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
-///         let text = String::from_arg(value.clone(), cx)?;
-///         if !is_customer_id(&text) {
+///         let Value::String(text) = &value else {
+///             cx.type_mismatch(&Self::kind(), &value);
+///             return None;
+///         };
+///         if !is_customer_id(text) {
 ///             cx.fail(
 ///                 IssueCode::Pattern,
 ///                 "Not a customer id.",
@@ -79,7 +82,7 @@ use super::schema::allow_null;
 ///             );
 ///             return None;
 ///         }
-///         Some(Self(text))
+///         Some(Self(text.clone()))
 ///     }
 ///     fn example(_: &Constraints, nth: usize) -> Value {
 ///         // Distinct for each `nth`, for a `Vec<CustomerId>` with `unique`.
@@ -98,10 +101,12 @@ use super::schema::allow_null;
 /// // Both traits have an `example`: with both in scope, name the one meant.
 /// let example = <MergeCustomers as ToolArgs>::example().clone();
 /// assert!(MergeCustomers::validate_value(example).is_ok());
-/// let sent = serde_json::json!({"customers": ["cus_1a2b3c4d", "bob"]});
+/// let sent = serde_json::json!({"customers": ["cus_1a2b3c4d", "bob", 7]});
 /// let Err(report) = MergeCustomers::validate_value(sent) else { unreachable!() };
 /// assert_eq!(report.issues()[0].code, IssueCode::Pattern);
 /// assert_eq!(report.issues()[0].path, "customers[1]");
+/// assert_eq!(report.issues()[1].code, IssueCode::Type);
+/// assert!(report.issues()[1].message.starts_with("Expected a customer id: cus_"));
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of tool arguments",
