@@ -33,6 +33,10 @@ use super::schema::allow_null;
 /// `Decimal` holds exactly, so the schema's pattern and the validator agree on every string.
 /// A model that sends a number is told to write it as a string.
 ///
+/// `ToolArgs` reads these fields itself and needs no `serde::Deserialize` of them; an
+/// arguments struct that derives `Deserialize` too needs the crate's own `serde` feature
+/// (`chrono = { version = "0.4", features = ["serde"] }`).
+///
 /// # Implementing it
 ///
 /// Implement it for a type of your own to accept it as a field: a newtype that checks what a
