@@ -53,8 +53,32 @@ pub fn plain(args: Args) -> u32 {
     args.count
 }
 
+/// A server with guarded methods in rmcp's router.
+pub struct Methods;
+
+#[rmcp::tool_router]
+impl Methods {
+    /// Counts, as an async method.
+    #[tool(read_only, agent_limit = 3)]
+    pub async fn counted_method(
+        &self,
+        args: Args,
+    ) -> core::result::Result<std::vec::Vec<u32>, ToolError> {
+        core::future::ready(()).await;
+        core::result::Result::Ok((0..args.count).collect())
+    }
+
+    /// Counts, as a synchronous method.
+    #[tool]
+    fn plain_method(&self, args: Args) -> u32 {
+        args.count
+    }
+}
+
 #[test]
 fn generated_code_is_lint_clean() {
+    assert_eq!(Methods::tool_router().list_all().len(), 2);
+    assert_eq!(Methods.plain_method_handler(Args { count: 3 }), 3);
     assert_eq!(counted.spec().name(), "counted");
     assert_eq!(plain.spec().name(), "plain-count");
     assert_eq!(plain::handler(Args { count: 2 }), 2);

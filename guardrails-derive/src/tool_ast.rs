@@ -31,6 +31,9 @@ pub(crate) struct Params<'a> {
     pub(crate) state: Option<&'a Type>,
     /// The arguments type.
     pub(crate) args: &'a Type,
+    /// Whether the function is a method taking `&self`: a route of an rmcp `#[tool_router]`
+    /// impl, whose state is `Self`.
+    pub(crate) method: bool,
 }
 
 /// A `#[tool]` function.

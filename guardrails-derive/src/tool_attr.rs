@@ -99,21 +99,42 @@ fn parse_options(args: TokenStream, acc: &mut Accumulator) -> ToolOptions {
 /// The state and arguments types, or an error at the parameter that does not fit.
 fn parse_params<'a>(item: &'a ItemFn, acc: &mut Accumulator) -> Option<Params<'a>> {
     let mut typed = Vec::new();
+    let mut method = false;
     for input in &item.sig.inputs {
         match input {
-            FnArg::Receiver(receiver) => {
-                acc.push(error(
+            FnArg::Receiver(receiver) => match &receiver.kind {
+                syn::ReceiverKind::Reference(_, _, None) => method = true,
+                syn::ReceiverKind::Reference(..) => {
+                    acc.push(error(
                     receiver.span(),
-                    "`#[tool]` goes on a free function, not a method: take the state as a parameter, e.g. `state: &AppState`",
-                ));
-                return None;
-            }
+                    "the server is shared by concurrent calls: take `&self`, not `&mut self`, and use interior mutability",
+                    ));
+                    return None;
+                }
+                _ => {
+                    acc.push(error(
+                        receiver.span(),
+                        "a `#[tool]` method takes `&self`: the server is shared by concurrent calls",
+                    ));
+                    return None;
+                }
+            },
             FnArg::Typed(pat) => typed.push(pat),
         }
     }
     let (state, args) = match typed.as_slice() {
         [args] => (None, *args),
-        [state, args] => (Some(*state), *args),
+        [state, args] if !method => (Some(*state), *args),
+        _ if method => {
+            acc.push(error(
+                item.sig.paren_token.span.join(),
+                format!(
+                    "a `#[tool]` method takes its arguments after `&self`: `fn {}(&self, args: Args)`",
+                    item.sig.ident
+                ),
+            ));
+            return None;
+        }
         _ => {
             acc.push(error(
                 item.sig.paren_token.span.join(),
@@ -162,6 +183,7 @@ fn parse_params<'a>(item: &'a ItemFn, acc: &mut Accumulator) -> Option<Params<'a
     Some(Params {
         state,
         args: &args.ty,
+        method,
     })
 }
 

@@ -181,7 +181,9 @@ pub use tool::present;
 /// a type issue; 64-bit integers accept ±(2^53 - 1), the integers every JSON client holds
 /// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Vec<T>`, `Box<T>`, string-keyed maps,
 /// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`) and
-/// [`ToolEnum`](trait@ToolEnum) enums.
+/// [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
+/// (`uuid`), `Url` (`url`) and `Decimal` (`rust_decimal`) are strings in their JSON Schema
+/// format; a type of your own, a newtype say, implements [`ArgValue`] (its docs show how).
 ///
 /// ```
 /// use guardrails::{ToolArgs, ToolEnum};
@@ -210,6 +212,37 @@ pub use tool::present;
 /// let Err(report) = CreateUser::validate_value(args) else { unreachable!() };
 /// assert_eq!(report.len(), 4);
 /// assert!(CreateUser::validate_value(CreateUser::example().clone()).is_ok());
+/// ```
+///
+/// # The JSON Schema is derived too
+///
+/// The derive also implements `schemars::JsonSchema`, with the schema the validator enforces
+/// (the one `tools/list` advertises): so an arguments struct nests in another one's schema,
+/// and a tool can return it with an `outputSchema`. Deriving `schemars::JsonSchema` as well is
+/// therefore an error, "conflicting implementations of trait `JsonSchema`" at `ToolArgs`: two
+/// schemas for one type could disagree. Drop `JsonSchema` from the derive list; a type that must
+/// describe itself differently as an output (without the guards, say) is a second type, with a
+/// `From` between the two.
+///
+/// ```
+/// use guardrails::ToolArgs;
+/// use schemars::JsonSchema;
+///
+/// /// An address, as arguments take it and as results return it.
+/// #[derive(serde::Deserialize, serde::Serialize, ToolArgs)] // no `JsonSchema` here
+/// struct Address {
+///     #[guard(length(min = 1, max = 80))]
+///     street: String,
+/// }
+///
+/// #[derive(serde::Serialize, JsonSchema)]
+/// struct Customer {
+///     name: String,
+///     address: Address, // its schema is the one the validator enforces
+/// }
+///
+/// let schema = schemars::schema_for!(Customer);
+/// assert_eq!(schema.as_value()["properties"]["address"]["properties"]["street"]["maxLength"], 80);
 /// ```
 pub use guardrails_derive::ToolArgs;
 
@@ -276,7 +309,7 @@ pub mod __private {
     pub use crate::tool::cursor::with_cursor;
     pub use crate::tool::presenter::{present_collection, present_value};
     pub use crate::tool::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
-    pub use crate::tool::run::outcome::{FallibleKind, ValueKind};
+    pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{Presented, Presenter, blocking, run, run_paged};
     pub use crate::tool::{
         AgentLimit, Annotations, BoxFuture, CallOutput, CallSettings, StateRef, Teaching, Tool,
@@ -298,6 +331,12 @@ pub mod __private {
     /// against [`Format::from_name`](crate::validation::StringFormat::from_name).
     pub use guardrails_derive::string_formats;
     pub use std::boxed::Box;
+
+    /// What a `#[tool]` method of an rmcp `#[tool_router]` impl returns to rmcp.
+    #[cfg(feature = "rmcp")]
+    pub use crate::mcp::{call_result as mcp_call_result, definition as mcp_definition};
+    #[cfg(feature = "rmcp")]
+    pub use rmcp::model::{CallToolResult as McpCallToolResult, Tool as McpTool};
 
     /// Marker traits that say which guards fit a field's type; generated code asserts them
     /// so that a guard on the wrong type is a compile error at the guard.

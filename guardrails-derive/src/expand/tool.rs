@@ -22,6 +22,20 @@ fn return_type(item: &syn::ItemFn) -> TokenStream {
     }
 }
 
+/// The conversion of the handler's returned value into the pipeline's `Result`, at the return
+/// type: a `Result` whose error does not convert into `ToolError` is reported there.
+fn convert(item: &syn::ItemFn) -> TokenStream {
+    let ret = return_type(item);
+    let span = match &item.sig.output {
+        syn::ReturnType::Default => item.sig.ident.span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
+    };
+    // At the user's return type with the user's hygiene, which is where the local was bound:
+    // an error type that does not fit is underlined there.
+    let returned = syn::Ident::new("__returned", span);
+    quote_spanned!(at(span)=> (&&&__gr::PhantomData::<#ret>).outcome_kind().convert(#returned))
+}
+
 /// The `static` that describes the tool.
 fn spec(tool: &CheckedTool<'_>) -> TokenStream {
     let args = tool.params.args;
@@ -98,9 +112,9 @@ fn output_schema(tool: &CheckedTool<'_>) -> TokenStream {
             __CACHE
                 .get_or_init(|| {
                     #[allow(unused_imports)]
-                    use __gr::{FallibleKind as _, ValueKind as _, WithSchema as _, WithoutSchema as _};
+                    use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _, WithSchema as _, WithoutSchema as _};
                     let __ret = __gr::PhantomData::<#ret>;
-                    let __out = (&__ret).outcome_kind().output(__ret);
+                    let __out = (&&&__ret).outcome_kind().output(__ret);
                     #listing
                     (&__gr::Probe::new(__out)).output_schema()
                 })
@@ -130,6 +144,9 @@ fn pipeline(tool: &CheckedTool<'_>) -> (TokenStream, Option<TokenStream>) {
 }
 
 pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
+    if tool.params.method {
+        return expand_method(tool);
+    }
     let params = &tool.params;
     let item = tool.item;
     let ident = &item.sig.ident;
@@ -141,7 +158,6 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     sig.ident = syn::Ident::new("handler", ident.span());
     let block = &item.block;
     let args = params.args;
-    let ret = return_type(item);
 
     let state_call = params
         .state
@@ -157,6 +173,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
         None => quote!(__gr::blocking(move || #handler_call)),
     };
     let (run, present_arg) = pipeline(tool);
+    let convert = convert(item);
     let spec = spec(tool);
     let output_schema = output_schema(tool);
     let input_schema = paged_input_schema(tool);
@@ -223,14 +240,114 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
                         __arguments,
                         move |__args: #args| async move {
                             #[allow(unused_imports)]
-                            use __gr::{FallibleKind as _, ValueKind as _};
+                            use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _};
                             let __returned = #call;
-                            (&__gr::PhantomData::<#ret>).outcome_kind().convert(__returned)
+                            #convert
                         },
                         #present_arg
                     ))
                 }
             }
         };
+    }
+}
+
+/// A `#[tool]` method of an rmcp `#[tool_router]` impl. rmcp's macro registers every method of
+/// the impl that carries an attribute named `tool` as `(Self::{name}_tool_attr(),
+/// Self::{name})`; so the method `name` becomes that route's handler (the pipeline on `&self`,
+/// from the raw arguments to an MCP result), `{name}_tool_attr` its MCP definition, and the
+/// body as written moves to `{name}_handler`. The router rmcp builds then holds the guarded
+/// tool, whichever way the handler reaches it.
+fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
+    let item = tool.item;
+    let ident = &item.sig.ident;
+    let vis = &item.vis;
+    let attr_fn = quote::format_ident!("{}_tool_attr", ident);
+    let spec_fn = quote::format_ident!("{}_tool_spec", ident);
+    let handler_fn = quote::format_ident!("{}_handler", ident, span = ident.span());
+    let (docs, attrs): (Vec<&syn::Attribute>, Vec<&syn::Attribute>) =
+        item.attrs.iter().partition(|a| a.path().is_ident("doc"));
+    let cfgs: Vec<&&syn::Attribute> = attrs.iter().filter(|a| a.path().is_ident("cfg")).collect();
+    let mut sig = item.sig.clone();
+    sig.ident = handler_fn.clone();
+    let block = &item.block;
+    let args = tool.params.args;
+    let name = &tool.name;
+    let attr_doc =
+        format!("The MCP definition of the tool `{name}`, as rmcp's `#[tool_router]` reads it.");
+    let spec_doc = format!("The definition and guardrails of the tool `{name}`.");
+
+    let handler_call = quote!(Self::#handler_fn(self, __args));
+    let call = match item.sig.asyncness {
+        Some(_) => quote!(#handler_call.await),
+        None => quote!(__gr::blocking(move || #handler_call)),
+    };
+    let (run, present_arg) = pipeline(tool);
+    let convert = convert(item);
+    let spec = spec(tool);
+    let output_schema = output_schema(tool);
+    let input_schema = paged_input_schema(tool);
+
+    quote! {
+        #[doc = #attr_doc]
+        #[doc(hidden)]
+        #(#cfgs)*
+        #[must_use]
+        #vis fn #attr_fn() -> ::guardrails::__private::McpTool {
+            ::guardrails::__private::mcp_definition(Self::#spec_fn())
+        }
+
+        #[doc = #spec_doc]
+        #(#cfgs)*
+        #[must_use]
+        #vis fn #spec_fn() -> &'static ::guardrails::ToolSpec {
+            use ::guardrails::__private as __gr;
+
+            #spec
+            #output_schema
+            #input_schema
+
+            &__SPEC
+        }
+
+        /// The handler as written, callable directly (in tests, say). Calls from clients go
+        /// through the tool's pipeline instead, which validates the arguments first.
+        #[allow(
+            clippy::needless_pass_by_value,
+            clippy::must_use_candidate,
+            clippy::missing_errors_doc,
+            clippy::missing_panics_doc,
+            clippy::unused_self,
+            reason = "the pipeline hands the arguments over; the tool's docs are on its route"
+        )]
+        #(#attrs)*
+        #vis #sig #block
+
+        #(#docs)*
+        #(#cfgs)*
+        #vis fn #ident(
+            &self,
+            __arguments: ::guardrails::__private::Map<::std::string::String, ::guardrails::__private::Value>,
+        ) -> ::guardrails::__private::BoxFuture<'_, ::guardrails::__private::McpCallToolResult> {
+            use ::guardrails::__private as __gr;
+
+            __gr::Box::pin(async move {
+                let __settings = __gr::CallSettings::default();
+                let __output = #run(
+                    Self::#spec_fn(),
+                    &__settings,
+                    __arguments,
+                    move |__args: #args| async move {
+                        #[allow(unused_imports)]
+                        use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _};
+                        let __returned = #call;
+                        #convert
+                    },
+                    #present_arg
+                )
+                .await;
+                __gr::mcp_call_result(__output)
+            })
+        }
     }
 }

@@ -25,8 +25,16 @@ use crate::validation::{IssueCode, Report};
 
 /// The contracts clients were last calibrated on: a lockfile embedded in the server binary.
 ///
-/// ```ignore
-/// let known_good = KnownGood::from_lockfile_str(include_str!("../guardrails.lock"))?;
+/// ```no_run
+/// use guardrails::contract::KnownGood;
+/// # const RELEASE_LOCK: &str = "";
+/// # fn main() -> Result<(), guardrails::contract::ContractError> {
+/// // In a server: `include_str!("../guardrails.lock")`, the lockfile of the last release.
+/// let known_good = KnownGood::from_lockfile_str(RELEASE_LOCK)?;
+/// let server = guardrails::Server::new(()).known_good(known_good);
+/// # let _ = server;
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct KnownGood {

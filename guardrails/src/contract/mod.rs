@@ -17,7 +17,12 @@
 //!   the server diffs each tool against it once at start-up, and the validation errors of a
 //!   changed tool carry a [`<contract_awareness>`](Awareness) block.
 //!
-//! ```ignore
+//! ```no_run
+//! use guardrails::Server;
+//! use guardrails::contract::KnownGood;
+//! # fn my_server() -> Server<()> { Server::new(()) }
+//! # const GUARDRAILS_LOCK: &str = "";
+//!
 //! // tests/contract.rs: the lockfile follows the code, deliberately.
 //! #[test]
 //! fn contracts_match_the_lockfile() {
@@ -25,8 +30,13 @@
 //! }
 //!
 //! // main.rs: errors explain what changed since the lockfile clients were calibrated on.
-//! let known_good = KnownGood::from_lockfile_str(include_str!("../guardrails.lock"))?;
-//! Server::new(state).tool(create_user).known_good(known_good).serve_stdio().await?;
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // In a server: `include_str!("../guardrails.lock")`.
+//!     let known_good = KnownGood::from_lockfile_str(GUARDRAILS_LOCK)?;
+//!     my_server().known_good(known_good).serve_stdio().await?;
+//!     Ok(())
+//! }
 //! ```
 //!
 //! # Severity rules

@@ -410,7 +410,7 @@ fn field(info: &'static FieldInfo, seen: &mut Vec<*const ArgsInfo>) -> Field {
 /// The shape of a kind, with the bounds its Rust type implies.
 fn shape(kind: &Kind, seen: &mut Vec<*const ArgsInfo>) -> Field {
     match kind {
-        Kind::String => Field::of(JsonType::String),
+        Kind::String | Kind::Text(_) => Field::of(JsonType::String),
         Kind::Boolean => Field::of(JsonType::Boolean),
         Kind::Integer { min, max } => {
             let mut f = Field::of(JsonType::Integer);
@@ -448,6 +448,11 @@ fn shape(kind: &Kind, seen: &mut Vec<*const ArgsInfo>) -> Field {
         Kind::Enum(values) => {
             let mut f = Field::of(JsonType::String);
             f.enum_values = Some(values.iter().map(|v| Value::from(*v)).collect());
+            f
+        }
+        Kind::Formatted(format) => {
+            let mut f = Field::of(JsonType::String);
+            f.format = Some(format.schema_name().to_owned());
             f
         }
         Kind::Any => Field::of(JsonType::Any),
@@ -496,7 +501,9 @@ fn apply_constraints(out: &mut Field, kind: &Kind, c: &Constraints) {
     }
     out.multiple_of = c.multiple_of.and_then(number_of);
     out.pattern = c.pattern.as_ref().map(|p| p.source().to_owned());
-    out.format = c.format.map(|f| f.schema_name().to_owned());
+    if let Some(format) = c.format {
+        out.format = Some(format.schema_name().to_owned());
+    }
     if !c.one_of.is_empty() {
         out.enum_values = Some(c.one_of.iter().map(|l: &Literal| l.to_json()).collect());
     } else if !matches!(kind, Kind::Enum(_)) {

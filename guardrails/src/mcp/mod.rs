@@ -9,8 +9,14 @@
 //!   runs, coaching messages, limits on results. Nothing else of the server changes.
 //! - [`Server`]: implements rmcp's `ServerHandler`, and is served over stdio
 //!   ([`Server::serve_stdio`]) or Streamable HTTP ([`Server::serve_http`], feature `http`).
-//! - [`route`] / [`GuardedRoutes`]: guarded tools as routes of an rmcp `ToolRouter`, next to
-//!   native rmcp `#[tool]` methods.
+//! - In an existing rmcp server, `#[guardrails::tool]` on a `&self` method of the impl that
+//!   rmcp's `#[tool_router]` reads: the router rmcp builds holds the guarded tool next to the
+//!   native `#[rmcp::tool]` methods, and rmcp's plain `#[tool_handler]` serves both. Nothing
+//!   else to wire; see [`tool`](macro@crate::tool#in-an-existing-rmcp-server).
+//! - [`route`] / [`GuardedRoutes`]: free-function tools (those a [`Server`] also serves) as
+//!   routes of an rmcp `ToolRouter`. The router that holds them must be the one the handler
+//!   serves from: store it in the server and name it in `#[tool_handler(router = …)]`, as
+//!   [`GuardedRoutes`] shows.
 //!
 //! Guarding a native server: keep the router in a field, guarded once, and point
 //! `#[tool_handler]` at it.
@@ -172,7 +178,77 @@ where
     })
 }
 
-/// Adds guarded tools to an rmcp `ToolRouter`, next to its native `#[tool]` methods.
+/// Adds guarded free-function tools to an rmcp `ToolRouter`, next to its native `#[tool]`
+/// methods.
+///
+/// rmcp's `#[tool_handler]` serves, by default, from a new `Self::tool_router()` on every
+/// request, which knows nothing of routes added later: a router built with `with_guarded` must
+/// be stored in the server and named in `#[tool_handler(router = self.tool_router)]`, or its
+/// guarded tools are neither listed nor callable. Tools written for this server alone are
+/// simpler as `#[guardrails::tool]` methods inside the `#[tool_router]` impl (see
+/// [`tool`](macro@crate::tool#in-an-existing-rmcp-server)), which need no wiring at all.
+///
+/// A free-function tool takes its state as `&T`; the server lends it through
+/// [`StateRef`](crate::StateRef):
+///
+/// ```no_run
+/// use std::sync::Arc;
+///
+/// use guardrails::mcp::GuardedRoutes as _;
+/// use guardrails::{StateRef, ToolArgs, tool};
+/// use rmcp::handler::server::router::tool::ToolRouter;
+/// use rmcp::{ServerHandler, tool_handler, tool_router};
+///
+/// /// The state the guarded tools run on.
+/// struct Inventory { skus: Vec<String> }
+///
+/// #[derive(Clone)]
+/// struct Shop {
+///     inventory: Arc<Inventory>,
+///     // The router the handler serves from: built once, with the guarded tools in it.
+///     tool_router: ToolRouter<Self>,
+/// }
+///
+/// impl StateRef<Inventory> for Shop {
+///     fn state(&self) -> &Inventory { &self.inventory }
+/// }
+///
+/// /// Arguments of `find_sku`.
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct FindSku {
+///     /// Text the SKU starts with.
+///     #[guard(length(min = 1, max = 32))]
+///     prefix: String,
+/// }
+///
+/// /// Lists the SKUs that start with the prefix.
+/// #[tool(read_only)]
+/// fn find_sku(inventory: &Inventory, args: FindSku) -> Vec<String> {
+///     inventory.skus.iter().filter(|s| s.starts_with(&args.prefix)).cloned().collect()
+/// }
+///
+/// #[tool_router]
+/// impl Shop {
+///     fn new(inventory: Inventory) -> Self {
+///         Self {
+///             inventory: Arc::new(inventory),
+///             tool_router: Self::tool_router().with_guarded(find_sku),
+///         }
+///     }
+///
+///     #[rmcp::tool(description = "Says whether the shop is open")]
+///     async fn is_open(&self) -> String {
+///         "open".to_owned()
+///     }
+/// }
+///
+/// // `router = self.tool_router`: serve from the stored router, which holds `find_sku`.
+/// #[tool_handler(router = self.tool_router)]
+/// impl ServerHandler for Shop {}
+///
+/// let shop = Shop::new(Inventory { skus: vec!["SKU-1".into()] });
+/// # let _ = shop;
+/// ```
 pub trait GuardedRoutes<S> {
     /// Adds `tool`, replacing a route of the same name.
     #[must_use]

@@ -317,6 +317,61 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
+/// What the model reads of an error converted without a message of its own: the error's text
+/// may hold paths, queries or secrets, and says nothing the model can act on.
+#[cfg(feature = "anyhow")]
+const CONVERTED_MESSAGE: &str = "The tool failed unexpectedly while handling this call.";
+
+impl ToolError {
+    /// `INTERNAL`, with the error's text as the message, for an error you know is safe and
+    /// useful to show the model. The conversions (`?` on an `io::Error`, an `anyhow::Error`)
+    /// keep the text to themselves; this shows it.
+    ///
+    /// ```
+    /// use guardrails::ToolError;
+    ///
+    /// let parsed: Result<u32, _> = "ten".parse::<u32>();
+    /// let error = ToolError::internal_showing(parsed.unwrap_err());
+    /// assert_eq!(error.message(), "The tool failed: invalid digit found in string");
+    /// ```
+    pub fn internal_showing(error: impl fmt::Display) -> Self {
+        Self::internal(format!("The tool failed: {error}"))
+    }
+}
+
+/// `INTERNAL`, naming the kind of input/output error (`entity not found`, `timed out`, …) and
+/// nothing of its text, which may hold paths; so `?` works on I/O in a handler. Use
+/// [`ToolError::internal_showing`] to show the text, or a code constructor to say more.
+///
+/// ```
+/// use guardrails::{ErrorCode, ToolError};
+///
+/// let io = std::io::Error::new(std::io::ErrorKind::NotFound, "/srv/secret/config.toml");
+/// let error = ToolError::from(io);
+/// assert_eq!(error.code(), &ErrorCode::Internal);
+/// assert!(!error.message().contains("secret"));
+/// ```
+impl From<std::io::Error> for ToolError {
+    fn from(error: std::io::Error) -> Self {
+        Self::internal(format!(
+            "The tool failed on an input/output error ({}).",
+            error.kind()
+        ))
+    }
+}
+
+/// `INTERNAL`, saying nothing of the error's text, which may hold internals; an
+/// `anyhow::Error` that wraps a [`ToolError`] is that error, as it was built. Use
+/// [`ToolError::internal_showing`] to show the text.
+#[cfg(feature = "anyhow")]
+impl From<anyhow::Error> for ToolError {
+    fn from(error: anyhow::Error) -> Self {
+        error
+            .downcast::<ToolError>()
+            .unwrap_or_else(|_| Self::internal(CONVERTED_MESSAGE))
+    }
+}
+
 /// A detail value as text: a string as it is, anything else in JSON notation.
 pub(crate) fn detail_text(value: &Value) -> String {
     match value {

@@ -288,28 +288,56 @@ pub(crate) mod outcome {
 
     use crate::message::ToolError;
 
-    /// The handler returns a `Result`.
+    /// The handler returns a `Result` whose error converts into a [`ToolError`].
     pub struct Fallible;
+    /// The handler returns a `Result` whose error does not convert into a [`ToolError`]: the
+    /// tool does not compile, with a message that says what to do.
+    pub struct Unconvertible;
     /// The handler returns a plain value.
     pub struct Infallible;
 
-    /// Chosen for `Result<T, E>`.
+    /// Chosen for `Result<T, E>` with `E: Into<ToolError>`: generated code calls
+    /// `(&&&PhantomData::<R>).outcome_kind()`, and this impl is the first that method
+    /// resolution tries.
     pub trait FallibleKind {
         /// The tag of the return type.
         fn outcome_kind(&self) -> Fallible {
             Fallible
         }
     }
-    impl<T, E> FallibleKind for PhantomData<Result<T, E>> {}
+    impl<T, E: Into<ToolError>> FallibleKind for &&PhantomData<Result<T, E>> {}
 
-    /// Chosen for every other type, one auto-reference later.
+    /// Chosen for any other `Result<T, E>`, one dereference later.
+    pub trait UnconvertibleKind {
+        /// The tag of the return type.
+        fn outcome_kind(&self) -> Unconvertible {
+            Unconvertible
+        }
+    }
+    impl<T, E> UnconvertibleKind for &PhantomData<Result<T, E>> {}
+
+    /// Chosen for every other type, one dereference later still.
     pub trait ValueKind {
         /// The tag of the return type.
         fn outcome_kind(&self) -> Infallible {
             Infallible
         }
     }
-    impl<T> ValueKind for &PhantomData<T> {}
+    impl<T> ValueKind for PhantomData<T> {}
+
+    /// What the error type of a handler's `Result` must be. Nothing implements it: it exists
+    /// for its message, which a handler whose error does not convert into a [`ToolError`]
+    /// gets instead of the conversion's.
+    #[diagnostic::on_unimplemented(
+        message = "a tool's handler cannot fail with `{Self}`: its error must convert into `guardrails::ToolError`",
+        label = "this handler's error type is `{Self}`",
+        note = "return `Result<_, ToolError>` and build the error with a constructor that sets its code, e.g. `ToolError::not_found(\"Task 42 does not exist.\")` or `ToolError::internal(..)`, or `.map_err(..)` it",
+        note = "for an error type of your own, implement `From<YourError> for guardrails::ToolError`; `std::io::Error` converts already, and `anyhow::Error` with the feature `anyhow`"
+    )]
+    pub trait HandlerError {
+        /// Never called: no type implements the trait.
+        fn into_tool_error(self) -> ToolError;
+    }
 
     impl Fallible {
         /// Converts the returned result.
@@ -321,6 +349,22 @@ pub(crate) mod outcome {
             returned: Result<T, E>,
         ) -> Result<T, ToolError> {
             returned.map_err(Into::into)
+        }
+
+        /// The type of a successful output.
+        #[must_use]
+        pub fn output<T, E>(&self, _: PhantomData<Result<T, E>>) -> PhantomData<T> {
+            PhantomData
+        }
+    }
+
+    impl Unconvertible {
+        /// Does not compile: `E` is no [`HandlerError`].
+        ///
+        /// # Errors
+        /// The handler's error.
+        pub fn convert<T, E: HandlerError>(self, returned: Result<T, E>) -> Result<T, ToolError> {
+            returned.map_err(HandlerError::into_tool_error)
         }
 
         /// The type of a successful output.

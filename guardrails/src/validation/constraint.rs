@@ -322,15 +322,8 @@ impl Constraints {
                 Some(format!("a string matching {}", pattern.source())),
             );
         }
-        if let Some(format) = self.format
-            && !format.is_valid(s)
-        {
-            cx.fail(
-                IssueCode::Format,
-                format!("Not {}.", format.describe()),
-                Some(value),
-                Some(format.describe().to_owned()),
-            );
+        if let Some(format) = self.format {
+            check_format(format, s, value, cx);
         }
     }
 
@@ -567,6 +560,26 @@ fn decompose(x: f64) -> Option<(u64, i32)> {
     mantissa >>= shift;
     exp += i32::try_from(shift).ok()?;
     Some((mantissa, exp))
+}
+
+/// Whether `s` is in `format`, recording a `format` issue when it is not: the check of the
+/// `format` guard and of the field types that are strings in a format.
+pub(crate) fn check_format(
+    format: StringFormat,
+    s: &str,
+    value: &Value,
+    cx: &mut impl IssueSink,
+) -> bool {
+    let valid = format.is_valid(s);
+    if !valid {
+        cx.fail(
+            IssueCode::Format,
+            format!("Not {}.", format.describe()),
+            Some(value),
+            Some(format.describe().to_owned()),
+        );
+    }
+    valid
 }
 
 /// The positions of the first two equal items, with JSON equality (`1` equals `1.0`).

@@ -39,6 +39,13 @@ pub enum Kind {
     Map(Box<Kind>),
     /// A string that is one of a fixed set of values.
     Enum(&'static [&'static str]),
+    /// A string in a format: what a field of a date, UUID or URL type accepts (the
+    /// [`ArgValue`](super::ArgValue) impls behind the features `chrono`, `time`, `uuid`, `url`).
+    Formatted(super::StringFormat),
+    /// A string of a shape of its own, in words that complete "Expected …" and "Fix: …", e.g.
+    /// `"a customer id such as cus_1a2b3c4d"`: for a type that implements
+    /// [`ArgValue`](super::ArgValue) with a check of its own (a decimal, an identifier).
+    Text(&'static str),
     /// Any JSON value.
     Any,
 }
@@ -49,7 +56,7 @@ impl Kind {
     #[must_use]
     pub fn json_type(&self) -> &'static str {
         match self {
-            Self::String | Self::Enum(_) => "string",
+            Self::String | Self::Enum(_) | Self::Formatted(_) | Self::Text(_) => "string",
             Self::Boolean => "boolean",
             Self::Integer { .. } => "integer",
             Self::Number { .. } => "number",
@@ -70,6 +77,8 @@ impl Kind {
             Self::Array(item) => format!("an array of {}", plural(item)),
             Self::Object(_) | Self::Map(_) => "an object".into(),
             Self::Enum(values) => format!("one of {}", quoted_list(values)),
+            Self::Formatted(format) => format!("a string that is {}", format.describe()),
+            Self::Text(words) => (*words).to_owned(),
             Self::Any => "any JSON value".into(),
         }
     }
@@ -128,7 +137,7 @@ fn describe_type_range(out: &mut String, min: i128, max: i128) {
 
 fn plural(kind: &Kind) -> String {
     match kind {
-        Kind::String => "strings".into(),
+        Kind::String | Kind::Formatted(_) | Kind::Text(_) => "strings".into(),
         Kind::Boolean => "booleans".into(),
         Kind::Integer { .. } => "integers".into(),
         Kind::Number { .. } => "numbers".into(),

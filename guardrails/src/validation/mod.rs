@@ -16,6 +16,7 @@ mod args;
 mod constraint;
 mod context;
 pub(crate) mod example;
+mod field_types;
 pub(crate) mod hooks;
 mod info;
 mod json_schema;

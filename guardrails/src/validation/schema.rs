@@ -121,7 +121,7 @@ fn constraint_keywords(
     nullable: bool,
 ) {
     let (strings, arrays) = match kind {
-        Kind::String | Kind::Enum(_) => (true, false),
+        Kind::String | Kind::Enum(_) | Kind::Formatted(_) | Kind::Text(_) => (true, false),
         Kind::Array(_) => (false, true),
         Kind::Any => (true, true),
         _ => (false, false),

@@ -16,7 +16,102 @@ use super::schema::allow_null;
 ///
 /// Implemented for strings, booleans, integers and floats (each with its own range), `Vec`,
 /// `Option`, `Box`, string-keyed maps, [`serde_json::Value`], structs deriving `ToolArgs` and
-/// enums deriving `ToolEnum`. Implement it for a type of your own to accept it as a field.
+/// enums deriving `ToolEnum`; and, each behind the feature named for its crate, for the types
+/// JSON carries as strings in a format, read with the same check as `#[guard(format = ..)]` and
+/// advertised with the same `format` in the schema:
+///
+/// | feature | types | JSON |
+/// |---|---|---|
+/// | `chrono` | `DateTime<Utc>` (converted to UTC), `DateTime<FixedOffset>`, `NaiveDate` | `"format": "date-time"`, `"date"` |
+/// | `time` | `OffsetDateTime`, `Date` | `"format": "date-time"`, `"date"` |
+/// | `uuid` | `Uuid` | `"format": "uuid"` (hyphenated) |
+/// | `url` | `Url` | `"format": "uri"` (absolute) |
+/// | `rust_decimal` | `Decimal` | a string matching `^-?[0-9]{1,14}(\.[0-9]{1,14})?$` |
+///
+/// A decimal is a string, not a JSON number, so that no client rounds it through a double
+/// (`"0.10"` stays `0.10`); at most 14 digits before the point and 14 after, which every
+/// `Decimal` holds exactly, so the schema's pattern and the validator agree on every string.
+/// A model that sends a number is told to write it as a string.
+///
+/// `ToolArgs` reads these fields itself and needs no `serde::Deserialize` of them; an
+/// arguments struct that derives `Deserialize` too needs the crate's own `serde` feature
+/// (`chrono = { version = "0.4", features = ["serde"] }`).
+///
+/// # Implementing it
+///
+/// Implement it for a type of your own to accept it as a field: a newtype that checks what a
+/// plain `String` cannot, say. [`Kind::Text`](super::Kind::Text) gives the words a message
+/// uses for it; the schema says what the check enforces, and the example passes it. (`ToolArgs` does not look inside a newtype struct: a tuple struct is a
+/// field type, not arguments, and it reads as the impl says.)
+///
+/// ```
+/// use guardrails::validation::{Constraints, Cx, IssueCode, Kind};
+/// use guardrails::{ArgValue, ToolArgs};
+/// use serde_json::{Map, Value};
+///
+/// /// A customer id: `cus_` and eight lowercase letters or digits.
+/// #[derive(Debug, serde::Deserialize)]
+/// struct CustomerId(String);
+///
+/// fn is_customer_id(s: &str) -> bool {
+///     s.strip_prefix("cus_").is_some_and(|rest| {
+///         rest.len() == 8 && rest.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+///     })
+/// }
+///
+/// impl ArgValue for CustomerId {
+///     fn kind() -> Kind {
+///         // The words of "Expected …" and "Fix: …" when the field is missing or not a string.
+///         Kind::Text("a customer id: cus_ and 8 lowercase letters or digits, such as cus_1a2b3c4d")
+///     }
+///     fn schema() -> Map<String, Value> {
+///         let mut schema = String::schema();
+///         schema.insert("pattern".into(), "^cus_[a-z0-9]{8}$".into());
+///         schema
+///     }
+///     fn shape_matches(value: &Value) -> bool {
+///         String::shape_matches(value)
+///     }
+///     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+///         let Value::String(text) = &value else {
+///             cx.type_mismatch(&Self::kind(), &value);
+///             return None;
+///         };
+///         if !is_customer_id(text) {
+///             cx.fail(
+///                 IssueCode::Pattern,
+///                 "Not a customer id.",
+///                 Some(&value),
+///                 Some("a customer id: cus_ and 8 lowercase letters or digits, such as cus_1a2b3c4d".into()),
+///             );
+///             return None;
+///         }
+///         Some(Self(text.clone()))
+///     }
+///     fn example(_: &Constraints, nth: usize) -> Value {
+///         // Distinct for each `nth`, for a `Vec<CustomerId>` with `unique`.
+///         Value::from(format!("cus_{:08}", 12_345_678 + nth))
+///     }
+/// }
+///
+/// /// Arguments of `merge_customers`.
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct MergeCustomers {
+///     /// The customers to merge.
+///     #[guard(length(min = 2, max = 5), unique)]
+///     customers: Vec<CustomerId>,
+/// }
+///
+/// // Both traits have an `example`: with both in scope, name the one meant.
+/// let example = <MergeCustomers as ToolArgs>::example().clone();
+/// assert!(MergeCustomers::validate_value(example).is_ok());
+/// let sent = serde_json::json!({"customers": ["cus_1a2b3c4d", "bob", 7]});
+/// let Err(report) = MergeCustomers::validate_value(sent) else { unreachable!() };
+/// assert_eq!(report.issues()[0].code, IssueCode::Pattern);
+/// assert_eq!(report.issues()[0].path, "customers[1]");
+/// assert_eq!(report.issues()[1].code, IssueCode::Type);
+/// assert!(report.issues()[1].message.starts_with("Expected a customer id: cus_"));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of tool arguments",
     label = "this field's type does not implement `ArgValue`",

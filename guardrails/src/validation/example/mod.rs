@@ -87,6 +87,16 @@ fn format_variants(format: StringFormat, nth: usize) -> Vec<Value> {
         .filter_map(|i| match format {
             StringFormat::Email => Some(format!("user{i}@example.com")),
             StringFormat::Url => Some(format!("https://example.com/{i}")),
+            StringFormat::Uuid => Some(format!(
+                "123e4567-e89b-12d3-a456-{:012}",
+                426_614_174_000 + i
+            )),
+            StringFormat::Date => Some(format!("2024-{:02}-{:02}", 1 + (i / 28) % 12, 1 + i % 28)),
+            StringFormat::DateTime => Some(format!(
+                "2024-01-{:02}T09:{:02}:00Z",
+                1 + (i / 60) % 28,
+                i % 60
+            )),
             _ => None,
         })
         .map(Value::from)

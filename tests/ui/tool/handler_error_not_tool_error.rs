@@ -7,14 +7,13 @@ struct Args {
     name: String,
 }
 
-struct AppState;
-
-impl AppState {
-    /// Greets.
-    #[tool]
-    fn greet(&self, args: Args) -> String {
-        args.name
+/// Greets.
+#[tool]
+fn greet(args: Args) -> Result<String, String> {
+    if args.name.is_empty() {
+        return Err("no name".to_owned());
     }
+    Ok(args.name)
 }
 
 fn main() {}
