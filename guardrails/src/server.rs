@@ -372,7 +372,11 @@ fn not_an_object(
     settings: &CallSettings,
 ) -> CallOutput {
     let info = spec.args();
-    let mut cx = Cx::new();
+    let mut cx = if settings.render.echo_values {
+        Cx::new()
+    } else {
+        Cx::withholding_values()
+    };
     cx.type_mismatch(&Kind::Object(info), arguments);
     let report = cx.into_report();
     let rejection = Rejection::new(spec.name(), &report, info, spec.example());

@@ -23,7 +23,7 @@ use super::spec::ToolSpec;
 use crate::contract::Awareness;
 use crate::message::{ContractNotice, Failure, Rejection, ToolError};
 use crate::render::RenderOptions;
-use crate::validation::ToolArgs;
+use crate::validation::{Cx, ToolArgs};
 
 /// A boxed future that can move between threads, as tools return from [`Tool::call`].
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -136,7 +136,12 @@ where
         .as_ref()
         .map(|contract| (contract, contract.relevance(&arguments)));
     let notice = || aware.as_ref().map(|(c, r)| ContractNotice::new(c, r));
-    let args = match A::validate(arguments) {
+    let cx = if options.echo_values {
+        Cx::new()
+    } else {
+        Cx::withholding_values()
+    };
+    let args = match A::validate_in(arguments, cx) {
         Ok(args) => args,
         Err(report) => {
             let rejection = Rejection::new(spec.name(), &report, A::info(), A::example())

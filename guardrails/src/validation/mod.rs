@@ -18,6 +18,7 @@ mod context;
 pub(crate) mod example;
 pub(crate) mod hooks;
 mod info;
+mod misplaced;
 pub(crate) mod policy_text;
 mod report;
 pub(crate) mod schema;
@@ -30,7 +31,7 @@ pub use constraint::{
 };
 pub use context::Cx;
 pub(crate) use context::{ProbeStep, ProbedPolicy};
-pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun};
+pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 pub use schema::DIALECT;

@@ -170,6 +170,11 @@ impl Report {
         self.issues.len() < MAX_KEPT_ISSUES
     }
 
+    /// The issues kept, to amend.
+    pub(crate) fn issues_mut(&mut self) -> &mut [Issue] {
+        &mut self.issues
+    }
+
     /// Counts an issue that is not kept.
     pub(crate) fn count_omitted(&mut self) {
         self.omitted += 1;
