@@ -419,9 +419,9 @@ impl Cx {
         let shown = &places[..places.len().min(3)];
         let wheres: Vec<String> = shown
             .iter()
-            .map(|(container, _)| misplaced::describe(container))
+            .map(|(container, _)| misplaced::field_of(container))
             .collect();
-        let wheres = wheres.join(" and of ");
+        let wheres = wheres.join(" and ");
         let name = shown[0].1.name;
         let there = if shown.len() == 1 {
             "there"
@@ -429,9 +429,9 @@ impl Cx {
             "to the one you meant"
         };
         let message = if exact && name == key {
-            format!("{not_a_field} `{name}` is a field of {wheres}: move it {there}.")
+            format!("{not_a_field} `{name}` is {wheres}: move it {there}.")
         } else {
-            format!("{not_a_field} Did you mean `{name}`, a field of {wheres}? Move it {there}.")
+            format!("{not_a_field} Did you mean `{name}`, {wheres}? Move it {there}.")
         };
         let paths: Vec<String> = shown
             .iter()

@@ -113,11 +113,11 @@ pub(crate) fn template_of(path: &str) -> String {
     out
 }
 
-/// "each item of `lines`", "`filter`", or "the top level of the arguments": where a container
-/// template is, in words.
-pub(crate) fn describe(container: &str) -> String {
+/// "a field of each item of `lines`", "a field of `filter`", or "a top-level field of this
+/// tool": what a field of a container template is, in words.
+pub(crate) fn field_of(container: &str) -> String {
     if container.is_empty() {
-        return "the top level of the arguments".to_owned();
+        return "a top-level field of this tool".to_owned();
     }
     let mut each = 0;
     let mut base = container;
@@ -127,9 +127,9 @@ pub(crate) fn describe(container: &str) -> String {
     }
     let base = crate::text::code_span(base);
     match each {
-        0 => base,
-        1 => format!("each item of {base}"),
-        _ => format!("each innermost item of {base}"),
+        0 => format!("a field of {base}"),
+        1 => format!("a field of each item of {base}"),
+        _ => format!("a field of each innermost item of {base}"),
     }
 }
 
@@ -152,9 +152,16 @@ mod tests {
 
     #[test]
     fn containers_in_words() {
-        assert_eq!(describe(""), "the top level of the arguments");
-        assert_eq!(describe("filter"), "`filter`");
-        assert_eq!(describe("lines[]"), "each item of `lines`");
-        assert_eq!(describe("order.lines[]"), "each item of `order.lines`");
+        assert_eq!(field_of(""), "a top-level field of this tool");
+        assert_eq!(field_of("filter"), "a field of `filter`");
+        assert_eq!(field_of("lines[]"), "a field of each item of `lines`");
+        assert_eq!(
+            field_of("order.lines[]"),
+            "a field of each item of `order.lines`"
+        );
+        assert_eq!(
+            field_of("grid[][]"),
+            "a field of each innermost item of `grid`"
+        );
     }
 }
