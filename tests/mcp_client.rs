@@ -274,3 +274,47 @@ async fn guarded_tools_sit_beside_native_tools_in_one_router() {
     }
     client.cancel().await.unwrap();
 }
+
+/// `tools/list` lists the tools in the order the server added them, the same on every call:
+/// a client that caches or diffs the list sees no spurious change, and the author decides
+/// which tools a model reads first.
+#[tokio::test]
+async fn tools_are_listed_in_the_order_they_were_added() {
+    let server = pipeline_server::server(10);
+    let added: Vec<&str> = server.tool_names().collect();
+    assert!(added.len() > 2);
+    let client = connect(server).await;
+    for _ in 0..3 {
+        let listed: Vec<String> = client
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name.into_owned())
+            .collect();
+        assert_eq!(listed, added);
+    }
+    client.cancel().await.unwrap();
+
+    // Not sorted: adding in another order lists in that order.
+    let reversed = guardrails::Server::new(()).tool(shout).tool(ping);
+    let client = connect(reversed).await;
+    let listed: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.into_owned())
+        .collect();
+    assert_eq!(listed, ["shout", "ping"]);
+    client.cancel().await.unwrap();
+}
+
+#[derive(Deserialize, ToolArgs)]
+struct NoArgs {}
+
+/// Replies.
+#[tool]
+fn ping(_args: NoArgs) -> String {
+    "pong".to_owned()
+}

@@ -162,6 +162,10 @@ impl<S: Send + Sync + 'static> Server<S> {
 
     /// Adds a tool.
     ///
+    /// Clients list the tools (`tools/list`) in the order they were added, the same on every
+    /// call: the order is the author's (put the tools a model should consider first first),
+    /// and a client that caches or compares the list sees no change that is not one.
+    ///
     /// # Panics
     /// When a tool of the same name was added before: two tools cannot share a name, and
     /// finding out at startup beats serving the wrong one.
