@@ -99,6 +99,8 @@ pub struct Server<S> {
     /// The contracts clients were calibrated on, and which deltas errors carry.
     known_good: Option<KnownGood>,
     awareness: AwarenessConfig,
+    /// Whether structured results are checked against their output schema.
+    check_outputs: bool,
 }
 
 impl<S> Clone for Server<S> {
@@ -110,6 +112,7 @@ impl<S> Clone for Server<S> {
             options: self.options.clone(),
             known_good: self.known_good.clone(),
             awareness: self.awareness,
+            check_outputs: self.check_outputs,
         }
     }
 }
@@ -157,6 +160,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             options: RenderOptions::default(),
             known_good: None,
             awareness: AwarenessConfig::default(),
+            check_outputs: cfg!(debug_assertions),
         }
     }
 
@@ -343,13 +347,35 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.refresh()
     }
 
+    /// Checks every structured result against the tool's advertised output schema (the MCP
+    /// specification says a server MUST return results that conform to it): a result that
+    /// does not becomes an `INTERNAL` tool error naming the path where it breaks the schema,
+    /// so that the tool's tests fail rather than a client that validates results.
+    ///
+    /// On by default in debug builds, and so in tests; off by default in release builds, where
+    /// it then costs nothing. Each tool's validator is compiled once. A result cut by the
+    /// agent limit or the byte cap is checked too: the envelope `{"items", "shown", "total"}`
+    /// is what the schema describes.
+    ///
+    /// ```
+    /// let server = guardrails::Server::new(()).check_output_schemas(true);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn check_output_schemas(mut self, on: bool) -> Self {
+        self.check_outputs = on;
+        self.refresh()
+    }
+
     /// How the calls of the tool `spec` are answered under the current options.
     fn settings_of(&self, spec: &ToolSpec) -> CallSettings {
         let contract = self
             .known_good
             .as_ref()
             .and_then(|k| k.awareness(&Contract::from_spec(spec), &self.awareness));
-        CallSettings::new(self.options.clone()).with_contract(contract)
+        CallSettings::new(self.options.clone())
+            .with_contract(contract)
+            .with_output_schema_check(self.check_outputs)
     }
 
     /// Rebuilds every tool's settings after the options or the known-good contracts changed.

@@ -16,6 +16,7 @@
 //! - [`present`]: agent limits, byte caps, teaching blocks;
 //! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`].
 
+mod conformance;
 mod name;
 mod output;
 mod policy_check;
