@@ -79,6 +79,16 @@ async fn validation_errors_are_tool_results_with_is_error() {
     assert!(message.contains("code=\"too_short\""), "{message}");
     assert!(message.contains("Did you mean \"assignee\"?"), "{message}");
     assert_eq!(server.state().calls(), 0);
+    // The structured report rides in `_meta`, never in `structuredContent`, which must
+    // conform to the tool's output schema.
+    assert!(result.structured_content.is_none());
+    let meta = result.meta.as_ref().expect("a report in _meta");
+    let report = &meta[guardrails::mcp::REPORT_META_KEY]["error"];
+    assert_eq!(report["type"], "validation");
+    assert_eq!(report["issues"][0]["field"], "title");
+    assert_eq!(report["issues"][0]["code"], "too_short");
+    assert_eq!(report["issues"][0]["received"], "\"x\"");
+    assert!(report["validExample"].is_object());
 
     let result = client
         .call_tool(call(
@@ -89,6 +99,7 @@ async fn validation_errors_are_tool_results_with_is_error() {
         .unwrap();
     assert_eq!(result.is_error, Some(false));
     assert_eq!(result.structured_content.as_ref().unwrap()["id"], 10_000);
+    assert!(result.meta.is_none());
     assert_eq!(server.state().calls(), 1);
     client.cancel().await.unwrap();
 }

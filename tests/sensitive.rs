@@ -131,6 +131,9 @@ async fn no_byte_of_a_sensitive_value_is_echoed_in_any_format() {
                 // The user name is not sensitive: it is echoed as usual.
                 assert!(text.contains("al"), "{text}");
             }
+            // Nor in the structured report beside the text.
+            let report = out.report.expect("a rejection carries its report");
+            assert_withheld(&report.to_string());
         }
     }
 }
@@ -233,6 +236,7 @@ async fn a_server_can_echo_no_value_at_all() {
         let out = server.call("sign_up", call.clone()).await.unwrap();
         let text = &out.text[0];
         assert!(!text.contains("QQ"), "{format:?} echoed a value:\n{text}");
+        assert!(!out.report.as_ref().unwrap().to_string().contains("QQ"));
         assert!(text.contains("a string of 2 characters"), "{text}");
         // Keys are named all the same: a misspelt one must be corrected.
         assert!(text.contains("usrname"), "{text}");

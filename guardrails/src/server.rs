@@ -410,11 +410,7 @@ fn not_an_object(
     cx.type_mismatch(&Kind::Object(info), arguments);
     let report = cx.into_report();
     let rejection = Rejection::new(spec.name(), &report, info, spec.example());
-    CallOutput {
-        text: vec![crate::render::rejection(&rejection, &settings.render)],
-        structured: None,
-        is_error: true,
-    }
+    CallOutput::rejection(&rejection, &settings.render)
 }
 
 impl<S: 'static> ContractSource for Server<S> {

@@ -180,6 +180,23 @@ pub fn failure(message: &Failure<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).failure(message, out))
 }
 
+/// The structured report of a rejected call: the object the JSON format renders
+/// (`{"error": {"type": "validation", "issues": [{"field", "code", "problem", "received",
+/// "expected", "fix"}], "validExample", …}}`), as a value, whatever the format of the text.
+/// What an error result carries for clients and agents that read data (see
+/// [`CallOutput::report`](crate::CallOutput::report)).
+#[must_use]
+pub fn rejection_report(message: &Rejection<'_>, options: &RenderOptions) -> Value {
+    json::rejection_value(message, options)
+}
+
+/// The structured report of a failed call: `{"error": {"type": "tool_error", "code", …}}`,
+/// the object the JSON format renders.
+#[must_use]
+pub fn failure_report(message: &Failure<'_>) -> Value {
+    json::failure_value(message)
+}
+
 /// Renders the teaching block of a truncated result.
 #[must_use]
 pub fn truncation(message: &TruncationNotice<'_>, options: &RenderOptions) -> String {

@@ -79,6 +79,7 @@ pub fn present_value<O: Serialize>(
                     text: vec![text],
                     structured: Some(value),
                     is_error: false,
+                    report: None,
                 },
             }
         }
@@ -174,6 +175,7 @@ fn present_items(
         text,
         structured: Some(structured),
         is_error: false,
+        report: None,
     }
 }
 

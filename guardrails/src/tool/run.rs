@@ -166,11 +166,7 @@ where
         Err(report) => {
             let rejection = Rejection::new(spec.name(), &report, A::info(), A::example())
                 .with_contract(notice());
-            return CallOutput {
-                text: vec![crate::render::rejection(&rejection, options)],
-                structured: None,
-                is_error: true,
-            };
+            return CallOutput::rejection(&rejection, options);
         }
     };
     let handled = handle(spec, options, args, handler, present)
