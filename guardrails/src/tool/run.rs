@@ -169,7 +169,7 @@ where
             return CallOutput::rejection(&rejection, options);
         }
     };
-    let handled = handle(spec, options, args, handler, present)
+    let outcome = handle(spec, options, args, handler, present)
         .await
         .and_then(|output| match &output.structured {
             Some(structured) if settings.check_output_schema => {
@@ -177,7 +177,7 @@ where
             }
             _ => Ok(output),
         });
-    match handled {
+    match outcome {
         Ok(output) => output,
         Err(error) => {
             let annotate = aware.as_ref().is_some_and(|(c, _)| c.all_errors()) && error.is_error();
