@@ -80,3 +80,28 @@ pub(crate) fn check(spec: &ToolSpec, structured: &Value) -> Result<(), ToolError
     ))
     .detail("path", path.to_owned()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_schema_is_compiled_once() {
+        static SCHEMA: OnceLock<Map<String, Value>> = OnceLock::new();
+        let schema = SCHEMA.get_or_init(|| {
+            let Value::Object(map) = serde_json::json!({"type": "object"}) else {
+                unreachable!()
+            };
+            map
+        });
+        let first = validator(schema);
+        let second = validator(schema);
+        assert!(Arc::ptr_eq(&first, &second));
+        assert!(
+            first
+                .as_ref()
+                .as_ref()
+                .is_ok_and(|v| v.is_valid(&serde_json::json!({})))
+        );
+    }
+}

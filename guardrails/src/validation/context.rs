@@ -46,6 +46,8 @@ pub struct Cx {
     moves: Vec<(String, String)>,
     /// The template of the field the unknown key being recorded belongs to.
     pending_move: Option<String>,
+    /// Every field of the root type with its container, built at the first unknown key.
+    places: Option<Vec<(String, &'static FieldInfo)>>,
 }
 
 /// One step of the path to a field whose text a policy checks, as a probe pass records it.
@@ -85,6 +87,7 @@ impl Cx {
             root: None,
             moves: Vec::new(),
             pending_move: None,
+            places: None,
         }
     }
 
@@ -358,10 +361,11 @@ impl Cx {
         // A field of this object sent under its Rust name, then a field of another level sent
         // by its exact name, then a near miss here, then a near miss elsewhere.
         let here = self.template();
-        let misplaced = |near_misses| {
-            self.root
-                .and_then(|root| misplaced::find(root, &here, key, near_misses))
-        };
+        if let (Some(root), None) = (self.root, &self.places) {
+            self.places = Some(misplaced::places(root));
+        }
+        let places = self.places.as_deref().unwrap_or_default();
+        let misplaced = |near_misses| misplaced::find(places, &here, key, near_misses);
         let near_here = || {
             did_you_mean(key, names.clone())
                 .and_then(|best| fields.iter().find(|f| !f.skipped && f.name == best))

@@ -18,8 +18,8 @@ const MAX_PLACES: usize = 1024;
 
 /// Every field of the tree under `root` with the template of its container (`""` for the top
 /// level, `filter`, `lines[]`), nearest the top first. Maps are not entered: their keys are
-/// data, not places.
-fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo)> {
+/// data, not places. A validation pass builds it once, at its first unknown key.
+pub(crate) fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo)> {
     let mut out = Vec::new();
     let mut level: Vec<(String, &'static ArgsInfo)> = vec![(String::new(), root)];
     // A type may sit at several places (`card` and `cards[]`); a recursive one at every
@@ -56,19 +56,19 @@ fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo)> {
 /// at another level: the places of that field, exact matches first, else the places of the
 /// closest name by did-you-mean. `None` when no other level has such a field.
 pub(crate) fn find(
-    root: &'static ArgsInfo,
+    places: &[(String, &'static FieldInfo)],
     here: &str,
     key: &str,
     near_misses: bool,
 ) -> Option<Vec<(String, &'static FieldInfo)>> {
-    let elsewhere: Vec<(String, &'static FieldInfo)> = places(root)
-        .into_iter()
+    let elsewhere: Vec<&(String, &'static FieldInfo)> = places
+        .iter()
         .filter(|(container, _)| container != here)
         .collect();
-    let exact: Vec<_> = elsewhere
+    let exact: Vec<(String, &'static FieldInfo)> = elsewhere
         .iter()
         .filter(|(_, f)| f.name == key || f.rust_name == key)
-        .cloned()
+        .map(|&place| place.clone())
         .collect();
     if !exact.is_empty() {
         return Some(exact);
@@ -81,6 +81,7 @@ pub(crate) fn find(
         elsewhere
             .into_iter()
             .filter(|(_, f)| f.name == best)
+            .cloned()
             .collect(),
     )
 }
