@@ -85,7 +85,9 @@ pub struct Issue {
     /// What is wrong, in one sentence.
     pub message: String,
     /// A bounded preview of the value that was sent, in JSON notation; `None` when nothing was
-    /// sent.
+    /// sent. For a sensitive field, or in a pass that echoes no value, what kind of value was
+    /// sent and its size instead: `(withheld: a string of 14 characters)` (see
+    /// [`withheld`](super::withheld)).
     pub received: Option<String>,
     /// What was expected instead.
     pub expected: Option<String>,
