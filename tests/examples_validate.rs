@@ -43,6 +43,7 @@ fn every_example_passes_its_schema() {
     schema_accepts::<guardrails_tests::task_tracker::UpdateTask>();
     schema_accepts::<guardrails_tests::task_tracker::DeleteTask>();
     schema_accepts::<guardrails_tests::task_tracker::TaskReport>();
+    schema_accepts::<guardrails_tests::task_tracker::ExportTasks>();
 }
 
 #[test]

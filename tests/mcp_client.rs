@@ -79,6 +79,16 @@ async fn validation_errors_are_tool_results_with_is_error() {
     assert!(message.contains("code=\"too_short\""), "{message}");
     assert!(message.contains("Did you mean \"assignee\"?"), "{message}");
     assert_eq!(server.state().calls(), 0);
+    // The structured report rides in `_meta`, never in `structuredContent`, which must
+    // conform to the tool's output schema.
+    assert!(result.structured_content.is_none());
+    let meta = result.meta.as_ref().expect("a report in _meta");
+    let report = &meta[guardrails::mcp::REPORT_META_KEY]["error"];
+    assert_eq!(report["type"], "validation");
+    assert_eq!(report["issues"][0]["field"], "title");
+    assert_eq!(report["issues"][0]["code"], "too_short");
+    assert_eq!(report["issues"][0]["received"], "\"x\"");
+    assert!(report["validExample"].is_object());
 
     let result = client
         .call_tool(call(
@@ -89,6 +99,7 @@ async fn validation_errors_are_tool_results_with_is_error() {
         .unwrap();
     assert_eq!(result.is_error, Some(false));
     assert_eq!(result.structured_content.as_ref().unwrap()["id"], 10_000);
+    assert!(result.meta.is_none());
     assert_eq!(server.state().calls(), 1);
     client.cancel().await.unwrap();
 }
@@ -273,4 +284,48 @@ async fn guarded_tools_sit_beside_native_tools_in_one_router() {
         other => panic!("expected -32602, got {other:?}"),
     }
     client.cancel().await.unwrap();
+}
+
+/// `tools/list` lists the tools in the order the server added them, the same on every call:
+/// a client that caches or diffs the list sees no spurious change, and the author decides
+/// which tools a model reads first.
+#[tokio::test]
+async fn tools_are_listed_in_the_order_they_were_added() {
+    let server = pipeline_server::server(10);
+    let added: Vec<&str> = server.tool_names().collect();
+    assert!(added.len() > 2);
+    let client = connect(server).await;
+    for _ in 0..3 {
+        let listed: Vec<String> = client
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name.into_owned())
+            .collect();
+        assert_eq!(listed, added);
+    }
+    client.cancel().await.unwrap();
+
+    // Not sorted: adding in another order lists in that order.
+    let reversed = guardrails::Server::new(()).tool(shout).tool(ping);
+    let client = connect(reversed).await;
+    let listed: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.into_owned())
+        .collect();
+    assert_eq!(listed, ["shout", "ping"]);
+    client.cancel().await.unwrap();
+}
+
+#[derive(Deserialize, ToolArgs)]
+struct NoArgs {}
+
+/// Replies.
+#[tool]
+fn ping(_args: NoArgs) -> String {
+    "pong".to_owned()
 }

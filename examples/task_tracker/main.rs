@@ -137,4 +137,19 @@ async fn demo(server: &guardrails::Server<tracker::Tracker>) {
         json!({"id": 999_999, "requested_by": "ada"}),
     )
     .await;
+    step(
+        server,
+        "10. A filter sent beside `filter` is pointed to its place; the token, too short, is never echoed",
+        "export_tasks",
+        json!({"assignee": "ada", "destination": {"url": "https://example.com/hook", "token": "sk-live-4f9a"}}),
+    )
+    .await;
+    step(
+        server,
+        "11. It moves the filter and sends the whole token",
+        "export_tasks",
+        json!({"filter": {"assignee": "ada"},
+               "destination": {"url": "https://example.com/hook", "token": "sk-live-4f9a2c7d1e8b6a3f5c0d"}}),
+    )
+    .await;
 }

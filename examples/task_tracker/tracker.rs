@@ -7,7 +7,9 @@
 //! - `create_task` takes strict arguments, and its free-text `description` is held to the
 //!   `decision` output policy;
 //! - `update_task` and `delete_task` fail with `NOT_FOUND` and `FORBIDDEN` errors that carry a
-//!   recovery and the tools to call instead.
+//!   recovery and the tools to call instead;
+//! - `export_tasks` takes a nested `filter` (a filter sent beside it is pointed to its place)
+//!   and an access token that no message ever echoes (`#[guard(sensitive)]`).
 
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -400,6 +402,72 @@ pub fn task_report(state: &Tracker, args: TaskReport) -> String {
     report
 }
 
+/// Which tasks `export_tasks` sends; every filter is optional.
+#[derive(Debug, Default, Deserialize, ToolArgs)]
+pub struct ExportFilter {
+    /// Only tasks in this status.
+    pub status: Option<Status>,
+    /// Only tasks assigned to this person (a lowercase handle such as `ada`).
+    #[guard(pattern = "^[a-z][a-z0-9_]{1,31}$")]
+    pub assignee: Option<String>,
+    /// Only tasks carrying this label.
+    #[guard(length(min = 1, max = 32))]
+    pub label: Option<String>,
+}
+
+/// Where `export_tasks` sends the tasks.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Destination {
+    /// The endpoint that receives the export.
+    #[guard(format = "url")]
+    pub url: String,
+    /// The endpoint's access token. Sensitive: never echoed in an error.
+    #[guard(sensitive, length(min = 24, max = 128))]
+    pub token: String,
+}
+
+/// Arguments of `export_tasks`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct ExportTasks {
+    /// Which tasks to export (all of them when empty).
+    #[serde(default)]
+    pub filter: ExportFilter,
+    /// Where to send them.
+    pub destination: Destination,
+}
+
+/// What `export_tasks` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Exported {
+    /// How many tasks were exported.
+    pub count: usize,
+    /// The endpoint they were sent to.
+    pub url: String,
+}
+
+/// Exports the tasks that match a filter to an endpoint. (This example counts them and sends
+/// nothing.)
+#[tool(read_only)]
+pub fn export_tasks(state: &Tracker, args: ExportTasks) -> Exported {
+    let filter = &args.filter;
+    let count = state
+        .read()
+        .iter()
+        .filter(|t| {
+            filter.status.is_none_or(|s| s == t.status)
+                && filter.assignee.as_deref().is_none_or(|a| a == t.assignee)
+                && filter
+                    .label
+                    .as_deref()
+                    .is_none_or(|l| t.labels.iter().any(|t| t == l))
+        })
+        .count();
+    Exported {
+        count,
+        url: args.destination.url,
+    }
+}
+
 /// The contracts of the last release, which clients were calibrated on: `create_task` then
 /// took an `owner` instead of an `assignee` and no required `due` date. Embedded at compile
 /// time, so start-up reads no file.
@@ -429,7 +497,8 @@ pub fn server_on(tracker: std::sync::Arc<Tracker>) -> Server<Tracker> {
         .tool(create_task)
         .tool(update_task)
         .tool(delete_task)
-        .tool(task_report);
+        .tool(task_report)
+        .tool(export_tasks);
     match KnownGood::from_lockfile_str(KNOWN_GOOD_LOCKFILE) {
         Ok(known_good) => server
             .known_good(known_good)

@@ -203,6 +203,8 @@ pub(crate) struct Guards {
     pub(crate) custom: Option<ExprPath>,
     pub(crate) policy: Option<At<PolicySource>>,
     pub(crate) acknowledges_policy: Option<Span>,
+    /// `sensitive`: the value is never echoed.
+    pub(crate) sensitive: Option<Span>,
     pub(crate) example: Option<At<ValueLit>>,
     pub(crate) description: Option<String>,
 }
@@ -221,6 +223,7 @@ impl Guards {
             && self.custom.is_none()
             && self.policy.is_none()
             && self.acknowledges_policy.is_none()
+            && self.sensitive.is_none()
             && self.example.is_none()
     }
 }

@@ -422,6 +422,7 @@ fn parse_guard(
         Guard::AcknowledgesPolicy => {
             set_once(&mut guards.acknowledges_policy, span, &key, span, acc);
         }
+        Guard::Sensitive => set_once(&mut guards.sensitive, span, &key, span, acc),
         Guard::Example => {
             let expr: Expr = meta.value()?.parse()?;
             let value = At {

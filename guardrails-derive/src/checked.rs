@@ -31,6 +31,8 @@ pub(crate) struct CheckedGuards {
     pub(crate) custom: Option<ExprPath>,
     pub(crate) policy: Option<Policy>,
     pub(crate) acknowledges_policy: bool,
+    /// Whether the value is never echoed (`sensitive`).
+    pub(crate) sensitive: bool,
     /// The example as JSON text.
     pub(crate) example: Option<String>,
 }
@@ -90,6 +92,9 @@ pub(crate) enum TypeNeed {
     Text,
     /// `unique`.
     Items,
+    /// `sensitive`: a value with no fields of its own, so that what is withheld is the whole
+    /// value.
+    Leaf,
 }
 
 /// The output policy a `policy` guard names.

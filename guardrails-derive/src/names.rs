@@ -31,6 +31,7 @@ pub(crate) enum Guard {
     Custom,
     Policy,
     AcknowledgesPolicy,
+    Sensitive,
     Example,
     Description,
 }
@@ -47,6 +48,7 @@ pub(crate) const GUARDS: &[(&str, Guard)] = &[
     ("custom", Guard::Custom),
     ("policy", Guard::Policy),
     ("acknowledges_policy", Guard::AcknowledgesPolicy),
+    ("sensitive", Guard::Sensitive),
     ("example", Guard::Example),
     ("description", Guard::Description),
 ];

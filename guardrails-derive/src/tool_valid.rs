@@ -9,17 +9,10 @@ use syn::spanned::Spanned as _;
 use crate::checked::{AgentLimit, CheckedTool, Teaching};
 use crate::diagnostic::error;
 use crate::tool_ast::{Params, ToolFn, ToolOptions, fn_span};
+use crate::tool_name::{MAX_TOOL_NAME_CHARS, is_valid_tool_name};
 
 /// The smallest byte cap that leaves room for a result and its notice.
 const MIN_MAX_BYTES: u64 = 256;
-
-/// Whether `name` is a valid MCP tool name: 1 to 128 of `A-Z a-z 0-9 _ - .`.
-fn valid_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-}
 
 /// The checked tool, or `None` when a check failed or the parameters did not parse (each
 /// failure recorded in `acc`).
@@ -81,7 +74,7 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
     check_signature(tool, acc);
     let options = &tool.options;
     let name = tool.name();
-    if !valid_tool_name(&name) {
+    if !is_valid_tool_name(&name) {
         let span = options
             .name
             .as_ref()
@@ -89,7 +82,7 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
         acc.push(error(
             span,
             format!(
-                "tool name `{name}` may only hold letters, digits, `_`, `-` and `.` (1 to 128 characters)"
+                "tool name `{name}` breaks the MCP rule for tool names: 1 to {MAX_TOOL_NAME_CHARS} characters, each an ASCII letter, a digit, `_`, `-` or `.`"
             ),
         ));
     }

@@ -142,6 +142,12 @@ fn check_guards(g: Guards) -> darling::Result<CheckedGuards> {
         .as_ref()
         .map(|one_of| check_one_of(one_of, &mut acc))
         .unwrap_or_default();
+    if let (Some(span), Some(_)) = (g.sensitive, &g.policy) {
+        acc.push(error(
+            span,
+            "`sensitive` cannot be combined with `policy`: a policy's findings quote the text they flag",
+        ));
+    }
     let policy = g.policy.and_then(|policy| acc.handle(check_policy(policy)));
     let multiple_of = g.multiple_of.as_ref().and_then(|step| {
         if step.value.is_positive() {
@@ -187,6 +193,7 @@ fn check_guards(g: Guards) -> darling::Result<CheckedGuards> {
         custom: g.custom,
         policy,
         acknowledges_policy: g.acknowledges_policy.is_some(),
+        sensitive: g.sensitive.is_some(),
         example,
     })
 }
@@ -201,6 +208,7 @@ fn type_needs(g: &Guards) -> Vec<(Span, TypeNeed)> {
         (g.pattern.as_ref().map(|p| p.span), TypeNeed::Text),
         (g.format.as_ref().map(|f| f.span), TypeNeed::Text),
         (g.unique, TypeNeed::Items),
+        (g.sensitive, TypeNeed::Leaf),
     ]
     .into_iter()
     .filter_map(|(span, need)| Some((span?, need)))

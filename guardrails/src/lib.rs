@@ -45,6 +45,7 @@ pub use tool::present;
 /// | `custom = path` | any | (not expressible) | `#[guard(custom = no_weekends)]` with `fn(&T) -> Result<(), String>` |
 /// | `policy = "profile"`, `policy = path` | strings, and `Option`, `Box`, `Vec` of them | (not expressible) | `#[guard(policy = "decision")]`, `#[guard(policy = house_rules)]` with `fn() -> &'static Policy` |
 /// | `acknowledges_policy` | one `bool` (or `Option<bool>`) field | (none: an ordinary boolean) | `#[serde(default)] #[guard(acknowledges_policy)] acknowledge_warnings: bool` |
+/// | `sensitive` | strings, numbers, booleans, `ToolEnum`s, and `Option`, `Box`, `Vec`, maps of them | `writeOnly: true` | `#[guard(sensitive, length(min = 12))] password: String` |
 /// | `example = literal` | any | `examples` | `#[guard(example = "john_doe")]` |
 /// | `description = "…"` | any | `description` | overrides the doc comment |
 ///
@@ -55,6 +56,70 @@ pub use tool::present;
 /// value is present. Patterns use the `regex` crate's syntax; prefer constructs that mean the
 /// same in ECMA-262 (which clients read the schema with): explicit classes such as `[0-9]`
 /// rather than `\d`, no inline flags.
+///
+/// # Sensitive fields
+///
+/// A field marked `sensitive` (passwords, tokens, card numbers, personal data) is checked like
+/// any other, but its value is never echoed: an issue about it says what kind of value was sent
+/// and its size, `You sent: (withheld: a string of 7 characters)`, never the content, in every
+/// format; so does an issue about a misspelt or misplaced key that names it (`pasword`, or a
+/// card's `number` sent at the top level), and the keys of a sensitive map. Its example is a
+/// placeholder (asterisks, when they pass its guards) and its schema says `writeOnly: true`.
+/// The guard fits values without fields of their own: on a nested arguments struct, mark the
+/// struct's own sensitive fields (a compile error says so). It cannot be combined with `policy`,
+/// whose findings quote the text they flag; a `custom` check's message is yours, so do not put
+/// the value in it. A server that must echo no value at all, sensitive or not, turns
+/// [`RenderOptions::echo_values`] off.
+///
+/// ```
+/// use guardrails::ToolArgs;
+///
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct Login {
+///     user: String,
+///     #[guard(sensitive, length(min = 12))]
+///     password: String,
+/// }
+///
+/// let call = serde_json::json!({"user": "ada", "password": "hunter2"});
+/// let report = Login::validate_value(call).err().unwrap();
+/// let issue = report.at("password").unwrap();
+/// assert_eq!(issue.received.as_deref(), Some("(withheld: a string of 7 characters)"));
+/// assert_eq!(Login::example()["password"], "************");
+/// assert_eq!(Login::schema().get("properties").unwrap()["password"]["writeOnly"], true);
+/// ```
+///
+/// # Misplaced fields
+///
+/// A model often sends a field at the wrong level: `quantity` beside `lines` when it belongs in
+/// each line, `search` beside `filter` instead of inside it, a top-level field inside a nested
+/// object. An unknown key that is the name of a field at another level of the arguments (or
+/// close to one, by the same did-you-mean as misspelt keys, after a near miss at its own level)
+/// is pointed to its place: "`quantity` is a field of each item of `lines`: move it there",
+/// with the fix "send it as `lines[i].quantity`"; and a missing-field issue at that place says
+/// where it was sent instead.
+///
+/// ```
+/// use guardrails::ToolArgs;
+///
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct Line {
+///     sku: String,
+///     quantity: u32,
+/// }
+///
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct Order {
+///     lines: Vec<Line>,
+/// }
+///
+/// let call = serde_json::json!({"lines": [{"sku": "A-1"}], "quantity": 2});
+/// let report = Order::validate_value(call).err().unwrap();
+/// let misplaced = report.at("quantity").unwrap();
+/// assert!(misplaced.message.contains("`quantity` is a field of each item of `lines`: move it there."));
+/// let missing = report.at("lines[0].quantity").unwrap();
+/// assert!(missing.message.ends_with("It was sent as `quantity` instead: move it here."));
+/// ```
 ///
 /// # Output policies on text arguments
 ///
@@ -387,6 +452,26 @@ pub mod __private {
         impl<T> Length for BTreeMap<String, T> {}
         impl<T, S> Length for HashMap<String, T, S> {}
 
+        /// Types with no declared fields of their own: `sensitive` applies, and withholds
+        /// the whole value. A struct deriving `ToolArgs` is not one: mark its own fields
+        /// instead. `#[derive(ToolEnum)]` implements it.
+        #[diagnostic::on_unimplemented(
+            message = "`sensitive` needs a field without fields of its own (a string, a number, a boolean, a `ToolEnum`, or an array, map or option of them), not `{Self}`",
+            note = "mark the sensitive fields of the nested arguments type instead"
+        )]
+        pub trait Leaf {}
+        macro_rules! leaf {
+            ($($t:ty),*) => {$(impl Leaf for $t {})*};
+        }
+        leaf!(
+            String, bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64, Value
+        );
+        impl<T: Leaf> Leaf for Option<T> {}
+        impl<T: Leaf> Leaf for Box<T> {}
+        impl<T: Leaf> Leaf for Vec<T> {}
+        impl<T: Leaf> Leaf for BTreeMap<String, T> {}
+        impl<T: Leaf, S> Leaf for HashMap<String, T, S> {}
+
         /// Asserts at compile time that `T` satisfies the guard trait `G`.
         pub const fn assert_length<T: ?Sized + Length>() {}
         /// Asserts at compile time that `T` is numeric.
@@ -395,5 +480,7 @@ pub mod __private {
         pub const fn assert_text<T: ?Sized + Text>() {}
         /// Asserts at compile time that `T` holds arrays.
         pub const fn assert_items<T: ?Sized + Items>() {}
+        /// Asserts at compile time that `T` has no declared fields of its own.
+        pub const fn assert_leaf<T: ?Sized + Leaf>() {}
     }
 }

@@ -99,6 +99,8 @@ pub struct Server<S> {
     /// The contracts clients were calibrated on, and which deltas errors carry.
     known_good: Option<KnownGood>,
     awareness: AwarenessConfig,
+    /// Whether structured results are checked against their output schema.
+    check_outputs: bool,
 }
 
 impl<S> Clone for Server<S> {
@@ -110,6 +112,7 @@ impl<S> Clone for Server<S> {
             options: self.options.clone(),
             known_good: self.known_good.clone(),
             awareness: self.awareness,
+            check_outputs: self.check_outputs,
         }
     }
 }
@@ -157,10 +160,15 @@ impl<S: Send + Sync + 'static> Server<S> {
             options: RenderOptions::default(),
             known_good: None,
             awareness: AwarenessConfig::default(),
+            check_outputs: cfg!(debug_assertions),
         }
     }
 
     /// Adds a tool.
+    ///
+    /// Clients list the tools (`tools/list`) in the order they were added, the same on every
+    /// call: the order is the author's (put the tools a model should consider first first),
+    /// and a client that caches or compares the list sees no change that is not one.
     ///
     /// # Panics
     /// When a tool of the same name was added before: two tools cannot share a name, and
@@ -339,13 +347,35 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.refresh()
     }
 
+    /// Checks every structured result against the tool's advertised output schema (the MCP
+    /// specification says a server MUST return results that conform to it): a result that
+    /// does not becomes an `INTERNAL` tool error naming the path where it breaks the schema,
+    /// so that the tool's tests fail rather than a client that validates results.
+    ///
+    /// On by default in debug builds, and so in tests; off by default in release builds, where
+    /// it then costs nothing. Each tool's validator is compiled once. A result cut by the
+    /// agent limit or the byte cap is checked too: the envelope `{"items", "shown", "total"}`
+    /// is what the schema describes.
+    ///
+    /// ```
+    /// let server = guardrails::Server::new(()).check_output_schemas(true);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn check_output_schemas(mut self, on: bool) -> Self {
+        self.check_outputs = on;
+        self.refresh()
+    }
+
     /// How the calls of the tool `spec` are answered under the current options.
     fn settings_of(&self, spec: &ToolSpec) -> CallSettings {
         let contract = self
             .known_good
             .as_ref()
             .and_then(|k| k.awareness(&Contract::from_spec(spec), &self.awareness));
-        CallSettings::new(self.options.clone()).with_contract(contract)
+        CallSettings::new(self.options.clone())
+            .with_contract(contract)
+            .with_output_schema_check(self.check_outputs)
     }
 
     /// Rebuilds every tool's settings after the options or the known-good contracts changed.
@@ -372,15 +402,15 @@ fn not_an_object(
     settings: &CallSettings,
 ) -> CallOutput {
     let info = spec.args();
-    let mut cx = Cx::new();
+    let mut cx = if settings.render.echo_values {
+        Cx::new()
+    } else {
+        Cx::withholding_values()
+    };
     cx.type_mismatch(&Kind::Object(info), arguments);
     let report = cx.into_report();
     let rejection = Rejection::new(spec.name(), &report, info, spec.example());
-    CallOutput {
-        text: vec![crate::render::rejection(&rejection, &settings.render)],
-        structured: None,
-        is_error: true,
-    }
+    CallOutput::rejection(&rejection, &settings.render)
 }
 
 impl<S: 'static> ContractSource for Server<S> {

@@ -118,3 +118,61 @@ def test_an_unknown_tool_is_a_protocol_error():
     error = session_run("task_tracker", body)
     assert error is not None
     assert getattr(getattr(error, "error", None), "code", None) == -32602
+
+
+REPORT_KEY = "dev.guardrails/report"
+
+
+def test_a_rejection_carries_its_report_in_meta_beside_the_text():
+    async def body(session):
+        tools = await session.list_tools()
+        create = next(tool for tool in tools.tools if tool.name == "create_task")
+        # The tool advertises an output schema: the error must not put anything in
+        # structuredContent that breaks it.
+        assert create.output_schema is not None
+        result = await session.call_tool(
+            "create_task",
+            {"title": 42, "assignee": "ada", "due": "2026-12-01", "priorty": 2},
+        )
+        return result
+
+    result = session_run("task_tracker", body)
+    assert result.is_error
+    assert result.structured_content is None
+    assert "<validation_error" in text_of(result)
+    report = result.meta[REPORT_KEY]["error"]
+    assert report["type"] == "validation"
+    assert report["tool"] == "create_task"
+    by_field = {issue["field"]: issue for issue in report["issues"]}
+    assert by_field["title"]["code"] == "type"
+    assert by_field["title"]["received"] == "42"
+    assert by_field["title"]["expected"] == "a string"
+    assert by_field["title"]["fix"]
+    assert by_field["priorty"]["code"] == "unknown_field"
+    assert report["validExample"]["title"]
+    assert report["recovery"]
+
+
+def test_a_tool_error_carries_its_report_in_meta():
+    async def body(session):
+        return await session.call_tool("delete_task", {"id": 99999999, "requested_by": "ada"})
+
+    result = session_run("task_tracker", body)
+    assert result.is_error
+    assert result.structured_content is None
+    report = result.meta[REPORT_KEY]["error"]
+    assert report["type"] == "tool_error"
+    assert report["code"] == "NOT_FOUND"
+    assert "list_tasks" in report["availableActions"]
+
+
+def test_a_success_carries_no_report():
+    async def body(session):
+        return await session.call_tool(
+            "create_task",
+            {"title": "Write the release notes", "assignee": "ada", "due": "2026-12-01"},
+        )
+
+    result = session_run("task_tracker", body)
+    assert not result.is_error
+    assert REPORT_KEY not in (result.meta or {})

@@ -110,6 +110,7 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
     let checked = field.guards.constrained;
     let constraints = constraints(&field.guards);
     let example = opt_str(field.guards.example.as_ref());
+    let sensitive = field.guards.sensitive;
     quote! {
         __gr::FieldInfo {
             name: #name,
@@ -120,6 +121,7 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
             skipped: #skipped,
             constraints: #constraints,
             checked: #checked,
+            sensitive: #sensitive,
             example: #example,
             kind: <#ty as __gr::ArgValue>::kind,
             schema: <#ty as __gr::ArgValue>::schema,
@@ -139,6 +141,7 @@ fn guard_asserts(field: &CheckedField<'_>) -> TokenStream {
             TypeNeed::Numeric => "assert_numeric",
             TypeNeed::Text => "assert_text",
             TypeNeed::Items => "assert_items",
+            TypeNeed::Leaf => "assert_leaf",
         };
         let check = format_ident!("{}", check);
         quote_spanned!(*span=> const _: () = __gr::guards::#check::<#ty>();)

@@ -33,6 +33,9 @@ pub(crate) fn expand(input: &Enum<'_>) -> TokenStream {
             }
 
             #[automatically_derived]
+            impl __gr::guards::Leaf for #ident {}
+
+            #[automatically_derived]
             impl __gr::ArgValue for #ident {
                 fn kind() -> __gr::Kind {
                     __gr::Kind::Enum(<Self as __gr::ToolEnum>::VARIANTS)

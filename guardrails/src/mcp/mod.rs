@@ -137,8 +137,26 @@ pub fn call_result(output: CallOutput) -> CallToolResult {
         CallToolResult::success(content)
     };
     result.structured_content = output.structured;
+    if let Some(report) = output.report {
+        let mut meta = rmcp::model::MetaObject::new();
+        meta.insert(REPORT_META_KEY.to_owned(), report);
+        result.meta = Some(meta);
+    }
     result
 }
+
+/// The key of the `_meta` entry where an error result carries its structured report (see
+/// [`CallOutput::report`]): the issues with their paths, codes, what was expected and how to
+/// fix each, and the valid example; or the tool error's code, message, recovery and details.
+///
+/// Why `_meta` and not `structuredContent`: the specification (revision 2026-07-28) says
+/// `structuredContent` conforms to the tool's `outputSchema` when there is one, and makes no
+/// exception for `isError` results, so a report there would break any client that validates
+/// every structured result; the official Python SDK skips that validation on errors, but not
+/// every client has to. `_meta` is the protocol's place for data beside a result: no client
+/// validates it against anything, and the SDKs pass it through (`CallToolResult.meta` in the
+/// Python SDK). The key is prefixed as the specification asks of keys that are not MCP's own.
+pub const REPORT_META_KEY: &str = "dev.guardrails/report";
 
 impl From<UnknownTool> for ErrorData {
     /// The JSON-RPC error for a call to a tool that does not exist (-32602).

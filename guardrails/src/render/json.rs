@@ -17,81 +17,11 @@ pub(crate) struct Json;
 
 impl Renderer for Json {
     fn rejection(&self, r: &Rejection<'_>, options: &RenderOptions, out: &mut String) {
-        let (shown, hidden) = r.listed(options.max_issues);
-        let issues: Vec<Value> = shown
-            .iter()
-            .map(|i| {
-                json!({
-                    "field": i.location(),
-                    "code": i.code.as_str(),
-                    "problem": i.message,
-                    "received": i.received,
-                    "expected": i.expected,
-                    "fix": i.fix,
-                })
-            })
-            .collect();
-        let mut error = json!({
-            "type": "validation",
-            "tool": r.tool,
-            "summary": format!(
-                "Tool {} received invalid arguments: {} found.",
-                r.tool,
-                count(r.report.len(), "issue", "issues")
-            ),
-            "issues": issues,
-            "omitted": hidden,
-            "suggestions": r.suggestions(),
-            "validExample": r.example,
-            "recovery": RECOVERY,
-        });
-        if options.schema_summary {
-            let info = r.args;
-            let properties: Map<String, Value> = info
-                .wire_fields()
-                .map(|f| {
-                    (
-                        f.name.to_owned(),
-                        json!({
-                            "type": (f.kind)().json_type(),
-                            "description": f.description,
-                            "required": f.required,
-                            "accepts": f.fix(),
-                        }),
-                    )
-                })
-                .collect();
-            error["schema"] = json!({
-                "description": info.description,
-                "required": info.required().collect::<Vec<_>>(),
-                "properties": properties,
-            });
-        }
-        if let Some(contract) = &r.contract {
-            error["contractAwareness"] = contract_object(contract);
-        }
-        push_json(out, &json!({ "error": error }));
+        push_json(out, &rejection_value(r, options));
     }
 
     fn failure(&self, f: &Failure<'_>, out: &mut String) {
-        let e = BoundedError::new(f.error);
-        let details: Map<String, Value> = e.details.into_iter().collect();
-        let mut error = json!({
-            "type": "tool_error",
-            "tool": f.tool,
-            "code": e.code,
-            "severity": e.severity.as_str(),
-            "message": e.message,
-            "recovery": e.recovery,
-            "availableActions": e.actions,
-            "omittedActions": e.more_actions,
-            "details": details,
-            "retryAfterSeconds": e.retry_seconds,
-        });
-        if let Some(contract) = &f.contract {
-            error["contractAwareness"] = contract_object(contract);
-        }
-        push_json(out, &json!({ "error": error }));
+        push_json(out, &failure_value(f));
     }
 
     fn truncation(&self, n: &TruncationNotice<'_>, out: &mut String) {
@@ -149,6 +79,87 @@ impl Renderer for Json {
         });
         push_json(out, &value);
     }
+}
+
+/// A rejected call as a JSON value: `{"error": {"type": "validation", …}}`, the structured
+/// report a result carries beside its text.
+pub(crate) fn rejection_value(r: &Rejection<'_>, options: &RenderOptions) -> Value {
+    let (shown, hidden) = r.listed(options.max_issues);
+    let issues: Vec<Value> = shown
+        .iter()
+        .map(|i| {
+            json!({
+                "field": i.location(),
+                "code": i.code.as_str(),
+                "problem": i.message,
+                "received": i.received,
+                "expected": i.expected,
+                "fix": i.fix,
+            })
+        })
+        .collect();
+    let mut error = json!({
+        "type": "validation",
+        "tool": r.tool,
+        "summary": format!(
+            "Tool {} received invalid arguments: {} found.",
+            r.tool,
+            count(r.report.len(), "issue", "issues")
+        ),
+        "issues": issues,
+        "omitted": hidden,
+        "suggestions": r.suggestions(),
+        "validExample": r.example,
+        "recovery": RECOVERY,
+    });
+    if options.schema_summary {
+        let info = r.args;
+        let properties: Map<String, Value> = info
+            .wire_fields()
+            .map(|f| {
+                (
+                    f.name.to_owned(),
+                    json!({
+                        "type": (f.kind)().json_type(),
+                        "description": f.description,
+                        "required": f.required,
+                        "accepts": f.fix(),
+                    }),
+                )
+            })
+            .collect();
+        error["schema"] = json!({
+            "description": info.description,
+            "required": info.required().collect::<Vec<_>>(),
+            "properties": properties,
+        });
+    }
+    if let Some(contract) = &r.contract {
+        error["contractAwareness"] = contract_object(contract);
+    }
+    json!({ "error": error })
+}
+
+/// A failed call as a JSON value: `{"error": {"type": "tool_error", …}}`.
+pub(crate) fn failure_value(f: &Failure<'_>) -> Value {
+    let e = BoundedError::new(f.error);
+    let details: Map<String, Value> = e.details.into_iter().collect();
+    let mut error = json!({
+        "type": "tool_error",
+        "tool": f.tool,
+        "code": e.code,
+        "severity": e.severity.as_str(),
+        "message": e.message,
+        "recovery": e.recovery,
+        "availableActions": e.actions,
+        "omittedActions": e.more_actions,
+        "details": details,
+        "retryAfterSeconds": e.retry_seconds,
+    });
+    if let Some(contract) = &f.contract {
+        error["contractAwareness"] = contract_object(contract);
+    }
+    json!({ "error": error })
 }
 
 /// Writes `value` as JSON text, with nothing invisible in its strings.

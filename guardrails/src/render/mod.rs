@@ -66,6 +66,17 @@ pub struct RenderOptions {
     pub schema_summary: bool,
     /// The most issues listed; the rest are counted.
     pub max_issues: usize,
+    /// Whether messages echo what the caller sent (on by default). Off, a server's calls
+    /// echo no value at all, sensitive or not: each issue says what kind of value was sent
+    /// and its size (`(withheld: a string of 14 characters)`), an output policy's issue names
+    /// the rule and the place but not the text. Keys are still named, so that a misspelt one
+    /// can be corrected. Fields marked `#[guard(sensitive)]` are withheld either way.
+    ///
+    /// It takes effect where arguments are validated: the call pipeline of a
+    /// [`Server`](crate::Server) reads it; validate with
+    /// [`Cx::withholding_values`](crate::validation::Cx::withholding_values) to get such a
+    /// report yourself.
+    pub echo_values: bool,
 }
 
 impl Default for RenderOptions {
@@ -74,6 +85,7 @@ impl Default for RenderOptions {
             format: RenderFormat::Xml,
             schema_summary: false,
             max_issues: 20,
+            echo_values: true,
         }
     }
 }
@@ -106,6 +118,21 @@ impl RenderOptions {
     #[must_use]
     pub fn with_max_issues(mut self, max: usize) -> Self {
         self.max_issues = max.max(1);
+        self
+    }
+}
+
+impl RenderOptions {
+    /// Turns the echo of sent values on or off (see [`RenderOptions::echo_values`]).
+    ///
+    /// ```
+    /// # use guardrails::{RenderOptions, Server};
+    /// let server = Server::new(()).render_options(RenderOptions::default().with_echo_values(false));
+    /// assert!(!server.options().echo_values);
+    /// ```
+    #[must_use]
+    pub fn with_echo_values(mut self, on: bool) -> Self {
+        self.echo_values = on;
         self
     }
 }
@@ -151,6 +178,23 @@ pub fn rejection(message: &Rejection<'_>, options: &RenderOptions) -> String {
 #[must_use]
 pub fn failure(message: &Failure<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).failure(message, out))
+}
+
+/// The structured report of a rejected call: the object the JSON format renders
+/// (`{"error": {"type": "validation", "issues": [{"field", "code", "problem", "received",
+/// "expected", "fix"}], "validExample", …}}`), as a value, whatever the format of the text.
+/// What an error result carries for clients and agents that read data (see
+/// [`CallOutput::report`](crate::CallOutput::report)).
+#[must_use]
+pub fn rejection_report(message: &Rejection<'_>, options: &RenderOptions) -> Value {
+    json::rejection_value(message, options)
+}
+
+/// The structured report of a failed call: `{"error": {"type": "tool_error", "code", …}}`,
+/// the object the JSON format renders.
+#[must_use]
+pub fn failure_report(message: &Failure<'_>) -> Value {
+    json::failure_value(message)
 }
 
 /// Renders the teaching block of a truncated result.

@@ -18,6 +18,8 @@
 //! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`].
 
 pub mod cursor;
+mod conformance;
+mod name;
 mod output;
 mod policy_check;
 pub mod present;
@@ -26,6 +28,7 @@ pub(crate) mod probe;
 pub(crate) mod run;
 mod spec;
 
+pub use name::{MAX_TOOL_NAME_CHARS, is_valid_tool_name};
 pub use output::CallOutput;
 pub use run::{BoxFuture, CallSettings, StateRef, Tool};
 #[expect(deprecated, reason = "the old name stays available for a release")]

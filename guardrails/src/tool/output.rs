@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::message::{Failure, ToolError};
+use crate::message::{Failure, Rejection, ToolError};
 use crate::render::RenderOptions;
 
 /// What a call produced, before a transport turns it into its own result type.
@@ -15,6 +15,12 @@ pub struct CallOutput {
     pub structured: Option<Value>,
     /// Whether the call failed (MCP `isError`).
     pub is_error: bool,
+    /// The structured report of a rejected or failed call, beside the text the model reads:
+    /// the object the JSON format renders ([`rejection_report`](crate::render::rejection_report),
+    /// [`failure_report`](crate::render::failure_report)). The rmcp adapter puts it in the
+    /// result's `_meta`, under [`REPORT_META_KEY`](crate::mcp::REPORT_META_KEY), never in
+    /// `structuredContent`, which must conform to the tool's output schema.
+    pub report: Option<Value>,
 }
 
 impl CallOutput {
@@ -25,6 +31,7 @@ impl CallOutput {
             text,
             structured: None,
             is_error: false,
+            report: None,
         }
     }
 
@@ -35,6 +42,18 @@ impl CallOutput {
             text: vec![crate::render::failure(failure, options)],
             structured: None,
             is_error: failure.error.is_error(),
+            report: Some(crate::render::failure_report(failure)),
+        }
+    }
+
+    /// The rendered rejection of a call, with its structured report.
+    #[must_use]
+    pub fn rejection(rejection: &Rejection<'_>, options: &RenderOptions) -> Self {
+        Self {
+            text: vec![crate::render::rejection(rejection, options)],
+            structured: None,
+            is_error: true,
+            report: Some(crate::render::rejection_report(rejection, options)),
         }
     }
 

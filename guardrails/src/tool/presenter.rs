@@ -82,6 +82,7 @@ pub fn present_value<O: Serialize>(
                     text: vec![text],
                     structured: Some(value),
                     is_error: false,
+                    report: None,
                 },
             }
         }
@@ -131,11 +132,7 @@ pub(crate) fn present_page<O: Truncate>(
         let mut report = Report::new();
         report.push(cursor::stale(page.offset, total));
         let rejection = Rejection::new(spec.name(), &report, spec.args(), spec.example());
-        return Ok(CallOutput {
-            text: vec![crate::render::rejection(&rejection, options)],
-            structured: None,
-            is_error: true,
-        });
+        return Ok(CallOutput::rejection(&rejection, options));
     }
     let values: Result<Vec<Value>, _> = items.iter().map(serde_json::to_value).collect();
     drop(items);
@@ -195,6 +192,7 @@ pub(crate) fn present_page<O: Truncate>(
         text,
         structured: Some(structured),
         is_error: false,
+        report: None,
     };
     check_policy(spec, out, options)
 }
@@ -280,6 +278,7 @@ fn present_items(
         text,
         structured: Some(structured),
         is_error: false,
+        report: None,
     }
 }
 

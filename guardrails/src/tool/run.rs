@@ -26,7 +26,7 @@ use super::spec::ToolSpec;
 use crate::contract::Awareness;
 use crate::message::{ContractNotice, Failure, Rejection, ToolError};
 use crate::render::RenderOptions;
-use crate::validation::{Issue, Report, ToolArgs};
+use crate::validation::{Cx, Issue, Report, ToolArgs};
 
 /// A boxed future that can move between threads, as tools return from [`Tool::call`].
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -56,23 +56,43 @@ impl<T> StateRef<T> for T {
 /// How the calls of one tool are answered: the server's render options and, for a tool whose
 /// contract changed since the known-good lockfile, its contract awareness. A server builds one
 /// per tool, once.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct CallSettings {
     /// How messages are rendered.
     pub render: RenderOptions,
     /// The tool's contract awareness; `None` renders errors as they are.
     pub contract: Option<Awareness>,
+    /// Whether each structured result is checked against the tool's output schema, a
+    /// mismatch becoming an `INTERNAL` error that names the path: on in debug builds (and so
+    /// in tests), off in release builds, where it costs nothing. See
+    /// [`Server::check_output_schemas`](crate::Server::check_output_schemas).
+    pub check_output_schema: bool,
+}
+
+impl Default for CallSettings {
+    fn default() -> Self {
+        Self::new(RenderOptions::default())
+    }
 }
 
 impl CallSettings {
-    /// Settings that render with `render` and carry no contract awareness.
+    /// Settings that render with `render` and carry no contract awareness; structured
+    /// results are checked against their schema in debug builds.
     #[must_use]
     pub fn new(render: RenderOptions) -> Self {
         Self {
             render,
             contract: None,
+            check_output_schema: cfg!(debug_assertions),
         }
+    }
+
+    /// Turns the check of structured results against the output schema on or off.
+    #[must_use]
+    pub fn with_output_schema_check(mut self, on: bool) -> Self {
+        self.check_output_schema = on;
+        self
     }
 
     /// Sets the contract awareness.
@@ -183,7 +203,12 @@ where
         .as_ref()
         .map(|contract| (contract, contract.relevance(&arguments)));
     let notice = || aware.as_ref().map(|(c, r)| ContractNotice::new(c, r));
-    let validated = match (A::validate(arguments), issue) {
+    let cx = if options.echo_values {
+        Cx::new()
+    } else {
+        Cx::withholding_values()
+    };
+    let validated = match (A::validate_in(arguments, cx), issue) {
         (Ok(args), None) => Ok(args),
         (Ok(_), Some(issue)) => {
             let mut report = Report::new();
@@ -201,14 +226,18 @@ where
         Err(report) => {
             let rejection = Rejection::new(spec.name(), &report, A::info(), A::example())
                 .with_contract(notice());
-            return CallOutput {
-                text: vec![crate::render::rejection(&rejection, options)],
-                structured: None,
-                is_error: true,
-            };
+            return CallOutput::rejection(&rejection, options);
         }
     };
-    match handle(spec, options, args, handler, present).await {
+    let outcome = handle(spec, options, args, handler, present)
+        .await
+        .and_then(|output| match &output.structured {
+            Some(structured) if settings.check_output_schema => {
+                super::conformance::check(spec, structured).map(|()| output)
+            }
+            _ => Ok(output),
+        });
+    match outcome {
         Ok(output) => output,
         Err(error) => {
             let annotate = aware.as_ref().is_some_and(|(c, _)| c.all_errors()) && error.is_error();

@@ -180,8 +180,16 @@ fn no_output_schema() -> Option<&'static Map<String, Value>> {
 
 impl ToolSpec {
     /// A tool named `name` described by `description`, taking arguments of type `A`.
+    ///
+    /// # Panics
+    /// When `name` breaks the MCP rule for tool names ([`is_valid_tool_name`](super::is_valid_tool_name)):
+    /// in a `static` or `const`, as `#[tool]` builds it, that is a compile error.
     #[must_use]
     pub const fn new<A: ToolArgs>(name: &'static str, description: &'static str) -> Self {
+        assert!(
+            super::is_valid_tool_name(name),
+            "a tool name has 1 to 128 characters, each an ASCII letter, a digit, `_`, `-` or `.`"
+        );
         Self {
             name,
             title: None,

@@ -30,7 +30,34 @@ pub trait ToolArgs: Sized {
     /// # Errors
     /// A [`Report`] of every issue when the arguments are not valid.
     fn validate(arguments: Map<String, Value>) -> Result<Self, Report> {
-        let mut cx = Cx::new();
+        Self::validate_in(arguments, Cx::new())
+    }
+
+    /// Like [`ToolArgs::validate`], in a context of your choice: [`Cx::withholding_values`]
+    /// echoes no value the caller sent.
+    ///
+    /// ```
+    /// use guardrails::ToolArgs;
+    /// use guardrails::validation::Cx;
+    ///
+    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// struct Login {
+    ///     #[guard(length(min = 3))]
+    ///     user: String,
+    /// }
+    ///
+    /// let call = serde_json::json!({"user": "al"});
+    /// let report = Login::validate_in(call.as_object().unwrap().clone(), Cx::withholding_values())
+    ///     .err()
+    ///     .unwrap();
+    /// let issue = report.at("user").unwrap();
+    /// assert_eq!(issue.received.as_deref(), Some("(withheld: a string of 2 characters)"));
+    /// ```
+    ///
+    /// # Errors
+    /// A [`Report`] of every issue when the arguments are not valid.
+    fn validate_in(arguments: Map<String, Value>, mut cx: Cx) -> Result<Self, Report> {
+        cx.set_root(Self::info());
         match Self::validate_fields(arguments, &mut cx) {
             Some(value) if cx.issue_count() == 0 => Ok(value),
             _ => Err(cx.into_report()),

@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::info::{FieldInfo, Kind, json_type_noun};
+use super::info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
+use super::misplaced;
 use super::report::{Issue, IssueCode, IssueSink, Report};
 use crate::policy::Policy;
 use crate::text::{cut, did_you_mean, preview, quoted_list};
@@ -37,6 +38,16 @@ pub struct Cx {
     /// In a probe pass (see [`Cx::probing`]), the policies met, by where they are; `None` in a
     /// validation pass.
     probe: Option<Vec<ProbedPolicy>>,
+    /// Whether no value is echoed, sensitive or not (a server's `echo_values` off).
+    withhold_all: bool,
+    /// The arguments type of the whole call, when known: where misplaced keys are looked up.
+    root: Option<&'static ArgsInfo>,
+    /// Misplaced keys: the template of the field each belongs to, and the path it was sent at.
+    moves: Vec<(String, String)>,
+    /// The template of the field the unknown key being recorded belongs to.
+    pending_move: Option<String>,
+    /// Every field of the root type with its container, built at the first unknown key.
+    places: Option<Vec<(String, &'static FieldInfo)>>,
 }
 
 /// One step of the path to a field whose text a policy checks, as a probe pass records it.
@@ -72,6 +83,45 @@ impl Cx {
             path,
             leaf: None,
             probe: None,
+            withhold_all: false,
+            root: None,
+            moves: Vec::new(),
+            pending_move: None,
+            places: None,
+        }
+    }
+
+    /// A fresh context that echoes no value the caller sent: every issue says what kind of
+    /// value was sent and its size ([`withheld`](super::withheld)), never its content, and an
+    /// output policy's issue names the rule and the place, not the text it flagged. Keys stay
+    /// named: a misspelt key is what the model must correct. What a server's calls use when
+    /// [`RenderOptions::echo_values`](crate::RenderOptions::echo_values) is off; validate with
+    /// it yourself through [`ToolArgs::validate_in`](super::ToolArgs::validate_in).
+    #[must_use]
+    pub fn withholding_values() -> Self {
+        let mut cx = Self::new();
+        cx.withhold_all = true;
+        cx
+    }
+
+    /// Whether a value at the current place is withheld rather than echoed: the context
+    /// withholds every value, or the place is a sensitive field or inside one.
+    #[must_use]
+    pub fn withholds_values(&self) -> bool {
+        self.withhold_all
+            || self.leaf.is_some_and(|(field, _)| field.sensitive)
+            || self
+                .path
+                .iter()
+                .any(|seg| matches!(seg, Segment::Field(field, _) if field.sensitive))
+    }
+
+    /// What an issue at the current place says was sent.
+    fn received(&self, value: &Value) -> String {
+        if self.withholds_values() {
+            withheld(value)
+        } else {
+            preview(value)
         }
     }
 
@@ -121,10 +171,33 @@ impl Cx {
         &self.report
     }
 
-    /// Ends the pass, returning its report.
+    /// Ends the pass, returning its report. A missing field that a misplaced key belongs to
+    /// says where that key was sent.
     #[must_use]
     pub fn into_report(mut self) -> Report {
-        std::mem::take(&mut self.report)
+        let mut report = std::mem::take(&mut self.report);
+        if !self.moves.is_empty() {
+            for issue in report.issues_mut() {
+                if issue.code != IssueCode::Missing {
+                    continue;
+                }
+                let template = misplaced::template_of(&issue.path);
+                if let Some((_, sent)) = self.moves.iter().find(|(to, _)| *to == template) {
+                    let _ = write!(
+                        issue.message,
+                        " It was sent as `{sent}` instead: move it here."
+                    );
+                }
+            }
+        }
+        report
+    }
+
+    /// Sets the arguments type of the whole call, so that an unknown key that is a field at
+    /// another level is pointed to its place. [`ToolArgs::validate_in`](super::ToolArgs::validate_in)
+    /// does it.
+    pub fn set_root(&mut self, root: &'static ArgsInfo) {
+        self.root = Some(root);
     }
 
     /// The number of issues found so far.
@@ -158,11 +231,15 @@ impl Cx {
     }
 
     /// Runs `f` one object key deeper (for map-like values whose keys are data).
+    ///
+    /// The keys of a map whose values are withheld are data too: the path says `*` for them.
     pub fn at_key<R>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> R) -> R {
-        self.descend(
-            Some(Segment::Key(cut(key, KEY_PREVIEW_CHARS).into_owned())),
-            f,
-        )
+        let key = if self.withholds_values() {
+            "*".to_owned()
+        } else {
+            cut(key, KEY_PREVIEW_CHARS).into_owned()
+        };
+        self.descend(Some(Segment::Key(key)), f)
     }
 
     /// Runs `f` inside the value of the current field: how a nested struct's fields are
@@ -229,7 +306,7 @@ impl Cx {
             path: self.path(),
             code,
             message: message.into(),
-            received: received.map(preview),
+            received: received.map(|value| self.received(value)),
             expected,
             fix: self.current_fix(),
         };
@@ -261,7 +338,8 @@ impl Cx {
         }
     }
 
-    /// Records a key of an object that is not one of `fields`, suggesting the closest field.
+    /// Records a key of an object that is not one of `fields`, suggesting the closest field,
+    /// or, when the key is a field at another level of the arguments, where it belongs.
     pub fn unknown_field(&mut self, key: &str, value: &Value, fields: &'static [FieldInfo]) {
         if self.is_probing() {
             return;
@@ -270,17 +348,112 @@ impl Cx {
             self.report.count_omitted();
             return;
         }
-        let names: Vec<&str> = fields
-            .iter()
-            .filter(|f| !f.skipped)
-            .map(|f| f.name)
-            .collect();
-        let by_rust_name = fields
-            .iter()
-            .find(|f| !f.skipped && f.rust_name == key)
-            .map(|f| f.name);
-        let issue = unknown_field_issue(&self.path(), key, value, &names, by_rust_name);
+        let names = fields.iter().filter(|f| !f.skipped).map(|f| f.name);
+        let by_rust_name = fields.iter().find(|f| !f.skipped && f.rust_name == key);
+        // Which object the key is not a field of: the tool's arguments at the top, the nested
+        // object by its path below (`lines[0]`), so the model knows where to look.
+        let not_a_field = not_a_field(&self.path());
+        // A field of this object sent under its Rust name, then a field of another level sent
+        // by its exact name, then a near miss here, then a near miss elsewhere.
+        let here = self.template();
+        if let (Some(root), None) = (self.root, &self.places) {
+            self.places = Some(misplaced::places(root));
+        }
+        let places = self.places.as_deref().unwrap_or_default();
+        let misplaced = |near_misses| misplaced::find(places, &here, key, near_misses);
+        let near_here = || {
+            did_you_mean(key, names.clone())
+                .and_then(|best| fields.iter().find(|f| !f.skipped && f.name == best))
+        };
+        let (message, fix, sensitive) = if let Some(field) = by_rust_name {
+            rename(&not_a_field, field)
+        } else if let Some(places) = misplaced(false) {
+            self.moved(&not_a_field, key, &places, true)
+        } else if let Some(field) = near_here() {
+            rename(&not_a_field, field)
+        } else if let Some(places) = misplaced(true) {
+            self.moved(&not_a_field, key, &places, false)
+        } else {
+            let all: Vec<&str> = names.collect();
+            (not_a_field, remove_fix(&all), false)
+        };
+        let received = if sensitive || self.withhold_all {
+            withheld(value)
+        } else {
+            preview(value)
+        };
+        self.path
+            .push(Segment::Key(cut(key, KEY_PREVIEW_CHARS).into_owned()));
+        let issue = Issue {
+            path: self.path(),
+            code: IssueCode::UnknownField,
+            message,
+            received: Some(received),
+            expected: None,
+            fix: Some(fix),
+        };
+        self.path.pop();
+        if let Some(sent) = &self.pending_move {
+            self.moves.push((sent.clone(), issue.path.clone()));
+            self.pending_move = None;
+        }
         self.report.push(issue);
+    }
+
+    /// The message, fix and sensitivity of an unknown key that is a field at other `places`
+    /// of the arguments; notes where it belongs, so that a missing-field issue there can refer
+    /// to it.
+    fn moved(
+        &mut self,
+        not_a_field: &str,
+        key: &str,
+        places: &[(String, &'static FieldInfo)],
+        exact: bool,
+    ) -> (String, String, bool) {
+        let shown = &places[..places.len().min(3)];
+        let wheres: Vec<String> = shown
+            .iter()
+            .map(|(container, _)| misplaced::field_of(container))
+            .collect();
+        let wheres = wheres.join(" and ");
+        let name = shown[0].1.name;
+        let there = if shown.len() == 1 {
+            "there"
+        } else {
+            "to the one you meant"
+        };
+        let message = if exact && name == key {
+            format!("{not_a_field} `{name}` is {wheres}: move it {there}.")
+        } else {
+            format!("{not_a_field} Did you mean `{name}`, {wheres}? Move it {there}.")
+        };
+        let paths: Vec<String> = shown
+            .iter()
+            .map(|(container, field)| format!("`{}`", misplaced::example_path(container, field)))
+            .collect();
+        let fix = format!("Remove it here and send it as {}.", paths.join(" or "));
+        if let [(container, field)] = shown {
+            self.pending_move = Some(misplaced::field_template(container, field));
+        }
+        let sensitive = shown.iter().any(|(_, field)| field.sensitive);
+        (message, fix, sensitive)
+    }
+
+    /// The template of the current place: field names, `[]` for each item (see
+    /// [`misplaced`]).
+    fn template(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.path {
+            match seg {
+                Segment::Field(field, _) => push_key(&mut out, field.name),
+                Segment::Index(_) => out.push_str("[]"),
+                Segment::Key(_) => out.push_str("{}"),
+            }
+        }
+        if let Some((field, _)) = self.leaf {
+            push_key(&mut out, field.name);
+        }
+        out
     }
 
     pub(crate) fn missing(&mut self, field: &'static FieldInfo, kind: fn() -> Kind) {
@@ -311,8 +484,8 @@ impl Drop for Cx {
 }
 
 /// The issue of `key`, sent in the object at path `container` (empty at the top) whose
-/// fields are `names`: a did-you-mean for the closest field (or `rename_to`, the field a Rust
-/// name stands for), else the list of fields.
+/// fields are `names`, for arguments known by their schema alone: a did-you-mean for the
+/// closest field (or `rename_to`, the field a Rust name stands for), else the list of fields.
 pub(crate) fn unknown_field_issue(
     container: &str,
     key: &str,
@@ -320,29 +493,10 @@ pub(crate) fn unknown_field_issue(
     names: &[&str],
     rename_to: Option<&str>,
 ) -> Issue {
-    // Which object the key is not a field of: the tool's arguments at the top, the nested
-    // object by its path below (`lines[0]`), so the model knows where to look.
-    let not_a_field = if container.is_empty() {
-        "Not a field of this tool.".to_owned()
-    } else {
-        format!("Not a field of `{container}`.")
-    };
+    let not_a_field = not_a_field(container);
     let (message, fix) = match rename_to.or_else(|| did_you_mean(key, names.iter().copied())) {
-        Some(best) => {
-            let best = Value::from(best);
-            (
-                format!("{not_a_field} Did you mean {best}?"),
-                format!("Remove it, or rename it to {best}."),
-            )
-        }
-        None => {
-            let fix = if names.is_empty() {
-                "Remove it: no field is accepted here.".to_owned()
-            } else {
-                format!("Remove it. The fields are: {}.", quoted_list(names))
-            };
-            (not_a_field, fix)
-        }
+        Some(best) => rename_texts(&not_a_field, best),
+        None => (not_a_field, remove_fix(names)),
     };
     let mut path = container.to_owned();
     push_key(&mut path, &cut(key, KEY_PREVIEW_CHARS));
@@ -354,6 +508,42 @@ pub(crate) fn unknown_field_issue(
         expected: None,
         fix: Some(fix),
     }
+}
+
+/// Which object a key is not a field of: the tool's arguments at the top, the nested object
+/// by its path below (`lines[0]`), so the model knows where to look.
+fn not_a_field(container: &str) -> String {
+    if container.is_empty() {
+        "Not a field of this tool.".to_owned()
+    } else {
+        format!("Not a field of `{container}`.")
+    }
+}
+
+/// The message and fix of a key that names the field `best` of the same object misspelt, or
+/// by its Rust name.
+fn rename_texts(not_a_field: &str, best: &str) -> (String, String) {
+    let best = Value::from(best);
+    (
+        format!("{not_a_field} Did you mean {best}?"),
+        format!("Remove it, or rename it to {best}."),
+    )
+}
+
+/// The fix of a key that is nothing the object knows: remove it, and the fields there are.
+fn remove_fix(names: &[&str]) -> String {
+    if names.is_empty() {
+        "Remove it: no field is accepted here.".to_owned()
+    } else {
+        format!("Remove it. The fields are: {}.", quoted_list(names))
+    }
+}
+
+/// The message, fix and sensitivity of a key that names `field` of the same object
+/// misspelt, or by its Rust name.
+fn rename(not_a_field: &str, field: &'static FieldInfo) -> (String, String, bool) {
+    let (message, fix) = rename_texts(not_a_field, field.name);
+    (message, fix, field.sensitive)
 }
 
 /// Appends `name` to a path: `.name`, or `["odd key"]` when it is not a plain name.

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value};
 
 use super::constraint::Constraints;
-use crate::text::quoted_list;
+use crate::text::{count, quoted_list};
 
 /// What a value of some Rust type looks like in JSON; used for messages, fix texts and schemas.
 #[derive(Debug, Clone)]
@@ -162,6 +162,26 @@ pub fn json_type_noun(value: &Value) -> &'static str {
     }
 }
 
+/// What a message says of a value it does not echo: its kind and its size, never its content,
+/// e.g. `(withheld: a string of 14 characters)`. Used for sensitive fields and by a server that
+/// echoes no value ([`Cx::withholding_values`](super::Cx::withholding_values)).
+#[must_use]
+pub fn withheld(value: &Value) -> String {
+    let what = match value {
+        Value::String(s) => return withheld_text(s),
+        Value::Array(items) => format!("an array of {}", count(items.len(), "item", "items")),
+        Value::Object(map) => format!("an object with {}", count(map.len(), "key", "keys")),
+        other => json_type_noun(other).to_owned(),
+    };
+    format!("(withheld: {what})")
+}
+
+/// [`withheld`] of a string value.
+pub(crate) fn withheld_text(text: &str) -> String {
+    let chars = count(text.chars().count(), "character", "characters");
+    format!("(withheld: a string of {chars})")
+}
+
 /// What the derive knows about one field of an arguments struct.
 #[derive(Debug)]
 #[expect(
@@ -185,6 +205,10 @@ pub struct FieldInfo {
     pub constraints: Constraints,
     /// Whether any constraint is declared (so that unconstrained fields skip the check).
     pub checked: bool,
+    /// Whether the value is sensitive (`#[guard(sensitive)]`): never echoed in a message (an
+    /// issue says what kind of value was sent and its size, see [`withheld`]), its example a
+    /// placeholder, and its schema `writeOnly`.
+    pub sensitive: bool,
     /// An explicit example, as JSON text checked at compile time.
     pub example: Option<&'static str>,
     /// The kind of the field's type.
@@ -206,12 +230,23 @@ impl FieldInfo {
         kind.describe(&self.constraints)
     }
 
-    /// The example value of this field.
+    /// The example value of this field: the declared one, a placeholder for a sensitive text
+    /// field (asterisks, when they pass its guards), or the one its type builds.
     #[must_use]
     pub fn example_value(&self) -> Value {
-        self.example
+        if let Some(example) = self
+            .example
             .and_then(|text| serde_json::from_str(text).ok())
-            .unwrap_or_else(|| (self.generate_example)(&self.constraints, 0))
+        {
+            return example;
+        }
+        if self.sensitive
+            && matches!((self.kind)(), Kind::String)
+            && let Some(placeholder) = super::example::placeholder(&self.constraints)
+        {
+            return placeholder;
+        }
+        (self.generate_example)(&self.constraints, 0)
     }
 }
 

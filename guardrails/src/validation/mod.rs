@@ -20,6 +20,7 @@ mod field_types;
 pub(crate) mod hooks;
 mod info;
 mod json_schema;
+mod misplaced;
 pub(crate) mod policy_text;
 mod report;
 pub(crate) mod schema;
@@ -32,7 +33,7 @@ pub use constraint::{
 };
 pub use context::Cx;
 pub(crate) use context::{ProbeStep, ProbedPolicy};
-pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun};
+pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 pub use json_schema::{SchemaArgs, SchemaError, strict_schema};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};

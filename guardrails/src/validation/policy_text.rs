@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::args::ToolArgs;
 use super::context::{Cx, ProbedPolicy};
-use super::info::FieldInfo;
+use super::info::{FieldInfo, withheld_text};
 use super::report::{Issue, IssueCode};
 use super::value::ArgValue;
 use crate::policy::{Policy, RuleSeverity, Violation};
@@ -158,12 +158,14 @@ fn check_text(cx: &mut Cx, text: &str, policy: &Policy, gate: WarningGate) {
             cx.count_omitted();
             continue;
         }
+        let withhold = cx.withholds_values();
         let issue = Issue {
             path: cx.path(),
             code: IssueCode::Policy,
-            message: message(violation),
+            message: message(violation, withhold),
             // The part of a long text around the violation, not its first line.
             received: Some(match &violation.found {
+                _ if withhold => withheld_text(text),
                 Some(found) => preview_span(text, found.start..found.end),
                 None => preview_text(text),
             }),
@@ -171,19 +173,21 @@ fn check_text(cx: &mut Cx, text: &str, policy: &Policy, gate: WarningGate) {
                 .alternative
                 .as_deref()
                 .map(|alternative| cut(alternative, RULE_TEXT_CHARS).into_owned()),
-            fix: Some(fix(violation, acknowledgement)),
+            fix: Some(fix(violation, acknowledgement, withhold)),
         };
         cx.push_issue(issue);
     }
 }
 
-fn message(violation: &Violation) -> String {
+/// The issue's message; with `withhold`, the flagged text is not quoted.
+fn message(violation: &Violation, withhold: bool) -> String {
     let severity = match violation.severity {
         RuleSeverity::Critical => "critical",
         RuleSeverity::Warning => "warning",
         RuleSeverity::Advisory => "advisory",
     };
     let place = match &violation.found {
+        Some(found) if withhold => format!(" at line {}, column {}", found.line, found.column),
         Some(found) => format!(
             ": found {} at line {}, column {}",
             preview_text(&found.text),
@@ -199,7 +203,7 @@ fn message(violation: &Violation) -> String {
     )
 }
 
-fn fix(violation: &Violation, acknowledgement: Option<&'static str>) -> String {
+fn fix(violation: &Violation, acknowledgement: Option<&'static str>, withhold: bool) -> String {
     let mut fix = match (&violation.alternative, &violation.found) {
         (Some(alternative), _) => format!(
             "Rewrite the text with the approved alternative: {}",
@@ -208,7 +212,7 @@ fn fix(violation: &Violation, acknowledgement: Option<&'static str>) -> String {
         (None, Some(_)) => "Rewrite the passage so that it follows the rule".to_owned(),
         (None, None) => "Add the required text".to_owned(),
     };
-    if let (Some(replacement), Some(found)) = (&violation.fix, &violation.found) {
+    if let (Some(replacement), Some(found), false) = (&violation.fix, &violation.found, withhold) {
         let _ = write!(
             fix,
             "; for example, replace {} with {}",

@@ -89,7 +89,9 @@ pub struct Issue {
     /// What is wrong, in one sentence.
     pub message: String,
     /// A bounded preview of the value that was sent, in JSON notation; `None` when nothing was
-    /// sent.
+    /// sent. For a sensitive field, or in a pass that echoes no value, what kind of value was
+    /// sent and its size instead: `(withheld: a string of 14 characters)` (see
+    /// [`withheld`](super::withheld)).
     pub received: Option<String>,
     /// What was expected instead.
     pub expected: Option<String>,
@@ -172,6 +174,11 @@ impl Report {
     #[must_use]
     pub fn has_room(&self) -> bool {
         self.issues.len() < MAX_KEPT_ISSUES
+    }
+
+    /// The issues kept, to amend.
+    pub(crate) fn issues_mut(&mut self) -> &mut [Issue] {
+        &mut self.issues
     }
 
     /// Counts an issue that is not kept.

@@ -108,6 +108,11 @@ pub(crate) fn field_schema(field: &FieldInfo) -> Map<String, Value> {
     if let Some(d) = field.description {
         schema.insert("description".into(), d.into());
     }
+    if field.sensitive {
+        // An annotation (JSON Schema's meta-data vocabulary): clients that read it know the
+        // value is sent, never shown back.
+        schema.insert("writeOnly".into(), true.into());
+    }
     schema.insert("examples".into(), Value::Array(vec![field.example_value()]));
     schema
 }

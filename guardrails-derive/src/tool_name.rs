@@ -1,0 +1,1 @@
+../../guardrails/src/tool/name.rs

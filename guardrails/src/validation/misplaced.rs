@@ -1,0 +1,168 @@
+//! Misplaced fields: an unknown key that is a field at another level of the arguments type
+//! (`quantity` at the top level when it belongs in each item of `lines`, `search` beside
+//! `filter` instead of inside it), found from the field tree the derive declares.
+//!
+//! Places are written as templates: field names joined by `.`, `[]` for "each item of", so
+//! that `lines[3].quantity` and the place `lines[].quantity` compare equal once indices are
+//! dropped ([`template_of`]).
+
+use super::info::{ArgsInfo, FieldInfo, Kind};
+use crate::text::did_you_mean;
+
+/// How deep the field tree is searched: far deeper than any argument type a model fills in,
+/// and with [`MAX_PLACES`] a bound on the walk of recursive types.
+const MAX_DEPTH: usize = 8;
+
+/// The most places collected.
+const MAX_PLACES: usize = 1024;
+
+/// Every field of the tree under `root` with the template of its container (`""` for the top
+/// level, `filter`, `lines[]`), nearest the top first. Maps are not entered: their keys are
+/// data, not places. A validation pass builds it once, at its first unknown key.
+pub(crate) fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo)> {
+    let mut out = Vec::new();
+    let mut level: Vec<(String, &'static ArgsInfo)> = vec![(String::new(), root)];
+    // A type may sit at several places (`card` and `cards[]`); a recursive one at every
+    // depth, which the bounds cut.
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for (container, info) in &level {
+            for field in info.wire_fields() {
+                if out.len() == MAX_PLACES {
+                    return out;
+                }
+                out.push((container.clone(), field));
+                let mut inner = container.clone();
+                super::context::push_key(&mut inner, field.name);
+                let mut kind = (field.kind)();
+                while let Kind::Array(item) = kind {
+                    inner.push_str("[]");
+                    kind = *item;
+                }
+                if let Kind::Object(nested) = kind {
+                    next.push((inner, nested));
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    out
+}
+
+/// Where an unknown key at the container `here` (a template) belongs, when it names a field
+/// at another level: the places of that field, exact matches first, else the places of the
+/// closest name by did-you-mean. `None` when no other level has such a field.
+pub(crate) fn find(
+    places: &[(String, &'static FieldInfo)],
+    here: &str,
+    key: &str,
+    near_misses: bool,
+) -> Option<Vec<(String, &'static FieldInfo)>> {
+    let elsewhere: Vec<&(String, &'static FieldInfo)> = places
+        .iter()
+        .filter(|(container, _)| container != here)
+        .collect();
+    let exact: Vec<(String, &'static FieldInfo)> = elsewhere
+        .iter()
+        .filter(|(_, f)| f.name == key || f.rust_name == key)
+        .map(|&place| place.clone())
+        .collect();
+    if !exact.is_empty() {
+        return Some(exact);
+    }
+    if !near_misses {
+        return None;
+    }
+    let best = did_you_mean(key, elsewhere.iter().map(|(_, f)| f.name))?;
+    Some(
+        elsewhere
+            .into_iter()
+            .filter(|(_, f)| f.name == best)
+            .cloned()
+            .collect(),
+    )
+}
+
+/// The template of a place's field: `lines[].quantity`.
+pub(crate) fn field_template(container: &str, field: &FieldInfo) -> String {
+    let mut out = container.to_owned();
+    super::context::push_key(&mut out, field.name);
+    out
+}
+
+/// The template of an issue path: array indices dropped (`lines[3].quantity` →
+/// `lines[].quantity`).
+pub(crate) fn template_of(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && after.as_bytes().get(digits) == Some(&b']') {
+            out.push_str("[]");
+            rest = &after[digits + 1..];
+        } else {
+            out.push('[');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// "a field of each item of `lines`", "a field of `filter`", or "a top-level field of this
+/// tool": what a field of a container template is, in words.
+pub(crate) fn field_of(container: &str) -> String {
+    if container.is_empty() {
+        return "a top-level field of this tool".to_owned();
+    }
+    let mut each = 0;
+    let mut base = container;
+    while let Some(inner) = base.strip_suffix("[]") {
+        each += 1;
+        base = inner;
+    }
+    let base = crate::text::code_span(base);
+    match each {
+        0 => format!("a field of {base}"),
+        1 => format!("a field of each item of {base}"),
+        _ => format!("a field of each innermost item of {base}"),
+    }
+}
+
+/// The path a model writes for a place's field, with `[i]` for "any item": `lines[i].quantity`.
+pub(crate) fn example_path(container: &str, field: &FieldInfo) -> String {
+    field_template(container, field).replace("[]", "[i]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_drop_indices_only() {
+        assert_eq!(template_of("lines[3].quantity"), "lines[].quantity");
+        assert_eq!(template_of("a[0][12].b"), "a[][].b");
+        assert_eq!(template_of("quantity"), "quantity");
+        assert_eq!(template_of("a[x]"), "a[x]");
+    }
+
+    #[test]
+    fn containers_in_words() {
+        assert_eq!(field_of(""), "a top-level field of this tool");
+        assert_eq!(field_of("filter"), "a field of `filter`");
+        assert_eq!(field_of("lines[]"), "a field of each item of `lines`");
+        assert_eq!(
+            field_of("order.lines[]"),
+            "a field of each item of `order.lines`"
+        );
+        assert_eq!(
+            field_of("grid[][]"),
+            "a field of each innermost item of `grid`"
+        );
+    }
+}
