@@ -95,6 +95,16 @@ async fn every_problem_comes_back_in_one_coaching_message() {
     ] {
         assert!(message.contains(expected), "{expected} not in {message}");
     }
+    // Beside the text, the same report for clients that read data, as derived tools give it.
+    let report = &result.meta.as_ref().expect("a _meta")[guardrails::mcp::REPORT_META_KEY];
+    let codes: Vec<&str> = report["error"]["issues"]
+        .as_array()
+        .expect("the report's issues")
+        .iter()
+        .filter_map(|issue| issue["code"].as_str())
+        .collect();
+    assert_eq!(codes.len(), 5, "{report}");
+    assert!(codes.contains(&"unknown_field"), "{report}");
     // The example validates: sent as it is, the call succeeds.
     let example: Value =
         serde_json::from_str(&between(message, "valid_example").replace("&quot;", "\"")).unwrap();

@@ -14,6 +14,7 @@ use crate::message::{
 };
 use crate::render::RenderOptions;
 use crate::text::head_bytes;
+use crate::tool::CallOutput;
 use crate::tool::presenter::keep_within;
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError};
 
@@ -280,11 +281,9 @@ impl NativeTool {
             ctx.arguments = Some(arguments);
         }
         if let Err(report) = checked {
-            let text = crate::render::rejection(
-                &Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example),
-                &self.render,
-            );
-            let result = CallToolResult::error(vec![ContentBlock::text(text)]);
+            let rejection =
+                Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example);
+            let result = super::call_result(CallOutput::rejection(&rejection, &self.render));
             return Box::pin(ready(Ok(result.into())));
         }
         if self.limits.is_none() {

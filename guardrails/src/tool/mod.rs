@@ -17,8 +17,8 @@
 //! - [`cursor`]: the cursors of `paged` tools;
 //! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`].
 
-pub mod cursor;
 mod conformance;
+pub mod cursor;
 mod name;
 mod output;
 mod policy_check;
