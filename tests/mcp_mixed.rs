@@ -49,6 +49,13 @@ struct VoidInvoice {
     number: u64,
 }
 
+/// Arguments of `list_invoices`.
+#[derive(Deserialize, ToolArgs)]
+struct ListInvoices {
+    /// Only invoices numbered at least this.
+    from: Option<u64>,
+}
+
 #[tool_router]
 impl Billing {
     #[rmcp::tool(description = "Adds two integers")]
@@ -76,6 +83,12 @@ impl Billing {
                 .recovery("Create the invoice first."));
         }
         Ok(format!("voided {}", args.number))
+    }
+
+    /// Lists invoice numbers, a page at a time.
+    #[guardrails::tool(read_only, agent_limit = 2, paged)]
+    fn list_invoices(&self, args: ListInvoices) -> Vec<u64> {
+        (args.from.unwrap_or(1)..=self.invoices.load(Ordering::SeqCst)).collect()
     }
 }
 
@@ -113,7 +126,10 @@ async fn rmcps_default_handler_lists_and_calls_guarded_and_native_tools() {
     let tools = client.list_all_tools().await.unwrap();
     let mut names: Vec<&str> = tools.iter().map(|t| &*t.name).collect();
     names.sort_unstable();
-    assert_eq!(names, ["add", "create_invoice", "void_invoice"]);
+    assert_eq!(
+        names,
+        ["add", "create_invoice", "list_invoices", "void_invoice"]
+    );
     let create = tools.iter().find(|t| t.name == "create_invoice").unwrap();
     assert_eq!(create.description.as_deref(), Some("Creates an invoice."));
     assert_eq!(create.input_schema["additionalProperties"], false);
@@ -205,4 +221,55 @@ async fn the_handler_as_written_stays_callable() {
     });
     assert_eq!(invoice.number, 1);
     assert_eq!(Billing::create_invoice_tool_spec().name(), "create_invoice");
+}
+
+#[tokio::test]
+async fn a_paged_method_tool_walks_every_page_through_its_cursor() {
+    let billing = Billing::default();
+    billing.invoices.store(5, Ordering::SeqCst);
+    let client = connect(billing).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let list = tools.iter().find(|t| t.name == "list_invoices").unwrap();
+    assert!(
+        list.input_schema["properties"].get("cursor").is_some(),
+        "the cursor is advertised: {:?}",
+        list.input_schema
+    );
+
+    let mut seen = Vec::new();
+    let mut args = json!({"from": 2});
+    loop {
+        let page = client
+            .call_tool(call("list_invoices", args.clone()))
+            .await
+            .unwrap();
+        assert_eq!(page.is_error, Some(false), "{}", text(&page));
+        let page = page.structured_content.unwrap();
+        assert_eq!(page["total"], 4);
+        seen.extend(
+            page["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_u64().unwrap()),
+        );
+        match page.get("next_cursor") {
+            Some(cursor) => args["cursor"] = cursor.clone(),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [2, 3, 4, 5]);
+
+    // A cursor from other filters is refused.
+    let first = client
+        .call_tool(call("list_invoices", json!({})))
+        .await
+        .unwrap();
+    let cursor = first.structured_content.unwrap()["next_cursor"].clone();
+    let r = client
+        .call_tool(call("list_invoices", json!({"from": 3, "cursor": cursor})))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    client.cancel().await.unwrap();
 }
