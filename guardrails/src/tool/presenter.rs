@@ -10,7 +10,6 @@ use serde_json::{Map, Value, json};
 use super::cursor::{self, Page};
 use super::output::CallOutput;
 use super::present::{Head, Truncate, teaching_block};
-use super::run::Presented;
 use super::spec::{OutputVerdict, Teaching, ToolSpec};
 use crate::message::{
     ByteCut, DELIVERED_WITH_CARE, PolicyAdvice, Rejection, ToolError, Truncated, TruncationNotice,
@@ -19,6 +18,11 @@ use crate::message::{
 use crate::render::RenderOptions;
 use crate::text::head_bytes;
 use crate::validation::Report;
+
+/// What presenting a successful output gives: the output as it reaches the model, or the error
+/// it is replaced by (an output that cannot be encoded, is too large, or is withheld by its
+/// output check).
+pub type Presented = Result<CallOutput, ToolError>;
 
 /// Counts the bytes of a value's JSON text without building it.
 fn json_len(value: &impl Serialize) -> usize {

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 use super::cursor::{CURSOR_FIELD, Page};
 use super::output::CallOutput;
 use super::present::Truncate;
+pub use super::presenter::Presented;
 use super::presenter::present_page;
 use super::spec::ToolSpec;
 use crate::contract::Awareness;
@@ -128,11 +129,6 @@ pub trait Tool<S>: Send + Sync + 'static {
 /// The message of the error a panicking handler is reported as. It says nothing of the panic:
 /// its payload may hold internals.
 const PANIC_MESSAGE: &str = "The tool failed unexpectedly while handling this call.";
-
-/// What presenting a successful output gives: the output as it reaches the model, or the error
-/// it is replaced by (an output that cannot be encoded, is too large, or is withheld by its
-/// output check).
-pub type Presented = Result<CallOutput, ToolError>;
 
 /// The presenter of a tool's output: generated code passes the one its options call for.
 pub type Presenter<O> = fn(&'static ToolSpec, O, &RenderOptions) -> Presented;

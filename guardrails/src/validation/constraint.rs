@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::{Number, Value};
 
-use super::report::{IssueCode, IssueSink};
+use super::report::{IssueCode, IssueSink, Tally};
 use super::string_format::StringFormat;
 use crate::text::count;
 
@@ -222,6 +222,21 @@ pub struct Constraints {
 }
 
 impl Constraints {
+    /// The placeholder example of a sensitive text field under these constraints: asterisks, as
+    /// many as the length bounds ask (eight when they leave it free), when they pass every
+    /// constraint.
+    pub(crate) fn sensitive_placeholder(&self) -> Option<Value> {
+        let min = usize::try_from(self.min_length.unwrap_or(0)).unwrap_or(usize::MAX);
+        let max = self
+            .max_length
+            .and_then(|m| usize::try_from(m).ok())
+            .unwrap_or(usize::MAX);
+        let stars = Value::from("*".repeat(8.clamp(min, max.max(min)).min(1024)));
+        let mut tally = Tally::default();
+        self.check(&stars, &mut tally, false);
+        (self.one_of.is_empty() && tally.0 == 0).then_some(stars)
+    }
+
     /// No constraint at all.
     pub const NONE: Self = Self {
         min_length: None,

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 use super::misplaced;
-use super::report::{Issue, IssueCode, IssueSink, Report};
+use super::report::{Issue, IssueCode, IssueSink, Report, push_key};
 use crate::policy::Policy;
 use crate::text::{cut, did_you_mean, preview, quoted_list};
 
@@ -544,23 +544,6 @@ fn remove_fix(names: &[&str]) -> String {
 fn rename(not_a_field: &str, field: &'static FieldInfo) -> (String, String, bool) {
     let (message, fix) = rename_texts(not_a_field, field.name);
     (message, fix, field.sensitive)
-}
-
-/// Appends `name` to a path: `.name`, or `["odd key"]` when it is not a plain name.
-pub(crate) fn push_key(out: &mut String, name: &str) {
-    let plain = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-    if plain {
-        if !out.is_empty() {
-            out.push('.');
-        }
-        out.push_str(name);
-    } else {
-        // A key that is not a plain name is quoted as JSON, with nothing invisible left raw.
-        let _ = write!(out, "[{}]", crate::text::quote_json(name));
-    }
 }
 
 impl Cx {

@@ -242,7 +242,7 @@ impl FieldInfo {
         }
         if self.sensitive
             && matches!((self.kind)(), Kind::String)
-            && let Some(placeholder) = super::example::placeholder(&self.constraints)
+            && let Some(placeholder) = self.constraints.sensitive_placeholder()
         {
             return placeholder;
         }

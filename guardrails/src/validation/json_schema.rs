@@ -200,7 +200,7 @@ impl SchemaArgs {
                     .and_then(|s| s.get("properties"))
                     .and_then(|p| p.get(name));
                 let mut at = path.clone();
-                context::push_key(&mut at, &cut(name, 64));
+                super::report::push_key(&mut at, &cut(name, 64));
                 let issue = Issue {
                     path: at,
                     code: IssueCode::Missing,
@@ -439,7 +439,7 @@ fn instance_path(segments: &[String], root: &Value) -> String {
                 at = segment.parse::<usize>().ok().and_then(|i| items.get(i));
             }
             other => {
-                context::push_key(&mut out, &cut(segment, 64));
+                super::report::push_key(&mut out, &cut(segment, 64));
                 at = other.and_then(|v| v.get(segment.as_str()));
             }
         }

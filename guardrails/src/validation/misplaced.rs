@@ -33,7 +33,7 @@ pub(crate) fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo
                 }
                 out.push((container.clone(), field));
                 let mut inner = container.clone();
-                super::context::push_key(&mut inner, field.name);
+                super::report::push_key(&mut inner, field.name);
                 let mut kind = (field.kind)();
                 while let Kind::Array(item) = kind {
                     inner.push_str("[]");
@@ -89,7 +89,7 @@ pub(crate) fn find(
 /// The template of a place's field: `lines[].quantity`.
 pub(crate) fn field_template(container: &str, field: &FieldInfo) -> String {
     let mut out = container.to_owned();
-    super::context::push_key(&mut out, field.name);
+    super::report::push_key(&mut out, field.name);
     out
 }
 

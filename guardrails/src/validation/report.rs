@@ -1,6 +1,7 @@
 //! The issue model: what a rejected call carries back to the model.
 
 use std::fmt;
+use std::fmt::Write as _;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -238,3 +239,20 @@ impl fmt::Display for Report {
 }
 
 impl std::error::Error for Report {}
+
+/// Appends `name` to a path: `.name`, or `["odd key"]` when it is not a plain name.
+pub(crate) fn push_key(out: &mut String, name: &str) {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    if plain {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(name);
+    } else {
+        // A key that is not a plain name is quoted as JSON, with nothing invisible left raw.
+        let _ = write!(out, "[{}]", crate::text::quote_json(name));
+    }
+}

@@ -81,18 +81,6 @@ pub(crate) fn string_example(constraints: &Constraints, nth: usize) -> Value {
     first_accepted(constraints, nth, unique).unwrap_or_else(|| Value::from(fit("example")))
 }
 
-/// The placeholder example of a sensitive text field: asterisks, as many as its length bounds
-/// ask (eight when they leave it free), when they pass its guards.
-pub(crate) fn placeholder(constraints: &Constraints) -> Option<Value> {
-    let min = usize::try_from(constraints.min_length.unwrap_or(0)).unwrap_or(usize::MAX);
-    let max = constraints
-        .max_length
-        .and_then(|m| usize::try_from(m).ok())
-        .unwrap_or(usize::MAX);
-    let stars = Value::from("*".repeat(8.clamp(min, max.max(min)).min(1024)));
-    (constraints.one_of.is_empty() && accepts(constraints, &stars)).then_some(stars)
-}
-
 fn format_variants(format: StringFormat, nth: usize) -> Vec<Value> {
     let example = format.example();
     (1..=nth)
