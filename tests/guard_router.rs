@@ -4,33 +4,12 @@
 
 use guardrails::RenderFormat;
 use guardrails::mcp::{GuardError, ResultLimits, RouterGuard, guard_router};
+use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::notes_server::Notes;
 use guardrails_tests::testing::object;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService, ServiceError};
-use rmcp::{ServerHandler, ServiceExt as _};
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::ServiceError;
 use serde_json::{Value, json};
-
-async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_io).await.expect("handshake")
-}
-
-fn call(name: &'static str, args: Value) -> CallToolRequestParams {
-    CallToolRequestParams::new(name).with_arguments(object(args))
-}
-
-fn text(result: &CallToolResult, index: usize) -> &str {
-    result.content[index]
-        .as_text()
-        .map(|t| t.text.as_str())
-        .unwrap_or_default()
-}
 
 /// A call of `create_note` with five problems: a misspelt key, a pattern, an enum and a range
 /// broken, a required field missing.

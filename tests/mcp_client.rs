@@ -3,36 +3,15 @@
 
 use guardrails::mcp::GuardedRoutes as _;
 use guardrails::{ToolArgs, tool};
+use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::pipeline_server::{self, AppState};
-use guardrails_tests::testing::object;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientRequest, CustomRequest, ErrorCode};
-use rmcp::service::{RoleClient, RunningService, ServiceError};
-use rmcp::{ServerHandler, ServiceExt as _, tool_handler, tool_router};
+use rmcp::model::{ClientRequest, CustomRequest, ErrorCode};
+use rmcp::service::ServiceError;
+use rmcp::{ServerHandler, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
-
-async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_io).await.expect("handshake")
-}
-
-fn call(name: &'static str, args: Value) -> CallToolRequestParams {
-    CallToolRequestParams::new(name).with_arguments(object(args))
-}
-
-fn text(result: &CallToolResult, index: usize) -> &str {
-    result.content[index]
-        .as_text()
-        .map(|t| t.text.as_str())
-        .unwrap_or_default()
-}
 
 #[tokio::test]
 async fn the_server_announces_itself_and_lists_its_tools_with_schemas() {

@@ -5,12 +5,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use guardrails::{ToolArgs, ToolError};
+use guardrails_tests::client::{call, connect, text};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::{ServerHandler, ServiceExt as _, tool_handler, tool_router};
+use rmcp::{ServerHandler, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// An rmcp server of the usual shape, with no field for a router.
 #[derive(Default)]
@@ -95,30 +94,6 @@ impl Billing {
 #[tool_handler]
 impl ServerHandler for Billing {}
 
-async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_io).await.expect("handshake")
-}
-
-fn call(name: &'static str, args: Value) -> CallToolRequestParams {
-    let Value::Object(args) = args else {
-        panic!("arguments are an object")
-    };
-    CallToolRequestParams::new(name).with_arguments(args)
-}
-
-fn text(result: &CallToolResult) -> &str {
-    result.content[0]
-        .as_text()
-        .map(|t| t.text.as_str())
-        .unwrap_or_default()
-}
-
 #[tokio::test]
 async fn rmcps_default_handler_lists_and_calls_guarded_and_native_tools() {
     let client = connect(Billing::default()).await;
@@ -155,7 +130,7 @@ async fn rmcps_default_handler_lists_and_calls_guarded_and_native_tools() {
         .call_tool(call("add", json!({"a": 2, "b": 40})))
         .await
         .unwrap();
-    assert_eq!(text(&r), "42");
+    assert_eq!(text(&r, 0), "42");
 
     let r = client
         .call_tool(call(
@@ -178,7 +153,7 @@ async fn rmcps_default_handler_lists_and_calls_guarded_and_native_tools() {
         .await
         .unwrap();
     assert_eq!(r.is_error, Some(true));
-    let message = text(&r);
+    let message = text(&r, 0);
     assert!(
         message.starts_with(r#"<validation_error tool="create_invoice" issues="3">"#),
         "{message}"
@@ -202,12 +177,16 @@ async fn rmcps_default_handler_lists_and_calls_guarded_and_native_tools() {
         .await
         .unwrap();
     assert_eq!(r.is_error, Some(true));
-    assert!(text(&r).contains(r#"code="NOT_FOUND""#), "{}", text(&r));
+    assert!(
+        text(&r, 0).contains(r#"code="NOT_FOUND""#),
+        "{}",
+        text(&r, 0)
+    );
     let r = client
         .call_tool(call("void_invoice", json!({"number": 1})))
         .await
         .unwrap();
-    assert_eq!(text(&r), "voided 1");
+    assert_eq!(text(&r, 0), "voided 1");
 
     client.cancel().await.unwrap();
 }
@@ -243,7 +222,7 @@ async fn a_paged_method_tool_walks_every_page_through_its_cursor() {
             .call_tool(call("list_invoices", args.clone()))
             .await
             .unwrap();
-        assert_eq!(page.is_error, Some(false), "{}", text(&page));
+        assert_eq!(page.is_error, Some(false), "{}", text(&page, 0));
         let page = page.structured_content.unwrap();
         assert_eq!(page["total"], 4);
         seen.extend(
@@ -270,6 +249,6 @@ async fn a_paged_method_tool_walks_every_page_through_its_cursor() {
         .call_tool(call("list_invoices", json!({"from": 3, "cursor": cursor})))
         .await
         .unwrap();
-    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert_eq!(r.is_error, Some(true), "{}", text(&r, 0));
     client.cancel().await.unwrap();
 }

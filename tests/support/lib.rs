@@ -1,6 +1,7 @@
 //! Test support of guardrails: what the integration tests, the benchmarks and the fuzz target
 //! share. Not published, and not the library (that is `guardrails`).
 //!
+//! - [`client`]: rmcp's client connected in process to a server;
 //! - [`fixtures`]: realistic argument types covering every guard and field type, with the
 //!   examples' own argument types re-exported beside them, so each type is declared once;
 //! - [`create_user`] and [`task_tracker`]: the two example servers' tools, compiled from the
@@ -11,6 +12,7 @@
 //! - [`user_service`]: two releases of a small service, for the contract tests;
 //! - [`testing`]: small helpers.
 
+pub mod client;
 /// The `create_user` example's tool and argument types, compiled from the example's own file.
 #[path = "../../examples/create_user/user.rs"]
 pub mod create_user;

@@ -143,6 +143,36 @@ fn pipeline(tool: &CheckedTool<'_>) -> (TokenStream, Option<TokenStream>) {
     }
 }
 
+/// The body of the function that returns a tool's spec: the spec in a static, with the
+/// functions that find its output and input schemas once.
+fn spec_body(tool: &CheckedTool<'_>) -> TokenStream {
+    let spec = spec(tool);
+    let output_schema = output_schema(tool);
+    let input_schema = paged_input_schema(tool);
+    quote! {
+        use ::guardrails::__private as __gr;
+
+        #spec
+        #output_schema
+        #input_schema
+
+        &__SPEC
+    }
+}
+
+/// The closure the pipeline calls with the validated arguments: the handler's call, its
+/// outcome converted into the pipeline's.
+fn handler(args: &syn::Type, call: &TokenStream, convert: &TokenStream) -> TokenStream {
+    quote! {
+        move |__args: #args| async move {
+            #[allow(unused_imports)]
+            use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _};
+            let __returned = #call;
+            #convert
+        }
+    }
+}
+
 pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     if tool.params.method {
         return expand_method(tool);
@@ -173,10 +203,8 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
         None => quote!(__gr::blocking(move || #handler_call)),
     };
     let (run, present_arg) = pipeline(tool);
-    let convert = convert(item);
-    let spec = spec(tool);
-    let output_schema = output_schema(tool);
-    let input_schema = paged_input_schema(tool);
+    let handler = handler(args, &call, &convert(item));
+    let spec_body = spec_body(tool);
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
 
     quote! {
@@ -191,13 +219,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
             /// The tool's definition and guardrails.
             #[must_use]
             #vis fn spec(&self) -> &'static ::guardrails::ToolSpec {
-                use ::guardrails::__private as __gr;
-
-                #spec
-                #output_schema
-                #input_schema
-
-                &__SPEC
+                #spec_body
             }
 
             /// The handler as written, callable directly (in tests, say). Calls from clients go
@@ -238,12 +260,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
                         #ident::spec(self),
                         __settings,
                         __arguments,
-                        move |__args: #args| async move {
-                            #[allow(unused_imports)]
-                            use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _};
-                            let __returned = #call;
-                            #convert
-                        },
+                        #handler,
                         #present_arg
                     ))
                 }
@@ -283,10 +300,8 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
         None => quote!(__gr::blocking(move || #handler_call)),
     };
     let (run, present_arg) = pipeline(tool);
-    let convert = convert(item);
-    let spec = spec(tool);
-    let output_schema = output_schema(tool);
-    let input_schema = paged_input_schema(tool);
+    let handler = handler(args, &call, &convert(item));
+    let spec_body = spec_body(tool);
 
     quote! {
         #[doc = #attr_doc]
@@ -301,13 +316,7 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
         #(#cfgs)*
         #[must_use]
         #vis fn #spec_fn() -> &'static ::guardrails::ToolSpec {
-            use ::guardrails::__private as __gr;
-
-            #spec
-            #output_schema
-            #input_schema
-
-            &__SPEC
+            #spec_body
         }
 
         /// The handler as written, callable directly (in tests, say). Calls from clients go
@@ -337,12 +346,7 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
                     Self::#spec_fn(),
                     &__settings,
                     __arguments,
-                    move |__args: #args| async move {
-                        #[allow(unused_imports)]
-                        use __gr::{FallibleKind as _, UnconvertibleKind as _, ValueKind as _};
-                        let __returned = #call;
-                        #convert
-                    },
+                    #handler,
                     #present_arg
                 )
                 .await;
