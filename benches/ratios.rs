@@ -242,6 +242,13 @@ fn policy_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
             decision.check_each_rule_separately(&non_ascii),
             "the two scans must agree on text that is not ASCII too"
         );
+        for (name, text) in [("ascii", &ascii), ("non-ascii", &non_ascii)] {
+            eprintln!(
+                "policy corpus {name}: {} bytes, {} violations",
+                text.len(),
+                decision.check(text).violations.len()
+            );
+        }
         // Time per byte: the ratio of times, times the ratio of sizes.
         let megabytes =
             |text: &str| f64::from(u32::try_from(text.len()).unwrap()) / f64::from(1 << 20);

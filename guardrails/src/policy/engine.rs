@@ -938,6 +938,22 @@ mod tests {
     }
 
     #[test]
+    fn loose_patterns_drop_only_unicode_word_boundaries() {
+        let loose = |pattern: &str| {
+            let hir = without_unicode_word_boundaries(&parse_non_empty(pattern).unwrap());
+            Regex::builder().build_from_hir(&hir).unwrap()
+        };
+        // Every match of the pattern is one of its loose form, which also matches more.
+        assert!(loose(r"\bwill\b").is_match("willing"));
+        assert!(loose(r"\bwill\b").is_match("café will é"));
+        // Other assertions stay.
+        assert!(!loose(r"(?-u:\b)will(?-u:\b)").is_match("willing"));
+        assert!(!loose(r"^will").is_match("a will"));
+        assert!(Loose::build(&[&parse_non_empty(r"(?-u:\b)ab").unwrap()]).is_none());
+        assert!(Loose::build(&[&parse_non_empty(r"\bab").unwrap()]).is_some());
+    }
+
+    #[test]
     fn word_lists_escape_and_prefer_longer_phrases() {
         let pattern = words_pattern(&["will".into(), "will definitely".into(), "a.b".into()]);
         assert_eq!(pattern, r"(?i)\b(?:will\s+definitely|will|a\.b)\b");
