@@ -7,22 +7,21 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use guardrails::contract::{AwarenessConfig, KnownGood};
 use guardrails_tests::testing::object;
-use guardrails_tests::user_service::{v1_contracts, v2_server};
 use serde_json::json;
+
+mod setup {
+    pub(crate) mod contract;
+}
+use setup::contract::{servers, unchanged_tool_call};
 
 fn error_path(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime");
-    let known_good = KnownGood::from_lockfile_str(&v1_contracts().to_lockfile()).expect("lockfile");
-    let disabled = v2_server();
-    let enabled = v2_server()
-        .known_good(known_good)
-        .contract_awareness(AwarenessConfig::default().with_all_severities(true));
-    // `get_user` is the same in both releases; the call is invalid (wrong type, unknown key).
-    let unchanged = object(json!({"id": "seven", "user": 1}));
+    let (disabled, enabled) = servers();
+    // `get_user` is the same in both releases; `create_user` changed.
+    let unchanged = unchanged_tool_call();
     let changed = object(json!({"name": "Ada Lovelace-Byron the First", "email": "a@b.c"}));
 
     let mut group = c.benchmark_group("error_path");

@@ -5,40 +5,13 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 // The presenter alone is what this measures: it is reached the way generated code reaches it.
 use guardrails::__private::present_collection;
+use guardrails::RenderOptions;
 use guardrails::present::Iter;
-use guardrails::{RenderOptions, ToolArgs, tool};
-use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Serialize)]
-struct Row {
-    id: u64,
-    title: String,
-    assignee: String,
+mod setup {
+    pub(crate) mod presenter;
 }
-
-/// Arguments of `list_rows`.
-#[derive(Debug, Deserialize, ToolArgs)]
-struct ListRows {
-    /// Only rows of this person.
-    assignee: Option<String>,
-}
-
-/// Lists rows.
-#[tool(agent_limit = 50)]
-fn list_rows(args: ListRows) -> Vec<Row> {
-    let _ = args.assignee;
-    Vec::new()
-}
-
-fn rows(n: u64) -> Vec<Row> {
-    (0..n)
-        .map(|id| Row {
-            id,
-            title: format!("Row number {id}"),
-            assignee: format!("person{}", id % 7),
-        })
-        .collect()
-}
+use setup::presenter::{Row, list_rows, rows};
 
 fn bench(c: &mut Criterion) {
     let spec = list_rows.spec();

@@ -5,11 +5,17 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use guardrails::ToolArgs;
-use guardrails::render::{RenderOptions, render_report};
+use guardrails::render::RenderOptions;
 use guardrails_tests::fixtures::{NewTask, Status};
 use serde::Deserialize;
-use serde_json::{Value, json};
 use std::hint::black_box;
+
+mod setup {
+    pub(crate) mod validation;
+}
+use setup::validation::{
+    invalid, jsonschema_messages, jsonschema_validator, rendered_report, valid,
+};
 
 /// The same six fields without guards: strict keys and types only. Against serde it measures
 /// the framework's own overhead, apart from the work of the checks themselves.
@@ -24,37 +30,9 @@ struct NewTaskUnguarded {
     labels: Vec<String>,
 }
 
-fn valid() -> Value {
-    json!({
-        "title": "Write the quarterly report",
-        "assignee": "jane_doe",
-        "status": "in_progress",
-        "due": "2026-12-01",
-        "priority": 2,
-        "labels": ["finance", "q4", "report"]
-    })
-}
-
-fn invalid() -> Value {
-    json!({
-        "title": "ab",
-        "assignee": "Jane Doe",
-        "status": "started",
-        "due": "2026-13-01",
-        "priority": 9,
-        "labels": ["finance"]
-    })
-}
-
 fn valid_path(c: &mut Criterion) {
-    let schema = serde_json::to_value(NewTask::schema()).unwrap();
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .unwrap();
+    let validator = jsonschema_validator();
     let input = valid();
-    assert!(NewTask::validate_value(input.clone()).is_ok());
-    assert!(validator.is_valid(&input));
 
     let mut group = c.benchmark_group("valid_call");
     group.bench_function("serde_from_value_unchecked", |b| {
@@ -99,45 +77,22 @@ fn valid_path(c: &mut Criterion) {
 }
 
 fn invalid_path(c: &mut Criterion) {
-    let schema = serde_json::to_value(NewTask::schema()).unwrap();
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .unwrap();
+    let validator = jsonschema_validator();
     let input = invalid();
-    let report = NewTask::validate_value(input.clone()).unwrap_err();
-    assert_eq!(report.len(), 5);
-    assert_eq!(validator.iter_errors(&input).count(), 5);
     let options = RenderOptions::default();
 
     let mut group = c.benchmark_group("invalid_call");
     group.bench_function("guardrails_report_rendered_xml", |b| {
         b.iter_batched(
             || input.clone(),
-            |v| {
-                let report = NewTask::validate_value(v).unwrap_err();
-                black_box(render_report(
-                    "create_task",
-                    &report,
-                    NewTask::info(),
-                    NewTask::example(),
-                    &options,
-                ))
-            },
+            |v| black_box(rendered_report(v, &options)),
             BatchSize::SmallInput,
         );
     });
     group.bench_function("jsonschema_iter_errors", |b| {
         b.iter_batched(
             || input.clone(),
-            |v| {
-                black_box(
-                    validator
-                        .iter_errors(&v)
-                        .map(|e| e.to_string())
-                        .collect::<Vec<_>>(),
-                )
-            },
+            |v| black_box(jsonschema_messages(&validator, &v)),
             BatchSize::SmallInput,
         );
     });

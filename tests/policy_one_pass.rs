@@ -33,6 +33,8 @@ fn build_overlapping_policy() -> Policy {
         .warning(Rule::mandatory_tag("tagged", r"(?i)\bab\b", r"[^.]*\[S\]"))
         .advisory(Rule::required("needs_tag", r"\[S\]"))
         .critical(Rule::forbidden("unicode", r"é+\p{L}"))
+        // Unicode word boundaries around a part that can run to the end of the line.
+        .advisory(Rule::forbidden("will_to_e", r"\bwill[^\n]*\bé"))
         .build()
         .expect("the overlapping policy compiles")
 }

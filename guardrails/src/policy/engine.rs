@@ -31,8 +31,8 @@ use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson;
 use regex_automata::nfa::thompson::WhichCaptures;
 use regex_automata::util::pool::{Pool, PoolGuard};
-use regex_automata::{Anchored, Input, hybrid};
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_automata::{Anchored, Input, MatchKind, hybrid};
+use regex_syntax::hir::{Capture, Class, Hir, HirKind, Look, LookSet, Repetition};
 use std::panic::{RefUnwindSafe, UnwindSafe};
 
 use super::rule::{Rule, RuleKind};
@@ -131,6 +131,9 @@ pub(crate) struct Engine {
     /// Every pattern in one leftmost-first automaton: forbidden patterns have the ids
     /// `0..singles.len()`, required patterns the ids after them.
     finder: Option<Regex>,
+    /// The finder's patterns without their Unicode word boundaries, for text that is not ASCII
+    /// (see [`Loose`]); `None` when they have none.
+    loose_finder: Option<Loose>,
     /// Each forbidden pattern on its own, for the searches that settle overlaps (and for the
     /// reference scan).
     singles: Vec<Regex>,
@@ -408,6 +411,8 @@ impl Engine {
             )
         };
 
+        let loose_finder = Loose::build(&all_hirs);
+
         let mut starters = vec![PatternBits::with_capacity(all_hirs.len()); 256];
         for (pattern, hir) in all_hirs.iter().enumerate() {
             let mut set = [false; 256];
@@ -427,6 +432,7 @@ impl Engine {
 
         Ok(Engine {
             finder,
+            loose_finder,
             singles,
             required_singles,
             probes,
@@ -452,10 +458,17 @@ impl Engine {
             };
         };
         let mut scan = Scan::new(self, text);
+        // Over text that is not ASCII, a Unicode word boundary stops the finder's lazy DFA at
+        // the first such byte and its search falls back to a far slower engine: there the
+        // loose finder, which runs as a DFA on any text, finds where matches can start.
+        let loose = self.loose_finder.as_ref().filter(|_| !text.is_ascii());
         let mut position = 0;
         while position < text.len() {
-            let input = Input::new(text).span(position..text.len());
-            let Some(found) = finder.search(&input) else {
+            let found = match loose {
+                Some(loose) => loose.find(finder, text, position),
+                None => finder.search(&Input::new(text).span(position..text.len())),
+            };
+            let Some(found) = found else {
                 break;
             };
             scan.settle_span(found.pattern().as_usize(), found.start(), found.end());
@@ -489,6 +502,137 @@ impl Engine {
             matches,
             missing_required,
         }
+    }
+}
+
+/// `hir` without its Unicode word-boundary assertions. It matches wherever `hir` does (an
+/// assertion only ever removes matches), and a lazy DFA runs it over any text, where one with a
+/// Unicode word boundary gives up at the first byte that is not ASCII.
+fn without_unicode_word_boundaries(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Look(look) if is_unicode_word_boundary(*look) => Hir::empty(),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
+        HirKind::Repetition(repetition) => Hir::repetition(Repetition {
+            sub: Box::new(without_unicode_word_boundaries(&repetition.sub)),
+            ..repetition.clone()
+        }),
+        HirKind::Capture(capture) => Hir::capture(Capture {
+            sub: Box::new(without_unicode_word_boundaries(&capture.sub)),
+            ..capture.clone()
+        }),
+        HirKind::Concat(parts) => {
+            Hir::concat(parts.iter().map(without_unicode_word_boundaries).collect())
+        }
+        HirKind::Alternation(branches) => Hir::alternation(
+            branches
+                .iter()
+                .map(without_unicode_word_boundaries)
+                .collect(),
+        ),
+    }
+}
+
+fn is_unicode_word_boundary(look: Look) -> bool {
+    LookSet::singleton(look).contains_word_unicode()
+}
+
+/// How far past a candidate start the loose automaton may still be alive for the exact
+/// pattern to be checked on that stretch only.
+const VERIFY_WINDOW: usize = 256;
+
+type LooseCacheFn = Box<dyn Fn() -> hybrid::dfa::Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// Patterns with Unicode word boundaries, loosened for text that is not ASCII.
+///
+/// Their matches start where those of the loose patterns (the same without their Unicode word
+/// boundaries) start, or later: the loose finder, a DFA on any text, finds the first place
+/// where one can start, and the exact patterns are checked there, anchored. An anchored check
+/// is bounded: the loose automaton, run anchored from the candidate, dies within a few bytes in
+/// practice, and no exact match can extend past where it died. When it is still alive after
+/// [`VERIFY_WINDOW`] bytes, the exact search runs from the candidate on, as it would have
+/// without the loose finder. Either way the answer is the exact patterns' own, and each byte
+/// is read a bounded number of times.
+#[derive(Debug)]
+struct Loose {
+    finder: Regex,
+    dfa: hybrid::dfa::DFA,
+    caches: Pool<hybrid::dfa::Cache, LooseCacheFn>,
+}
+
+impl Loose {
+    /// The loose form of `hirs`, or `None` when none has a Unicode word boundary (or the loose
+    /// form does not compile, which only costs speed).
+    fn build(hirs: &[&Hir]) -> Option<Loose> {
+        if !hirs
+            .iter()
+            .any(|hir| hir.properties().look_set().contains_word_unicode())
+        {
+            return None;
+        }
+        let loose: Vec<Hir> = hirs
+            .iter()
+            .map(|hir| without_unicode_word_boundaries(hir))
+            .collect();
+        let finder = meta::Builder::new().build_many_from_hir(&loose).ok()?;
+        let nfa = thompson::Compiler::new()
+            .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+            .build_many_from_hir(&loose)
+            .ok()?;
+        // Every pattern's runs, not only the preferred one's: where the automaton dies bounds
+        // the matches of all of them.
+        let dfa = hybrid::dfa::DFA::builder()
+            .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
+            .build_from_nfa(nfa)
+            .ok()?;
+        let for_caches = dfa.clone();
+        let create: LooseCacheFn = Box::new(move || for_caches.create_cache());
+        Some(Loose {
+            finder,
+            dfa,
+            caches: Pool::new(create),
+        })
+    }
+
+    /// The match `exact` finds searching `text` from `from`: the same answer, found with the
+    /// loose finder.
+    fn find(&self, exact: &Regex, text: &str, from: usize) -> Option<regex_automata::Match> {
+        let length = text.len();
+        let mut cache = self.caches.get();
+        let mut at = from;
+        while at < length {
+            let candidate = self.finder.search(&Input::new(text).span(at..length))?;
+            let start = candidate.start();
+            let Some(reach) = self.reach(&mut cache, text, start) else {
+                // No exact match starts between `from` and the candidate.
+                return exact.search(&Input::new(text).span(start..length));
+            };
+            let input = Input::new(text).span(start..reach).anchored(Anchored::Yes);
+            if let Some(found) = exact.search(&input) {
+                return Some(found);
+            }
+            at = start + text[start..].chars().next().map_or(1, char::len_utf8);
+        }
+        None
+    }
+
+    /// Where the loose automaton run anchored at `start` dies (no match of it, so none of the
+    /// exact patterns, extends past there), or the end of the text; `None` when it is still
+    /// alive after [`VERIFY_WINDOW`] bytes or gives up.
+    fn reach(&self, cache: &mut hybrid::dfa::Cache, text: &str, start: usize) -> Option<usize> {
+        let length = text.len();
+        let input = Input::new(text).span(start..length).anchored(Anchored::Yes);
+        let mut state = self.dfa.start_state_forward(cache, &input).ok()?;
+        let limit = start.saturating_add(VERIFY_WINDOW).min(length);
+        for (offset, &byte) in text.as_bytes()[start..limit].iter().enumerate() {
+            state = self.dfa.next_state(cache, state, byte).ok()?;
+            if state.is_dead() {
+                return Some(start + offset);
+            }
+            if state.is_quit() || state.is_unknown() {
+                return None;
+            }
+        }
+        (limit == length).then_some(length)
     }
 }
 
@@ -791,6 +935,22 @@ mod tests {
         assert!(parse_non_empty(r"\b").is_err());
         assert!(parse_non_empty("(").is_err());
         assert!(parse_non_empty("a+").is_ok());
+    }
+
+    #[test]
+    fn loose_patterns_drop_only_unicode_word_boundaries() {
+        let loose = |pattern: &str| {
+            let hir = without_unicode_word_boundaries(&parse_non_empty(pattern).unwrap());
+            Regex::builder().build_from_hir(&hir).unwrap()
+        };
+        // Every match of the pattern is one of its loose form, which also matches more.
+        assert!(loose(r"\bwill\b").is_match("willing"));
+        assert!(loose(r"\bwill\b").is_match("café will é"));
+        // Other assertions stay.
+        assert!(!loose(r"(?-u:\b)will(?-u:\b)").is_match("willing"));
+        assert!(!loose(r"^will").is_match("a will"));
+        assert!(Loose::build(&[&parse_non_empty(r"(?-u:\b)ab").unwrap()]).is_none());
+        assert!(Loose::build(&[&parse_non_empty(r"\bab").unwrap()]).is_some());
     }
 
     #[test]

@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use regex::Regex;
+use regex_automata::Input;
+use regex_automata::dfa::{Automaton as _, dense};
 use serde_json::{Number, Value};
 
 use super::report::{IssueCode, IssueSink, Tally};
@@ -128,7 +130,43 @@ impl Literal {
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    compiled: OnceLock<Option<Regex>>,
+    compiled: OnceLock<Option<CompiledPattern>>,
+}
+
+/// A pattern compiled for short texts: most field patterns fit a small fully built DFA, which
+/// answers without the per-search setup of the general engine; the general engine answers
+/// for the rest (a larger automaton, a Unicode word boundary).
+#[derive(Debug)]
+struct CompiledPattern {
+    regex: Regex,
+    dfa: Option<dense::DFA<Vec<u32>>>,
+}
+
+/// The largest fully built DFA kept for a field pattern.
+const PATTERN_DFA_BYTES: usize = 64 << 10;
+
+impl CompiledPattern {
+    fn new(source: &str) -> Option<Self> {
+        let regex = Regex::new(source).ok()?;
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    .dfa_size_limit(Some(PATTERN_DFA_BYTES))
+                    .determinize_size_limit(Some(4 * PATTERN_DFA_BYTES)),
+            )
+            .build(source)
+            .ok();
+        Some(Self { regex, dfa })
+    }
+
+    fn is_match(&self, text: &str) -> bool {
+        if let Some(dfa) = &self.dfa
+            && let Ok(found) = dfa.try_search_fwd(&Input::new(text).earliest(true))
+        {
+            return found.is_some();
+        }
+        self.regex.is_match(text)
+    }
 }
 
 impl Pattern {
@@ -154,9 +192,9 @@ impl Pattern {
     #[must_use]
     pub fn is_match(&self, text: &str) -> bool {
         self.compiled
-            .get_or_init(|| Regex::new(self.source).ok())
+            .get_or_init(|| CompiledPattern::new(self.source))
             .as_ref()
-            .is_some_and(|re| re.is_match(text))
+            .is_some_and(|pattern| pattern.is_match(text))
     }
 }
 
@@ -758,6 +796,43 @@ mod tests {
         ));
         assert!(is_multiple_of(&num(serde_json::json!(0)), Num::Float(0.1)));
         assert!(is_multiple_of(&num(serde_json::json!(10.0)), Num::Int(5)));
+    }
+
+    #[test]
+    fn patterns_answer_as_the_regex_engine_does() {
+        let cases = [
+            (
+                r"^[a-z][a-z0-9_]{2,31}$",
+                &["jane_doe", "Jane Doe", "ab", "", "é_abc"][..],
+            ),
+            (r"\bq[0-9]\b", &["in q4 now", "éq4", "q4é", "aq4", "q4"][..]),
+            (
+                r"^\w{40,60}$",
+                &["word", "ééééééééééééééééééééééééééééééééééééééééé"][..],
+            ),
+            ("colou?r", &["color", "colour", "colr", "COLOR"][..]),
+        ];
+        for (source, texts) in cases {
+            let pattern = Pattern::new(source);
+            let regex = Regex::new(source).unwrap();
+            for text in texts {
+                assert_eq!(
+                    pattern.is_match(text),
+                    regex.is_match(text),
+                    "{source} on {text:?}"
+                );
+            }
+        }
+        // The usual field pattern gets a DFA; a Unicode word boundary, which a DFA cannot
+        // decide on text that is not ASCII, and a large automaton are left to the regex.
+        assert!(
+            CompiledPattern::new(r"^[a-z][a-z0-9_]{2,31}$")
+                .unwrap()
+                .dfa
+                .is_some()
+        );
+        assert!(CompiledPattern::new(r"\bq[0-9]\b").unwrap().dfa.is_none());
+        assert!(CompiledPattern::new(r"^\w{40,60}$").unwrap().dfa.is_none());
     }
 
     #[test]

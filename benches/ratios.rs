@@ -1,0 +1,361 @@
+//! Every speed target of guardrails, as a ratio against its baseline measured in the same run.
+//!
+//! `cargo bench --bench ratios` (or `cargo bench --bench ratios -- NAME…` for some of them).
+//!
+//! On a shared machine, two runs measured one after the other see different loads. Here the
+//! two sides of each ratio are measured interleaved: round after round, a batch of one side
+//! then a batch of the other (which goes first alternates), each batch long enough for the
+//! clock. The ratio is the median of the per-round ratios, so a load that comes and goes
+//! touches both sides of the rounds it falls in, and the median drops the rounds it spoiled.
+//! Batches are timed in the thread's CPU time (on Unix): a batch preempted by another process
+//! is not charged for the time that process ran.
+//!
+//! Each ratio prints one line, `RATIO <name> <value> <target>`, met when `value <= target`;
+//! then a table for people. The criterion benches (`validation`, `policy`, `pipeline`,
+//! `presenter`, `contract`) measure the same pairs, and more, in detail.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use guardrails::__private::present_collection;
+use guardrails::ToolArgs as _;
+use guardrails::policy::Profile;
+use guardrails::render::RenderOptions;
+use guardrails_tests::fixtures::NewTask;
+
+mod setup {
+    pub(crate) mod contract;
+    pub(crate) mod pipeline;
+    pub(crate) mod policy;
+    pub(crate) mod presenter;
+    pub(crate) mod validation;
+}
+use setup::{contract, pipeline, policy, presenter, validation};
+
+/// How long one batch of one side should take: long enough for the clock and the loop to be
+/// noise, short enough for many rounds.
+const BATCH: Duration = Duration::from_millis(2);
+/// Rounds below which a ratio is not reported, whatever its time budget.
+const MIN_ROUNDS: usize = 9;
+/// Rounds past which more would not change the median.
+const MAX_ROUNDS: usize = 2_000;
+
+/// The time this thread has run: a batch measured with it is not charged for the time other
+/// processes ran while it waited.
+#[cfg(unix)]
+fn now() -> Duration {
+    let time = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(
+        u64::try_from(time.tv_sec).unwrap_or_default(),
+        u32::try_from(time.tv_nsec).unwrap_or_default(),
+    )
+}
+
+/// Elsewhere, the wall clock (since the start of the run).
+#[cfg(not(unix))]
+fn now() -> Duration {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
+
+/// One side of a ratio: runs `n` iterations and returns the time they took, without the time
+/// spent preparing their inputs or dropping their outputs.
+type Side<'a> = Box<dyn FnMut(usize) -> Duration + 'a>;
+
+/// A side whose every iteration consumes a fresh input, prepared before the clock starts.
+fn batched<'a, I, O>(
+    mut setup: impl FnMut() -> I + 'a,
+    mut routine: impl FnMut(I) -> O + 'a,
+) -> Side<'a> {
+    Box::new(move |n| {
+        let inputs: Vec<I> = (0..n).map(|_| setup()).collect();
+        let mut outputs = Vec::with_capacity(n);
+        let start = now();
+        for input in inputs {
+            outputs.push(routine(black_box(input)));
+        }
+        let elapsed = now().saturating_sub(start);
+        drop(black_box(outputs));
+        elapsed
+    })
+}
+
+/// A side that repeats the same routine.
+fn repeated<'a, O>(mut routine: impl FnMut() -> O + 'a) -> Side<'a> {
+    Box::new(move |n| {
+        let start = now();
+        for _ in 0..n {
+            black_box(routine());
+        }
+        now().saturating_sub(start)
+    })
+}
+
+/// What one ratio measured.
+struct Measured {
+    name: &'static str,
+    target: f64,
+    /// Median of the per-round ratios.
+    value: f64,
+    /// Quartiles of the per-round ratios, for the spread.
+    low: f64,
+    high: f64,
+    /// Median time of one iteration of each side.
+    subject: Duration,
+    baseline: Duration,
+    rounds: usize,
+}
+
+/// How many iterations of `side` take about [`BATCH`] (at least one), warming it up meanwhile.
+fn calibrate(side: &mut Side<'_>) -> u32 {
+    let mut n: u32 = 1;
+    loop {
+        let elapsed = side(n as usize).max(Duration::from_nanos(1));
+        if elapsed >= BATCH / 4 || n >= 1 << 24 {
+            let wanted = u128::from(n) * BATCH.as_nanos() / elapsed.as_nanos();
+            return u32::try_from(wanted).unwrap_or(u32::MAX).max(1);
+        }
+        n *= 2;
+    }
+}
+
+/// The value at `numerator / denominator` of the way through `values` once sorted.
+fn quantile(values: &mut [f64], numerator: usize, denominator: usize) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[(values.len() - 1) * numerator / denominator]
+}
+
+/// Measures `subject` against `baseline`, interleaved, for about `budget`. `scale` multiplies
+/// each round's ratio (to compare throughputs of inputs of different sizes).
+fn measure(
+    name: &'static str,
+    target: f64,
+    budget: Duration,
+    scale: f64,
+    mut subject: Side<'_>,
+    mut baseline: Side<'_>,
+) -> Measured {
+    let n_subject = calibrate(&mut subject);
+    let n_baseline = calibrate(&mut baseline);
+    let started = std::time::Instant::now();
+    let (mut ratios, mut subject_times, mut baseline_times) = (Vec::new(), Vec::new(), Vec::new());
+    while ratios.len() < MIN_ROUNDS || (started.elapsed() < budget && ratios.len() < MAX_ROUNDS) {
+        let (s, b) = if ratios.len() % 2 == 0 {
+            let s = subject(n_subject as usize);
+            (s, baseline(n_baseline as usize))
+        } else {
+            let b = baseline(n_baseline as usize);
+            (subject(n_subject as usize), b)
+        };
+        let s = s.as_secs_f64() / f64::from(n_subject);
+        let b = b.as_secs_f64() / f64::from(n_baseline);
+        ratios.push(s / b * scale);
+        subject_times.push(s);
+        baseline_times.push(b);
+    }
+    let rounds = ratios.len();
+    Measured {
+        name,
+        target,
+        value: quantile(&mut ratios, 1, 2),
+        low: quantile(&mut ratios, 1, 4),
+        high: quantile(&mut ratios, 3, 4),
+        subject: Duration::from_secs_f64(quantile(&mut subject_times, 1, 2)),
+        baseline: Duration::from_secs_f64(quantile(&mut baseline_times, 1, 2)),
+        rounds,
+    }
+}
+
+fn seconds(n: u64) -> Duration {
+    Duration::from_secs(n)
+}
+
+/// The valid and the invalid path against serde and `jsonschema`.
+fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
+    let options = RenderOptions::default();
+    let validator = validation::jsonschema_validator();
+    if wanted("valid_vs_serde") {
+        results.push(measure(
+            "valid_vs_serde",
+            1.25,
+            seconds(8),
+            1.0,
+            batched(validation::valid, |v| NewTask::validate_value(v).unwrap()),
+            batched(validation::valid, |v| {
+                serde_json::from_value::<NewTask>(v).unwrap()
+            }),
+        ));
+    }
+    if wanted("valid_vs_jsonschema") {
+        results.push(measure(
+            "valid_vs_jsonschema",
+            0.7,
+            seconds(8),
+            1.0,
+            batched(validation::valid, |v| NewTask::validate_value(v).unwrap()),
+            batched(validation::valid, |v| {
+                assert!(validator.is_valid(&v));
+                serde_json::from_value::<NewTask>(v).unwrap()
+            }),
+        ));
+    }
+    if wanted("invalid_vs_jsonschema") {
+        results.push(measure(
+            "invalid_vs_jsonschema",
+            2.0,
+            seconds(8),
+            1.0,
+            batched(validation::invalid, |v| {
+                validation::rendered_report(v, &options)
+            }),
+            batched(validation::invalid, |v| {
+                validation::jsonschema_messages(&validator, &v)
+            }),
+        ));
+    }
+}
+
+/// The output policy: one pass against a scan per rule, and text that is not ASCII.
+fn policy_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
+    let decision = Profile::Decision.policy();
+    if wanted("policy_one_pass_vs_per_rule") {
+        let text = policy::corpus(4 << 20);
+        assert_eq!(
+            decision.check(&text),
+            decision.check_each_rule_separately(&text),
+            "the two scans must agree before they are compared"
+        );
+        results.push(measure(
+            "policy_one_pass_vs_per_rule",
+            0.2,
+            seconds(20),
+            1.0,
+            repeated(|| decision.check(&text)),
+            repeated(|| decision.check_each_rule_separately(&text)),
+        ));
+    }
+    if wanted("policy_non_ascii_vs_ascii") {
+        let ascii = policy::corpus(1 << 20);
+        let non_ascii = policy::non_ascii_corpus(1 << 20);
+        assert_eq!(
+            decision.check(&non_ascii),
+            decision.check_each_rule_separately(&non_ascii),
+            "the two scans must agree on text that is not ASCII too"
+        );
+        for (name, text) in [("ascii", &ascii), ("non-ascii", &non_ascii)] {
+            eprintln!(
+                "policy corpus {name}: {} bytes, {} violations",
+                text.len(),
+                decision.check(text).violations.len()
+            );
+        }
+        // Time per byte: the ratio of times, times the ratio of sizes.
+        let megabytes =
+            |text: &str| f64::from(u32::try_from(text.len()).unwrap()) / f64::from(1 << 20);
+        let scale = megabytes(&ascii) / megabytes(&non_ascii);
+        results.push(measure(
+            "policy_non_ascii_vs_ascii",
+            1.5,
+            seconds(20),
+            scale,
+            repeated(|| decision.check(&non_ascii)),
+            repeated(|| decision.check(&ascii)),
+        ));
+    }
+}
+
+/// Whole tool calls: the pipeline against plain rmcp, the presenter, contract awareness.
+fn tool_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
+    let options = RenderOptions::default();
+    if wanted("pipeline_vs_rmcp") {
+        let harness = pipeline::Harness::new();
+        results.push(measure(
+            "pipeline_vs_rmcp",
+            1.1,
+            seconds(8),
+            1.0,
+            batched(pipeline::arguments, |arguments| {
+                harness.call(pipeline::GUARDED, arguments)
+            }),
+            batched(pipeline::arguments, |arguments| {
+                harness.call(pipeline::PLAIN, arguments)
+            }),
+        ));
+    }
+
+    if wanted("presenter_1m_vs_1k") {
+        let spec = presenter::list_rows.spec();
+        let small = presenter::rows(1_000);
+        let large = presenter::rows(1_000_000);
+        results.push(measure(
+            "presenter_1m_vs_1k",
+            1.05,
+            seconds(8),
+            1.0,
+            repeated(|| present_collection(spec, large.as_slice(), &options)),
+            repeated(|| present_collection(spec, small.as_slice(), &options)),
+        ));
+    }
+
+    if wanted("awareness_unchanged") {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let (disabled, enabled) = contract::servers();
+        results.push(measure(
+            "awareness_unchanged",
+            1.02,
+            seconds(10),
+            1.0,
+            batched(contract::unchanged_tool_call, |arguments| {
+                runtime.block_on(enabled.call("get_user", arguments))
+            }),
+            batched(contract::unchanged_tool_call, |arguments| {
+                runtime.block_on(disabled.call("get_user", arguments))
+            }),
+        ));
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; any other argument selects ratios by name.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with("--"))
+        .collect();
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|part| name.contains(part));
+    let mut results = Vec::new();
+    validation_ratios(&wanted, &mut results);
+    policy_ratios(&wanted, &mut results);
+    tool_ratios(&wanted, &mut results);
+
+    for result in &results {
+        println!(
+            "RATIO {} {:.3} {}",
+            result.name, result.value, result.target
+        );
+    }
+    println!();
+    println!(
+        "{:<28} {:>12} {:>12} {:>7} {:>15} {:>7} {:>7}  met",
+        "ratio", "subject", "baseline", "ratio", "quartiles", "target", "rounds"
+    );
+    for result in &results {
+        println!(
+            "{:<28} {:>12} {:>12} {:>7.3} {:>7.3}–{:<7.3} {:>7} {:>7}  {}",
+            result.name,
+            format!("{:.2?}", result.subject),
+            format!("{:.2?}", result.baseline),
+            result.value,
+            result.low,
+            result.high,
+            result.target,
+            result.rounds,
+            if result.value <= result.target {
+                "yes"
+            } else {
+                "NO"
+            },
+        );
+    }
+}

@@ -1,0 +1,66 @@
+//! The validation benchmarks' inputs and baselines: a valid and a 5-issue call of the `NewTask`
+//! fixture, the `jsonschema` validator of its advertised schema, and each side's invalid path.
+
+use guardrails::ToolArgs;
+use guardrails::render::{RenderOptions, render_report};
+use guardrails_tests::fixtures::NewTask;
+use serde_json::{Value, json};
+
+/// A valid call: every guard passes.
+pub(crate) fn valid() -> Value {
+    json!({
+        "title": "Write the quarterly report",
+        "assignee": "jane_doe",
+        "status": "in_progress",
+        "due": "2026-12-01",
+        "priority": 2,
+        "labels": ["finance", "q4", "report"]
+    })
+}
+
+/// A call with five problems, one per guarded field but `labels`.
+pub(crate) fn invalid() -> Value {
+    json!({
+        "title": "ab",
+        "assignee": "Jane Doe",
+        "status": "started",
+        "due": "2026-13-01",
+        "priority": 9,
+        "labels": ["finance"]
+    })
+}
+
+/// The baseline a user would otherwise reach for: `jsonschema` over the schema `NewTask`
+/// advertises, formats checked. Panics unless both sides agree on [`valid`] and [`invalid`].
+pub(crate) fn jsonschema_validator() -> jsonschema::Validator {
+    let schema = serde_json::to_value(NewTask::schema()).unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap();
+    assert!(NewTask::validate_value(valid()).is_ok());
+    assert!(validator.is_valid(&valid()));
+    assert_eq!(NewTask::validate_value(invalid()).unwrap_err().len(), 5);
+    assert_eq!(validator.iter_errors(&invalid()).count(), 5);
+    validator
+}
+
+/// The invalid path of guardrails: the report rendered as the model sees it.
+pub(crate) fn rendered_report(input: Value, options: &RenderOptions) -> String {
+    let report = NewTask::validate_value(input).unwrap_err();
+    render_report(
+        "create_task",
+        &report,
+        NewTask::info(),
+        NewTask::example(),
+        options,
+    )
+}
+
+/// The invalid path of `jsonschema`: every error's message.
+pub(crate) fn jsonschema_messages(validator: &jsonschema::Validator, input: &Value) -> Vec<String> {
+    validator
+        .iter_errors(input)
+        .map(|error| error.to_string())
+        .collect()
+}
