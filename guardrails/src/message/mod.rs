@@ -26,6 +26,7 @@ pub(crate) use rejection::received_text;
 pub use rejection::{RECOVERY, Rejection};
 pub(crate) use tool_error::{BoundedError, detail_text};
 pub use tool_error::{ErrorCode, Failure, ToolError, ToolErrorSeverity};
+#[cfg(feature = "rmcp")]
 pub(crate) use truncation::paging_name;
 pub use truncation::{
     ByteCut, Filter, Truncated, TruncationNotice, filters, refine_advice, refine_advice_with,

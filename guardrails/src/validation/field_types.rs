@@ -186,6 +186,7 @@ mod decimal {
     pub(crate) const DECIMAL_PATTERN: &str = r"^-?[0-9]{1,14}(\.[0-9]{1,14})?$";
 
     /// What a decimal field accepts, for messages.
+    #[cfg(feature = "rust_decimal")]
     const DECIMAL_DESCRIPTION: &str = "a decimal number written as a string, at most 14 digits before the point and 14 after, such as \"12.50\"";
 
     /// Whether `s` matches [`DECIMAL_PATTERN`], without compiling it.
