@@ -668,6 +668,7 @@ fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
 /// JSON equality: numbers by value (`1` equals `1.0`), objects regardless of key order.
 fn json_equal(left: &Value, right: &Value) -> bool {
     match (left, right) {
+        (Value::String(l), Value::String(r)) => l == r,
         (Value::Number(l), Value::Number(r)) => {
             let exact = l
                 .as_i64()

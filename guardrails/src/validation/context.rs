@@ -230,6 +230,13 @@ impl Cx {
         self.descend(Some(Segment::Index(index)), f)
     }
 
+    /// Runs `f` over the items of a list: `f` gets a [`ListCx`] that moves to each index in
+    /// turn. The same path as [`Cx::at_index`] for each item, with one step pushed for the
+    /// whole list instead of one per item.
+    pub fn in_list<R>(&mut self, f: impl FnOnce(&mut ListCx<'_>) -> R) -> R {
+        self.descend(Some(Segment::Index(0)), |cx| f(&mut ListCx { cx }))
+    }
+
     /// Runs `f` one object key deeper (for map-like values whose keys are data).
     ///
     /// The keys of a map whose values are withheld are data too: the path says `*` for them.
@@ -471,6 +478,25 @@ impl Cx {
     pub fn custom(&mut self, message: &str) {
         let message = cut(message, 300).into_owned();
         self.fail(IssueCode::Custom, message, None, None);
+    }
+}
+
+/// The context inside a list, from [`Cx::in_list`]: [`ListCx::at`] gives the context of one
+/// item.
+#[derive(Debug)]
+pub struct ListCx<'a> {
+    cx: &'a mut Cx,
+}
+
+impl ListCx<'_> {
+    /// The context of the item at `index`: issues recorded through it are at `…[index]`.
+    pub fn at(&mut self, index: usize) -> &mut Cx {
+        // The step `in_list` pushed is the last one whenever no item is being read: an item's
+        // own steps are popped before its read returns.
+        if let Some(Segment::Index(at)) = self.cx.path.last_mut() {
+            *at = index;
+        }
+        self.cx
     }
 }
 

@@ -31,7 +31,7 @@ pub use args::{ToolArgs, ToolEnum};
 pub use constraint::{
     Bound, Constraints, CustomCheck, Literal, Num, Pattern, PresentValue, WholeValue,
 };
-pub use context::Cx;
+pub use context::{Cx, ListCx};
 pub(crate) use context::{ProbeStep, ProbedPolicy};
 pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 pub use json_schema::{SchemaArgs, SchemaError, strict_schema};

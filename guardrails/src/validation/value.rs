@@ -458,13 +458,15 @@ impl<T: ArgValue> ArgValue for Vec<T> {
             }
         };
         let mut out = Some(Vec::with_capacity(items.len()));
-        for (i, item) in items.into_iter().enumerate() {
-            let read = cx.at_index(i, |cx| T::from_arg(item, cx));
-            match (read, &mut out) {
-                (Some(v), Some(list)) => list.push(v),
-                _ => out = None,
+        cx.in_list(|list_cx| {
+            for (i, item) in items.into_iter().enumerate() {
+                let read = T::from_arg(item, list_cx.at(i));
+                match (read, &mut out) {
+                    (Some(v), Some(list)) => list.push(v),
+                    _ => out = None,
+                }
             }
-        }
+        });
         out
     }
     fn example(constraints: &Constraints, nth: usize) -> Value {
