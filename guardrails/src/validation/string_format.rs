@@ -282,6 +282,39 @@ fn is_email(s: &str) -> bool {
     if s.contains(" <") {
         return false;
     }
+    plain_email(s).unwrap_or_else(|| parsed_email(s))
+}
+
+/// The verdict on the common shape of address, an ASCII dot-atom local part and a host name,
+/// without parsing: `None` for anything else (quoted local parts, address literals, text that
+/// is not ASCII), which [`parsed_email`] decides.
+///
+/// On ASCII text without `"` or `[`, `email_address` reads the part before the last `@` as a
+/// dot-atom of at most 64 bytes and the part after it as labels of letters, digits and `-`
+/// that start and end with a letter or digit, at most 63 bytes each and 254 in all: every
+/// host name passes that, so the host name rule alone decides the domain.
+fn plain_email(s: &str) -> Option<bool> {
+    if !s.is_ascii() || s.bytes().any(|b| b == b'"' || b == b'[') {
+        return None;
+    }
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return Some(false);
+    };
+    let local_ok = !local.is_empty()
+        && local.len() <= 64
+        && local
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext));
+    Some(local_ok && is_hostname(domain))
+}
+
+/// An `atext` byte of RFC 5322 section 3.2.3.
+fn is_atext(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)
+}
+
+/// The verdict through `email_address`'s parser, for every address [`plain_email`] leaves.
+fn parsed_email(s: &str) -> bool {
     let Ok(address) = EmailAddress::from_str(s) else {
         return false;
     };
@@ -681,6 +714,53 @@ fn is_virama(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::StringFormat;
+
+    #[test]
+    fn plain_email_agrees_with_the_parser() {
+        let long_local = format!("{}@example.com", "a".repeat(64));
+        let too_long_local = format!("{}@example.com", "a".repeat(65));
+        let long_domain = format!("a@{}.com", vec!["b".repeat(62); 4].join("."));
+        let long_label = format!("a@{}.com", "c".repeat(64));
+        let cases = [
+            "jane@example.com",
+            "jane.doe+tag@mail.example.co",
+            "a@b",
+            "@example.com",
+            "jane@",
+            "jane",
+            "jane@@example.com",
+            "ja@ne@example.com",
+            ".jane@example.com",
+            "jane.@example.com",
+            "ja..ne@example.com",
+            "jane@-example.com",
+            "jane@example-.com",
+            "jane@exa_mple.com",
+            "jane@example..com",
+            "jane@example.com.",
+            "jane@xn--bcher-kva.example",
+            "jane@ab--cd.example",
+            "jane@xn--a.example",
+            "j!#$%&'*+-/=?^_`{|}~@example.com",
+            "ja ne@example.com",
+            "ja(ne)@example.com",
+            "ja<ne@example.com",
+            "jane@exa mple.com",
+            "jane@127.0.0.1",
+            "\\jane@example.com",
+            &long_local,
+            &too_long_local,
+            &long_domain,
+            &long_label,
+        ];
+        for case in cases {
+            let plain = super::plain_email(case).expect("plain ASCII");
+            assert_eq!(plain, super::parsed_email(case), "{case:?}");
+        }
+        for other in ["\"a b\"@example.com", "jane@[127.0.0.1]", "jané@example.com"] {
+            assert_eq!(super::plain_email(other), None, "{other:?}");
+        }
+    }
 
     #[test]
     fn names_round_trip() {
