@@ -279,10 +279,13 @@ fn is_email(s: &str) -> bool {
     // The crate reads anything after the last ` <` as an address in angle brackets, with or
     // without a display name before it (`Jane <jane@example.com>`, ` <jane@example.com>`):
     // header forms, not mailboxes. Inside a quoted local part ` <` makes the crate fail anyway.
+    if let Some(plain) = plain_email(s) {
+        return plain;
+    }
     if s.contains(" <") {
         return false;
     }
-    plain_email(s).unwrap_or_else(|| parsed_email(s))
+    parsed_email(s)
 }
 
 /// The verdict on the common shape of address, an ASCII dot-atom local part and a host name,
@@ -292,7 +295,8 @@ fn is_email(s: &str) -> bool {
 /// On ASCII text without `"` or `[`, `email_address` reads the part before the last `@` as a
 /// dot-atom of at most 64 bytes and the part after it as labels of letters, digits and `-`
 /// that start and end with a letter or digit, at most 63 bytes each and 254 in all: every
-/// host name passes that, so the host name rule alone decides the domain.
+/// host name passes that, so the host name rule alone decides the domain. A space is in
+/// neither part, so an address after a display name (` <`) is turned down here too.
 fn plain_email(s: &str) -> Option<bool> {
     if !s.is_ascii() || s.bytes().any(|b| b == b'"' || b == b'[') {
         return None;
@@ -300,17 +304,23 @@ fn plain_email(s: &str) -> Option<bool> {
     let Some((local, domain)) = s.rsplit_once('@') else {
         return Some(false);
     };
-    let local_ok = !local.is_empty()
-        && local.len() <= 64
-        && local
-            .split('.')
-            .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext));
+    let l = local.as_bytes();
+    // A dot-atom: atoms of `atext` joined by single dots.
+    let local_ok = !l.is_empty()
+        && l.len() <= 64
+        && l[0] != b'.'
+        && l[l.len() - 1] != b'.'
+        && l.iter().all(|&b| is_atext(b) || b == b'.')
+        && !l.windows(2).any(|pair| pair == b"..");
     Some(local_ok && is_hostname(domain))
 }
 
 /// An `atext` byte of RFC 5322 section 3.2.3.
 fn is_atext(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)
+    matches!(b,
+        b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9'
+        | b'!' | b'#' | b'$' | b'%' | b'&' | b'\'' | b'*' | b'+' | b'-' | b'/' | b'='
+        | b'?' | b'^' | b'_' | b'`' | b'{' | b'|' | b'}' | b'~')
 }
 
 /// The verdict through `email_address`'s parser, for every address [`plain_email`] leaves.
@@ -478,24 +488,38 @@ fn is_hostname(s: &str) -> bool {
     if s.is_empty() || s.len() > 253 {
         return false;
     }
-    s.split('.').all(|label| {
-        let b = label.as_bytes();
-        if b.is_empty()
-            || b.len() > 63
-            || b[0] == b'-'
-            || b[b.len() - 1] == b'-'
-            || !b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
-        {
-            return false;
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'.' {
+            if !is_host_label(&s[start..i]) {
+                return false;
+            }
+            start = i + 1;
         }
-        if b.len() < 4 || &b[2..4] != b"--" {
-            return true;
-        }
-        label
-            .strip_prefix("xn--")
-            .and_then(decode_punycode)
-            .is_some_and(|decoded| is_valid_u_label(&decoded))
-    })
+    }
+    is_host_label(&s[start..])
+}
+
+/// One label of a host name: letters, digits and inner hyphens, an A-label when it has `--`
+/// at the third and fourth places.
+fn is_host_label(label: &str) -> bool {
+    let b = label.as_bytes();
+    if b.is_empty()
+        || b.len() > 63
+        || b[0] == b'-'
+        || b[b.len() - 1] == b'-'
+        || !b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+    {
+        return false;
+    }
+    if b.len() < 4 || &b[2..4] != b"--" {
+        return true;
+    }
+    label
+        .strip_prefix("xn--")
+        .and_then(decode_punycode)
+        .is_some_and(|decoded| is_valid_u_label(&decoded))
 }
 
 /// Punycode parameters of RFC 3492 section 5, the ones IDNA uses.
@@ -746,6 +770,8 @@ mod tests {
             "ja(ne)@example.com",
             "ja<ne@example.com",
             "jane@exa mple.com",
+            "Jane <jane@example.com>",
+            " <jane@example.com>",
             "jane@127.0.0.1",
             "\\jane@example.com",
             &long_local,
@@ -755,7 +781,8 @@ mod tests {
         ];
         for case in cases {
             let plain = super::plain_email(case).expect("plain ASCII");
-            assert_eq!(plain, super::parsed_email(case), "{case:?}");
+            let parsed = !case.contains(" <") && super::parsed_email(case);
+            assert_eq!(plain, parsed, "{case:?}");
         }
         for other in ["\"a b\"@example.com", "jane@[127.0.0.1]", "jané@example.com"] {
             assert_eq!(super::plain_email(other), None, "{other:?}");
