@@ -298,21 +298,30 @@ fn is_email(s: &str) -> bool {
 /// host name passes that, so the host name rule alone decides the domain. A space is in
 /// neither part, so an address after a display name (` <`) is turned down here too.
 fn plain_email(s: &str) -> Option<bool> {
-    if !s.is_ascii() || s.bytes().any(|b| b == b'"' || b == b'[') {
-        return None;
+    let bytes = s.as_bytes();
+    // One pass: the last `@`, and whether the text is of the plain shape at all.
+    let mut at = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'@' => at = Some(i),
+            b'"' | b'[' | 0x80.. => return None,
+            _ => {}
+        }
     }
-    let Some((local, domain)) = s.rsplit_once('@') else {
+    let Some(at) = at else {
         return Some(false);
     };
-    let l = local.as_bytes();
     // A dot-atom: atoms of `atext` joined by single dots.
-    let local_ok = !l.is_empty()
-        && l.len() <= 64
-        && l[0] != b'.'
-        && l[l.len() - 1] != b'.'
-        && l.iter().all(|&b| is_atext(b) || b == b'.')
-        && !l.windows(2).any(|pair| pair == b"..");
-    Some(local_ok && is_hostname(domain))
+    let local = &bytes[..at];
+    let mut previous = b'.';
+    let local_ok = local.len() <= 64
+        && local.iter().all(|&b| {
+            let ok = is_atext(b) || (b == b'.' && previous != b'.');
+            previous = b;
+            ok
+        })
+        && previous != b'.';
+    Some(local_ok && is_hostname(&s[at + 1..]))
 }
 
 /// An `atext` byte of RFC 5322 section 3.2.3.
