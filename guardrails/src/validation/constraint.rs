@@ -161,12 +161,37 @@ impl CompiledPattern {
 
     fn is_match(&self, text: &str) -> bool {
         if let Some(dfa) = &self.dfa
-            && let Ok(found) = dfa.try_search_fwd(&Input::new(text).earliest(true))
+            && let Some(found) = dfa_is_match(dfa, text)
         {
-            return found.is_some();
+            return found;
         }
         self.regex.is_match(text)
     }
+}
+
+/// Whether the DFA matches somewhere in `text`, walked a byte at a time (a field value is
+/// short: the search routine's setup would cost more than the walk); `None` when the DFA
+/// cannot tell (it gave up on a byte).
+///
+/// A dense DFA reports a match one byte late, so a match state seen after a byte (or after
+/// the end of the text) means a match ended before it; the first one settles the question.
+fn dfa_is_match(dfa: &dense::DFA<Vec<u32>>, text: &str) -> Option<bool> {
+    let mut state = dfa.start_state_forward(&Input::new(text)).ok()?;
+    for &byte in text.as_bytes() {
+        state = dfa.next_state(state, byte);
+        if dfa.is_special_state(state) {
+            if dfa.is_match_state(state) {
+                return Some(true);
+            }
+            if dfa.is_dead_state(state) {
+                return Some(false);
+            }
+            if dfa.is_quit_state(state) {
+                return None;
+            }
+        }
+    }
+    Some(dfa.is_match_state(dfa.next_eoi_state(state)))
 }
 
 impl Pattern {
@@ -812,6 +837,12 @@ mod tests {
                 &["word", "ééééééééééééééééééééééééééééééééééééééééé"][..],
             ),
             ("colou?r", &["color", "colour", "colr", "COLOR"][..]),
+            (r"(?-u:\b)id(?-u:\b)", &["id", "an id here", "idle", "kid", "é id"][..]),
+            ("a*", &["", "b", "aaa"][..]),
+            ("^$", &["", "x"][..]),
+            ("x$", &["x", "xy", "yx", ""][..]),
+            ("^[0-9]{3}-[0-9]{4}$", &["555-1234", "555-12345", "5551234", "555-123"][..]),
+            ("[^a-z]", &["abc", "abC", "", "é"][..]),
         ];
         for (source, texts) in cases {
             let pattern = Pattern::new(source);
