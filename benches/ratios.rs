@@ -11,8 +11,10 @@
 //! is not charged for the time that process ran.
 //!
 //! Each ratio prints one line, `RATIO <name> <value> <target>`, met when `value <= target`;
-//! then a table for people. The criterion benches (`validation`, `policy`, `pipeline`,
-//! `presenter`, `contract`) measure the same pairs, and more, in detail.
+//! then a table for people, and under it reference ratios without a target (the same baseline
+//! against a subject that skips the work being measured: how far a ratio could go). The
+//! criterion benches (`validation`, `policy`, `pipeline`, `presenter`, `contract`) measure the
+//! same pairs, and more, in detail.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -106,6 +108,14 @@ struct Measured {
     rounds: usize,
 }
 
+/// What a run measured: the ratios with targets, and reference ratios without one that show
+/// how far a ratio could go (its baseline against a subject that skips the work measured).
+#[derive(Default)]
+struct Results {
+    ratios: Vec<Measured>,
+    references: Vec<Measured>,
+}
+
 /// How many iterations of `side` take about [`BATCH`] (at least one), warming it up meanwhile.
 fn calibrate(side: &mut Side<'_>) -> u32 {
     let mut n: u32 = 1;
@@ -171,11 +181,11 @@ fn seconds(n: u64) -> Duration {
 }
 
 /// The valid and the invalid path against serde and `jsonschema`.
-fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
+fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
     let options = RenderOptions::default();
     let validator = validation::jsonschema_validator();
     if wanted("valid_vs_serde") {
-        results.push(measure(
+        results.ratios.push(measure(
             "valid_vs_serde",
             1.25,
             seconds(8),
@@ -187,7 +197,7 @@ fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>)
         ));
     }
     if wanted("valid_vs_jsonschema") {
-        results.push(measure(
+        results.ratios.push(measure(
             "valid_vs_jsonschema",
             0.7,
             seconds(8),
@@ -199,8 +209,25 @@ fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>)
             }),
         ));
     }
+    if wanted("valid_vs_jsonschema") {
+        // What `valid_vs_jsonschema` would read if checking every guard cost nothing: the
+        // typed value built by serde alone against the same baseline.
+        results.references.push(measure(
+            "serde_alone_vs_jsonschema",
+            f64::NAN,
+            seconds(8),
+            1.0,
+            batched(validation::valid, |v| {
+                serde_json::from_value::<NewTask>(v).unwrap()
+            }),
+            batched(validation::valid, |v| {
+                assert!(validator.is_valid(&v));
+                serde_json::from_value::<NewTask>(v).unwrap()
+            }),
+        ));
+    }
     if wanted("invalid_vs_jsonschema") {
-        results.push(measure(
+        results.ratios.push(measure(
             "invalid_vs_jsonschema",
             2.0,
             seconds(8),
@@ -216,7 +243,7 @@ fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>)
 }
 
 /// The output policy: one pass against a scan per rule, and text that is not ASCII.
-fn policy_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
+fn policy_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
     let decision = Profile::Decision.policy();
     if wanted("policy_one_pass_vs_per_rule") {
         let text = policy::corpus(4 << 20);
@@ -225,7 +252,7 @@ fn policy_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
             decision.check_each_rule_separately(&text),
             "the two scans must agree before they are compared"
         );
-        results.push(measure(
+        results.ratios.push(measure(
             "policy_one_pass_vs_per_rule",
             0.2,
             seconds(20),
@@ -253,7 +280,7 @@ fn policy_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
         let megabytes =
             |text: &str| f64::from(u32::try_from(text.len()).unwrap()) / f64::from(1 << 20);
         let scale = megabytes(&ascii) / megabytes(&non_ascii);
-        results.push(measure(
+        results.ratios.push(measure(
             "policy_non_ascii_vs_ascii",
             1.5,
             seconds(20),
@@ -265,11 +292,11 @@ fn policy_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
 }
 
 /// Whole tool calls: the pipeline against plain rmcp, the presenter, contract awareness.
-fn tool_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
+fn tool_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
     let options = RenderOptions::default();
     if wanted("pipeline_vs_rmcp") {
         let harness = pipeline::Harness::new();
-        results.push(measure(
+        results.ratios.push(measure(
             "pipeline_vs_rmcp",
             1.1,
             seconds(8),
@@ -283,11 +310,28 @@ fn tool_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
         ));
     }
 
+    if wanted("pipeline_vs_rmcp") {
+        // The pipeline alone: the guarded tool's twin without guards against the same baseline.
+        let harness = pipeline::Harness::new();
+        results.references.push(measure(
+            "unguarded_pipeline_vs_rmcp",
+            f64::NAN,
+            seconds(8),
+            1.0,
+            batched(pipeline::arguments, |arguments| {
+                harness.call(pipeline::UNGUARDED, arguments)
+            }),
+            batched(pipeline::arguments, |arguments| {
+                harness.call(pipeline::PLAIN, arguments)
+            }),
+        ));
+    }
+
     if wanted("presenter_1m_vs_1k") {
         let spec = presenter::list_rows.spec();
         let small = presenter::rows(1_000);
         let large = presenter::rows(1_000_000);
-        results.push(measure(
+        results.ratios.push(measure(
             "presenter_1m_vs_1k",
             1.05,
             seconds(8),
@@ -302,7 +346,7 @@ fn tool_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Vec<Measured>) {
             .build()
             .expect("a runtime");
         let (disabled, enabled) = contract::servers();
-        results.push(measure(
+        results.ratios.push(measure(
             "awareness_unchanged",
             1.02,
             seconds(10),
@@ -324,12 +368,12 @@ fn main() {
         .filter(|arg| !arg.starts_with("--"))
         .collect();
     let wanted = |name: &str| only.is_empty() || only.iter().any(|part| name.contains(part));
-    let mut results = Vec::new();
+    let mut results = Results::default();
     validation_ratios(&wanted, &mut results);
     policy_ratios(&wanted, &mut results);
     tool_ratios(&wanted, &mut results);
 
-    for result in &results {
+    for result in &results.ratios {
         println!(
             "RATIO {} {:.3} {}",
             result.name, result.value, result.target
@@ -340,7 +384,7 @@ fn main() {
         "{:<28} {:>12} {:>12} {:>7} {:>15} {:>7} {:>7}  met",
         "ratio", "subject", "baseline", "ratio", "quartiles", "target", "rounds"
     );
-    for result in &results {
+    for result in &results.ratios {
         println!(
             "{:<28} {:>12} {:>12} {:>7.3} {:>7.3}–{:<7.3} {:>7} {:>7}  {}",
             result.name,
@@ -357,5 +401,22 @@ fn main() {
                 "NO"
             },
         );
+    }
+    if !results.references.is_empty() {
+        println!();
+        println!("references (no target: how far the ratio above could go)");
+        for result in &results.references {
+            println!(
+                "{:<28} {:>12} {:>12} {:>7.3} {:>7.3}–{:<7.3} {:>7} {:>7}",
+                result.name,
+                format!("{:.2?}", result.subject),
+                format!("{:.2?}", result.baseline),
+                result.value,
+                result.low,
+                result.high,
+                "",
+                result.rounds,
+            );
+        }
     }
 }

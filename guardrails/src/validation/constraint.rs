@@ -670,10 +670,16 @@ fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
     // stays linear in what the caller sent.
     if items.len() <= 16 {
         for (j, second) in items.iter().enumerate().skip(1) {
-            if let Some(i) = items[..j]
-                .iter()
-                .position(|first| json_equal(first, second))
-            {
+            let found = match second {
+                // Lists of strings are the usual ones with `unique`: compared in place.
+                Value::String(text) => items[..j]
+                    .iter()
+                    .position(|first| matches!(first, Value::String(other) if other == text)),
+                _ => items[..j]
+                    .iter()
+                    .position(|first| json_equal(first, second)),
+            };
+            if let Some(i) = found {
                 return Some((i, j));
             }
         }
