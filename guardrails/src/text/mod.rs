@@ -123,32 +123,69 @@ pub fn escape_xml_attr_into(out: &mut String, text: &str) {
 }
 
 fn escape_into(out: &mut String, text: &str, attribute: bool) {
-    // Most texts need no escaping at all: copy them in one go.
-    if !text.chars().any(|c| needs_escape(c, attribute)) {
-        out.push_str(text);
-        return;
-    }
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '\'' if attribute => out.push_str("&apos;"),
-            '\n' if attribute => out.push_str("&#10;"),
-            '\t' if attribute => out.push_str("&#9;"),
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() || is_invisible(c) => out.push(REPLACEMENT),
-            c => out.push(c),
+    // Byte by byte: an ASCII byte is looked up, and only the characters past ASCII are decoded.
+    // What needs no escaping is copied in runs, most texts in one go.
+    let bytes = text.as_bytes();
+    let table = if attribute {
+        &ESCAPE_ATTRIBUTE
+    } else {
+        &ESCAPE_CONTENT
+    };
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if !table[usize::from(b)] {
+                i += 1;
+                continue;
+            }
+            let replacement = match b {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                b'\'' => "&apos;",
+                b'\n' => "&#10;",
+                b'\t' => "&#9;",
+                _ => "\u{fffd}",
+            };
+            out.push_str(&text[copied..i]);
+            out.push_str(replacement);
+            i += 1;
+            copied = i;
+        } else {
+            let c = text[i..].chars().next().unwrap_or(REPLACEMENT);
+            let len = c.len_utf8();
+            if c.is_control() || is_invisible(c) {
+                out.push_str(&text[copied..i]);
+                out.push(REPLACEMENT);
+                copied = i + len;
+            }
+            i += len;
         }
     }
+    out.push_str(&text[copied..]);
 }
 
-fn needs_escape(c: char, attribute: bool) -> bool {
-    matches!(c, '&' | '<' | '>')
-        || (attribute && matches!(c, '"' | '\''))
-        || c.is_control()
-        || is_invisible(c)
+/// The ASCII bytes that change in the content of an element: markup, and the control
+/// characters but the line break and the tab.
+const ESCAPE_CONTENT: [bool; 128] = ascii_escapes(false);
+/// The ASCII bytes that change in an attribute value: markup, quotes, every control character.
+const ESCAPE_ATTRIBUTE: [bool; 128] = ascii_escapes(true);
+
+const fn ascii_escapes(attribute: bool) -> [bool; 128] {
+    let mut table = [false; 128];
+    let mut b: u8 = 0;
+    while b < 128 {
+        table[b as usize] = match b {
+            b'&' | b'<' | b'>' | 0x7f => true,
+            b'"' | b'\'' | b'\n' | b'\t' => attribute,
+            c => c < 0x20,
+        };
+        b += 1;
+    }
+    table
 }
 
 /// Wraps text in a Markdown code span that its own backticks cannot close, its control and
@@ -411,6 +448,44 @@ mod tests {
             "a\u{fffd}b\nc\td\u{fffd}"
         );
         assert_eq!(escape_xml_attr("a\nb\tc\u{7}"), "a&#10;b&#9;c\u{fffd}");
+    }
+
+    /// Escaping one character at a time, as the escaper did before it scanned bytes.
+    fn escaped_char_by_char(text: &str, attribute: bool) -> String {
+        let mut out = String::new();
+        for c in text.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' if attribute => out.push_str("&quot;"),
+                '\'' if attribute => out.push_str("&apos;"),
+                '\n' if attribute => out.push_str("&#10;"),
+                '\t' if attribute => out.push_str("&#9;"),
+                '\n' | '\t' => out.push(c),
+                c if c.is_control() || is_invisible(c) => out.push(REPLACEMENT),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn xml_escaping_treats_every_character_as_one_at_a_time() {
+        let chars: Vec<char> = ('\0'..='\u{3000}')
+            .chain(['\u{feff}', '\u{fffd}', '\u{1f600}'])
+            .collect();
+        for attribute in [false, true] {
+            for &c in &chars {
+                let alone = c.to_string();
+                let between = format!("a{c}é{c}{c}z");
+                for text in [alone, between] {
+                    let mut out = String::new();
+                    escape_into(&mut out, &text, attribute);
+                    assert_eq!(out, escaped_char_by_char(&text, attribute), "{text:?}");
+                }
+            }
+        }
     }
 
     #[test]
