@@ -67,15 +67,12 @@ pub fn plain(text: &str) -> Cow<'_, str> {
 /// JSON text is ASCII, so only strings change, and a JSON parser reads back the same values.
 #[must_use]
 pub fn escape_json_text(json: &str) -> Cow<'_, str> {
-    // C0 controls are escaped by every JSON serializer inside strings, and the ones outside
-    // strings are the layout of pretty JSON: only these are left to escape.
-    let hidden = |c: char| matches!(c, '\u{7f}'..='\u{9f}') || is_invisible(c);
-    if !json.chars().any(hidden) {
+    if !has_json_hidden(json) {
         return Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
-        if hidden(c) {
+        if json_hidden(c) {
             let _ = write!(out, "\\u{:04x}", u32::from(c));
         } else {
             out.push(c);
@@ -88,8 +85,27 @@ pub fn escape_json_text(json: &str) -> Cow<'_, str> {
 /// for people.
 #[must_use]
 pub fn quote_json(text: &str) -> String {
-    let quoted = Value::from(text).to_string();
-    escape_json_text(&quoted).into_owned()
+    // The serializer escapes none of the characters `escape_json_text` does, so the text
+    // itself tells whether the quoted form has any: most have none and are quoted in one go.
+    let quoted = serde_json::to_string(text).unwrap_or_default();
+    if has_json_hidden(text) {
+        escape_json_text(&quoted).into_owned()
+    } else {
+        quoted
+    }
+}
+
+/// Whether JSON text holds a character [`escape_json_text`] escapes.
+fn has_json_hidden(json: &str) -> bool {
+    // All of them are DEL or past ASCII.
+    json.bytes().any(|b| b >= 0x7f) && json.chars().any(json_hidden)
+}
+
+/// A character [`escape_json_text`] escapes.
+fn json_hidden(c: char) -> bool {
+    // C0 controls are escaped by every JSON serializer inside strings, and the ones outside
+    // strings are the layout of pretty JSON: only these are left to escape.
+    matches!(c, '\u{7f}'..='\u{9f}') || is_invisible(c)
 }
 
 /// Escapes text for the content of an XML-style element, so that nothing a caller sent can
@@ -297,6 +313,10 @@ pub fn preview(value: &Value) -> String {
 /// with `…`. The same as [`preview`] of the text as a JSON value.
 #[must_use]
 pub fn preview_text(text: &str) -> String {
+    // A text that fits is shown whole: no cut to find (a character takes a byte at least).
+    if text.len() <= PREVIEW_CHARS {
+        return quote_json(text);
+    }
     preview_span(text, 0..0)
 }
 
@@ -387,6 +407,13 @@ pub fn preview_chars(value: &Value, max: usize) -> String {
         }
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
+        }
+    }
+    // A number is short ASCII: it fits whole unless the bound is tiny.
+    if let Value::Number(n) = value {
+        let text = n.to_string();
+        if text.len() <= max && text.is_ascii() {
+            return text;
         }
     }
     // Four bytes per character at most, plus one so that "exactly full" is told apart.
@@ -504,6 +531,8 @@ mod tests {
         assert_eq!(escape_xml("a\u{202e}b"), "a\u{fffd}b");
         assert_eq!(preview(&Value::from("a\u{202e}b")), r#""a\u202eb""#);
         assert_eq!(quote_json("\u{200d}\u{85}"), r#""\u200d\u0085""#);
+        assert_eq!(quote_json("a\u{7f}\"\n"), r#""a\u007f\"\n""#);
+        assert_eq!(quote_json("plain é"), r#""plain é""#);
         // JSON escapes read back as the same text.
         let back: String = serde_json::from_str(&quote_json(sneaky)).unwrap();
         assert_eq!(back, sneaky);
@@ -612,6 +641,13 @@ mod tests {
         let controls = Value::from("\u{1}".repeat(10_000));
         assert!(preview(&controls).len() <= PREVIEW_CHARS * 6 + 8);
         assert_eq!(preview(&Value::from("ab")), "\"ab\"");
+        // A text or a number that fits is shown whole.
+        let fits = "é".repeat(PREVIEW_CHARS);
+        assert_eq!(preview_text(&fits), quote_json(&fits));
+        for number in [serde_json::json!(-1.5e300), serde_json::json!(u64::MAX)] {
+            assert_eq!(preview(&number), serde_json::to_string(&number).unwrap());
+        }
+        assert_eq!(preview_chars(&serde_json::json!(123_456), 3), "123…");
         assert_eq!(
             preview_text(&"y".repeat(500)),
             preview(&Value::from("y".repeat(500)))
