@@ -1,6 +1,10 @@
 //! The context of one validation pass: the issues found so far and where the pass is.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{BuildHasher, Hasher};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -284,7 +288,7 @@ impl Cx {
         });
         self.leaf
             .or(in_path)
-            .map(|(field, kind)| field.fix_with(&kind()))
+            .map(|(field, kind)| fix_text(field, kind))
     }
 
     /// Records an issue at the current path.
@@ -471,6 +475,66 @@ impl Cx {
     pub fn custom(&mut self, message: &str) {
         let message = cut(message, 300).into_owned();
         self.fail(IssueCode::Custom, message, None, None);
+    }
+}
+
+/// The most fix texts a thread keeps.
+const CACHED_FIXES: usize = 1024;
+
+thread_local! {
+    /// The fix texts of the fields this thread reported issues on, by field and kind: a fix
+    /// text says what the field accepts, which its declaration fixes, so it is worded once.
+    static FIXES: RefCell<HashMap<(usize, usize), Rc<str>, BuildPointerHasher>> =
+        const { RefCell::new(HashMap::with_hasher(BuildPointerHasher)) };
+}
+
+/// The fix text of `field`, whose type has the kind `kind` builds.
+fn fix_text(field: &'static FieldInfo, kind: fn() -> Kind) -> String {
+    // Both are addresses of statics, never reused for another field or kind.
+    let key = (std::ptr::from_ref(field) as usize, kind as usize);
+    if let Some(text) = FIXES.with_borrow(|fixes| fixes.get(&key).cloned()) {
+        return text.as_ref().to_owned();
+    }
+    let text = field.fix_with(&kind());
+    FIXES.with_borrow_mut(|fixes| {
+        if fixes.len() < CACHED_FIXES {
+            fixes.insert(key, Rc::from(text.as_str()));
+        }
+    });
+    text
+}
+
+/// Hashes a pair of addresses: they are distinct already, so mixing their bits is enough.
+#[derive(Clone, Copy, Default)]
+struct BuildPointerHasher;
+
+impl BuildHasher for BuildPointerHasher {
+    type Hasher = PointerHasher;
+
+    fn build_hasher(&self) -> PointerHasher {
+        PointerHasher(0)
+    }
+}
+
+struct PointerHasher(u64);
+
+impl Hasher for PointerHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(29) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
