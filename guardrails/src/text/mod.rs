@@ -435,24 +435,55 @@ pub fn preview_chars(value: &Value, max: usize) -> String {
 /// A count with its noun in the right number: `1 warning`, `2 warnings`, `0 warnings`.
 #[must_use]
 pub fn count(n: usize, one: &str, many: &str) -> String {
+    let mut out = String::with_capacity(one.len().max(many.len()) + 8);
+    push_count(&mut out, n, one, many);
+    out
+}
+
+/// [`count`] into a buffer.
+pub(crate) fn push_count(out: &mut String, n: usize, one: &str, many: &str) {
     if n == 1 {
-        format!("1 {one}")
+        out.push_str("1 ");
+        out.push_str(one);
     } else {
-        format!("{n} {many}")
+        let _ = write!(out, "{n} ");
+        out.push_str(many);
     }
+}
+
+/// The text of `parts` one after the other, in one allocation of the right size.
+#[must_use]
+pub(crate) fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|part| part.len()).sum());
+    for part in parts {
+        out.push_str(part);
+    }
+    out
 }
 
 /// `"a", "b", "c"`: each item as a JSON string.
 #[must_use]
 pub fn quoted_list(items: &[&str]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(items.iter().map(|item| item.len() + 4).sum());
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        let _ = write!(out, "{}", Value::from(*item));
+        push_json_string(&mut out, item);
     }
     out
+}
+
+/// `text` as a JSON string, as the serializer writes it (no [`escape_json_text`]).
+pub(crate) fn push_json_string(out: &mut String, text: &str) {
+    // Only quotes, backslashes and C0 controls are escaped in a JSON string.
+    if text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(&serde_json::to_string(text).unwrap_or_default());
+    } else {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    }
 }
 
 #[cfg(test)]
