@@ -217,12 +217,17 @@ thread_local! {
 /// was written from (equal in every part, in the same order), else written now.
 fn example_text(example: &Value) -> Rc<str> {
     let at = std::ptr::from_ref(example) as usize;
-    let cached = EXAMPLES.with_borrow(|cache| {
-        cache
-            .iter()
-            .find(|c| c.at == at && identical(&c.value, example))
-            .map(|c| Rc::clone(&c.text))
-    });
+    // A thread that is ending has no cache left: the example is written anew there.
+    let cached = EXAMPLES
+        .try_with(|cache| {
+            cache
+                .borrow()
+                .iter()
+                .find(|c| c.at == at && identical(&c.value, example))
+                .map(|c| Rc::clone(&c.text))
+        })
+        .ok()
+        .flatten();
     if let Some(text) = cached {
         return text;
     }
@@ -231,7 +236,8 @@ fn example_text(example: &Value) -> Rc<str> {
     escape_xml_into(&mut escaped, &json);
     let text: Rc<str> = Rc::from(escaped);
     if text.len() <= CACHED_EXAMPLE_BYTES {
-        EXAMPLES.with_borrow_mut(|cache| {
+        let _ = EXAMPLES.try_with(|cache| {
+            let mut cache = cache.borrow_mut();
             cache.retain(|c| c.at != at);
             if cache.len() >= CACHED_EXAMPLES {
                 cache.remove(0);

@@ -4,7 +4,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{BuildHasher, Hasher};
-use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -484,7 +483,7 @@ const CACHED_FIXES: usize = 1024;
 thread_local! {
     /// The fix texts of the fields this thread reported issues on, by field and kind: a fix
     /// text says what the field accepts, which its declaration fixes, so it is worded once.
-    static FIXES: RefCell<HashMap<(usize, usize), Rc<str>, BuildPointerHasher>> =
+    static FIXES: RefCell<HashMap<(usize, usize), Box<str>, BuildPointerHasher>> =
         const { RefCell::new(HashMap::with_hasher(BuildPointerHasher)) };
 }
 
@@ -492,13 +491,19 @@ thread_local! {
 fn fix_text(field: &'static FieldInfo, kind: fn() -> Kind) -> String {
     // Both are addresses of statics, never reused for another field or kind.
     let key = (std::ptr::from_ref(field) as usize, kind as usize);
-    if let Some(text) = FIXES.with_borrow(|fixes| fixes.get(&key).cloned()) {
-        return text.as_ref().to_owned();
+    // A thread that is ending has no cache left: the text is worded anew there.
+    let cached = FIXES
+        .try_with(|fixes| fixes.borrow().get(&key).map(|text| String::from(&**text)))
+        .ok()
+        .flatten();
+    if let Some(text) = cached {
+        return text;
     }
     let text = field.fix_with(&kind());
-    FIXES.with_borrow_mut(|fixes| {
+    let _ = FIXES.try_with(|fixes| {
+        let mut fixes = fixes.borrow_mut();
         if fixes.len() < CACHED_FIXES {
-            fixes.insert(key, Rc::from(text.as_str()));
+            fixes.insert(key, Box::from(text.as_str()));
         }
     });
     text
