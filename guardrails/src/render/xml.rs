@@ -2,7 +2,11 @@
 //! `<output_policy>`, `<contract_awareness>`. Attributes and contents are escaped, so nothing a
 //! caller sent can open or close a tag.
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
+use std::rc::Rc;
+
+use serde_json::Value;
 
 use super::{RenderOptions, Renderer};
 use crate::contract::{Delta, Diff};
@@ -21,25 +25,45 @@ pub(crate) struct Xml;
 impl Renderer for Xml {
     fn rejection(&self, r: &Rejection<'_>, options: &RenderOptions, out: &mut String) {
         let (shown, hidden) = r.listed(options.max_issues);
+        let example = example_text(r.example);
+        // One buffer for the whole message: its parts are written into it, each escaped as it
+        // goes, and it is sized once for what is known of them.
+        let issues: usize = shown
+            .iter()
+            .map(|issue| {
+                issue.path.len()
+                    + issue.message.len()
+                    + issue.received.as_ref().map_or(0, String::len)
+                    + issue.fix.as_ref().map_or(0, String::len)
+            })
+            .sum();
+        out.reserve(256 + r.tool.len() + issues + 64 * shown.len() + example.len());
         out.push_str("<validation_error tool=\"");
         escape_xml_attr_into(out, r.tool);
         let _ = writeln!(out, "\" issues=\"{}\">", r.report.len());
         for issue in shown {
-            let mut text = issue.message.clone();
+            out.push_str("<field name=\"");
+            escape_xml_attr_into(out, issue.location());
+            out.push_str("\" code=\"");
+            out.push_str(issue.code.as_str());
+            out.push_str("\">");
+            // The message, what was sent and the fix, each escaped where it is written.
+            escape_xml_into(out, &issue.message);
             if issue.code != IssueCode::UnknownField {
-                let _ = write!(text, " You sent: {}.", received_text(issue));
+                out.push_str(" You sent: ");
+                escape_xml_into(out, received_text(issue));
+                out.push('.');
             }
             if let Some(fix) = &issue.fix {
                 if issue.code == IssueCode::UnknownField {
-                    let _ = write!(text, " {fix}");
+                    out.push(' ');
+                    escape_xml_into(out, fix);
                 } else {
-                    let _ = write!(text, " Fix: {fix}.");
+                    out.push_str(" Fix: ");
+                    escape_xml_into(out, fix);
+                    out.push('.');
                 }
             }
-            out.push_str("<field name=\"");
-            escape_xml_attr_into(out, issue.location());
-            let _ = write!(out, "\" code=\"{}\">", issue.code);
-            escape_xml_into(out, &text);
             out.push_str("</field>\n");
         }
         if hidden > 0 {
@@ -58,9 +82,10 @@ impl Renderer for Xml {
             out.push_str("</schema>\n");
         }
         out.push_str("<valid_example>");
-        escape_xml_into(out, &r.example.to_string());
-        out.push_str("</valid_example>\n");
-        let _ = writeln!(out, "<recovery>{RECOVERY}</recovery>");
+        out.push_str(&example);
+        out.push_str("</valid_example>\n<recovery>");
+        out.push_str(RECOVERY);
+        out.push_str("</recovery>\n");
         if let Some(contract) = &r.contract {
             contract_block(contract, out);
             out.push('\n');
@@ -166,6 +191,86 @@ impl Renderer for Xml {
 
     fn policy_advice(&self, a: &PolicyAdvice<'_>, out: &mut String) {
         output_policy(a.verdict, a.limits, a.recovery, out);
+    }
+}
+
+/// The most examples a thread keeps the escaped text of.
+const CACHED_EXAMPLES: usize = 16;
+/// The longest escaped example kept.
+const CACHED_EXAMPLE_BYTES: usize = 16 << 10;
+
+/// An example's escaped text, kept with the value it was written from and where that value is.
+struct CachedExample {
+    at: usize,
+    value: Value,
+    text: Rc<str>,
+}
+
+thread_local! {
+    /// The escaped text of the examples this thread rendered last. A tool's example is one
+    /// value for the life of the server, rendered with every rejection of its calls: it is
+    /// written and escaped once, not once per rejection.
+    static EXAMPLES: RefCell<Vec<CachedExample>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The escaped text of `example`: from the cache when the value at this place is the one it
+/// was written from (equal in every part, in the same order), else written now.
+fn example_text(example: &Value) -> Rc<str> {
+    let at = std::ptr::from_ref(example) as usize;
+    // A thread that is ending has no cache left: the example is written anew there.
+    let cached = EXAMPLES
+        .try_with(|cache| {
+            cache
+                .borrow()
+                .iter()
+                .find(|c| c.at == at && identical(&c.value, example))
+                .map(|c| Rc::clone(&c.text))
+        })
+        .ok()
+        .flatten();
+    if let Some(text) = cached {
+        return text;
+    }
+    let json = serde_json::to_string(example).unwrap_or_default();
+    let mut escaped = String::with_capacity(json.len() + 16);
+    escape_xml_into(&mut escaped, &json);
+    let text: Rc<str> = Rc::from(escaped);
+    if text.len() <= CACHED_EXAMPLE_BYTES {
+        let _ = EXAMPLES.try_with(|cache| {
+            let mut cache = cache.borrow_mut();
+            cache.retain(|c| c.at != at);
+            if cache.len() >= CACHED_EXAMPLES {
+                cache.remove(0);
+            }
+            cache.push(CachedExample {
+                at,
+                value: example.clone(),
+                text: Rc::clone(&text),
+            });
+        });
+    }
+    text
+}
+
+/// Whether two values are written as the same JSON text: equal, objects with their keys in the
+/// same order, fractions with the same bits (`0.0` is not `-0.0`).
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, va), (kb, vb))| ka == kb && identical(va, vb))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| identical(x, y))
+        }
+        (Value::Number(x), Value::Number(y)) => match (x.is_f64(), y.is_f64()) {
+            (true, true) => x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits),
+            (false, false) => x == y,
+            _ => false,
+        },
+        _ => a == b,
     }
 }
 
@@ -323,5 +428,39 @@ impl Verdict {
         let mut out = String::new();
         output_policy(self, limits, recovery, &mut out);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::validation::{ArgsInfo, Report};
+
+    fn shown_example(example: &Value) -> String {
+        let report = Report::new();
+        let rejection = Rejection::new("t", &report, &ArgsInfo::UNDECLARED, example);
+        let text = super::super::rejection(&rejection, &RenderOptions::default());
+        let start = text.find("<valid_example>").unwrap() + "<valid_example>".len();
+        let end = text.find("</valid_example>").unwrap();
+        text[start..end].to_owned()
+    }
+
+    #[test]
+    fn an_example_changed_in_place_is_written_anew() {
+        let mut example = json!({"a": "<b>", "n": 0.0});
+        assert_eq!(shown_example(&example), r#"{"a":"&lt;b&gt;","n":0.0}"#);
+        assert_eq!(shown_example(&example), r#"{"a":"&lt;b&gt;","n":0.0}"#);
+        example["n"] = json!(-0.0);
+        assert_eq!(shown_example(&example), r#"{"a":"&lt;b&gt;","n":-0.0}"#);
+        example["a"] = json!("\u{202e}&");
+        assert_eq!(
+            shown_example(&example),
+            "{\"a\":\"\u{fffd}&amp;\",\"n\":-0.0}"
+        );
+        for other in [json!(1), json!([1, "x"]), json!(null)] {
+            assert_eq!(shown_example(&other), other.to_string());
+        }
     }
 }

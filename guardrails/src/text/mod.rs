@@ -67,15 +67,12 @@ pub fn plain(text: &str) -> Cow<'_, str> {
 /// JSON text is ASCII, so only strings change, and a JSON parser reads back the same values.
 #[must_use]
 pub fn escape_json_text(json: &str) -> Cow<'_, str> {
-    // C0 controls are escaped by every JSON serializer inside strings, and the ones outside
-    // strings are the layout of pretty JSON: only these are left to escape.
-    let hidden = |c: char| matches!(c, '\u{7f}'..='\u{9f}') || is_invisible(c);
-    if !json.chars().any(hidden) {
+    if !has_json_hidden(json) {
         return Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
-        if hidden(c) {
+        if json_hidden(c) {
             let _ = write!(out, "\\u{:04x}", u32::from(c));
         } else {
             out.push(c);
@@ -88,8 +85,27 @@ pub fn escape_json_text(json: &str) -> Cow<'_, str> {
 /// for people.
 #[must_use]
 pub fn quote_json(text: &str) -> String {
-    let quoted = Value::from(text).to_string();
-    escape_json_text(&quoted).into_owned()
+    // The serializer escapes none of the characters `escape_json_text` does, so the text
+    // itself tells whether the quoted form has any: most have none and are quoted in one go.
+    let quoted = serde_json::to_string(text).unwrap_or_default();
+    if has_json_hidden(text) {
+        escape_json_text(&quoted).into_owned()
+    } else {
+        quoted
+    }
+}
+
+/// Whether JSON text holds a character [`escape_json_text`] escapes.
+fn has_json_hidden(json: &str) -> bool {
+    // All of them are DEL or past ASCII.
+    json.bytes().any(|b| b >= 0x7f) && json.chars().any(json_hidden)
+}
+
+/// A character [`escape_json_text`] escapes.
+fn json_hidden(c: char) -> bool {
+    // C0 controls are escaped by every JSON serializer inside strings, and the ones outside
+    // strings are the layout of pretty JSON: only these are left to escape.
+    matches!(c, '\u{7f}'..='\u{9f}') || is_invisible(c)
 }
 
 /// Escapes text for the content of an XML-style element, so that nothing a caller sent can
@@ -123,32 +139,69 @@ pub fn escape_xml_attr_into(out: &mut String, text: &str) {
 }
 
 fn escape_into(out: &mut String, text: &str, attribute: bool) {
-    // Most texts need no escaping at all: copy them in one go.
-    if !text.chars().any(|c| needs_escape(c, attribute)) {
-        out.push_str(text);
-        return;
-    }
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '\'' if attribute => out.push_str("&apos;"),
-            '\n' if attribute => out.push_str("&#10;"),
-            '\t' if attribute => out.push_str("&#9;"),
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() || is_invisible(c) => out.push(REPLACEMENT),
-            c => out.push(c),
+    // Byte by byte: an ASCII byte is looked up, and only the characters past ASCII are decoded.
+    // What needs no escaping is copied in runs, most texts in one go.
+    let bytes = text.as_bytes();
+    let table = if attribute {
+        &ESCAPE_ATTRIBUTE
+    } else {
+        &ESCAPE_CONTENT
+    };
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if !table[usize::from(b)] {
+                i += 1;
+                continue;
+            }
+            let replacement = match b {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                b'\'' => "&apos;",
+                b'\n' => "&#10;",
+                b'\t' => "&#9;",
+                _ => "\u{fffd}",
+            };
+            out.push_str(&text[copied..i]);
+            out.push_str(replacement);
+            i += 1;
+            copied = i;
+        } else {
+            let c = text[i..].chars().next().unwrap_or(REPLACEMENT);
+            let len = c.len_utf8();
+            if c.is_control() || is_invisible(c) {
+                out.push_str(&text[copied..i]);
+                out.push(REPLACEMENT);
+                copied = i + len;
+            }
+            i += len;
         }
     }
+    out.push_str(&text[copied..]);
 }
 
-fn needs_escape(c: char, attribute: bool) -> bool {
-    matches!(c, '&' | '<' | '>')
-        || (attribute && matches!(c, '"' | '\''))
-        || c.is_control()
-        || is_invisible(c)
+/// The ASCII bytes that change in the content of an element: markup, and the control
+/// characters but the line break and the tab.
+const ESCAPE_CONTENT: [bool; 128] = ascii_escapes(false);
+/// The ASCII bytes that change in an attribute value: markup, quotes, every control character.
+const ESCAPE_ATTRIBUTE: [bool; 128] = ascii_escapes(true);
+
+const fn ascii_escapes(attribute: bool) -> [bool; 128] {
+    let mut table = [false; 128];
+    let mut b: u8 = 0;
+    while b < 128 {
+        table[b as usize] = match b {
+            b'&' | b'<' | b'>' | 0x7f => true,
+            b'"' | b'\'' | b'\n' | b'\t' => attribute,
+            c => c < 0x20,
+        };
+        b += 1;
+    }
+    table
 }
 
 /// Wraps text in a Markdown code span that its own backticks cannot close, its control and
@@ -260,6 +313,10 @@ pub fn preview(value: &Value) -> String {
 /// with `…`. The same as [`preview`] of the text as a JSON value.
 #[must_use]
 pub fn preview_text(text: &str) -> String {
+    // A text that fits is shown whole: no cut to find (a character takes a byte at least).
+    if text.len() <= PREVIEW_CHARS {
+        return quote_json(text);
+    }
     preview_span(text, 0..0)
 }
 
@@ -352,6 +409,13 @@ pub fn preview_chars(value: &Value, max: usize) -> String {
             Ok(())
         }
     }
+    // A number is short ASCII: it fits whole unless the bound is tiny.
+    if let Value::Number(n) = value {
+        let text = n.to_string();
+        if text.len() <= max && text.is_ascii() {
+            return text;
+        }
+    }
     // Four bytes per character at most, plus one so that "exactly full" is told apart.
     let mut w = Bounded {
         buf: Vec::new(),
@@ -371,24 +435,55 @@ pub fn preview_chars(value: &Value, max: usize) -> String {
 /// A count with its noun in the right number: `1 warning`, `2 warnings`, `0 warnings`.
 #[must_use]
 pub fn count(n: usize, one: &str, many: &str) -> String {
+    let mut out = String::with_capacity(one.len().max(many.len()) + 8);
+    push_count(&mut out, n, one, many);
+    out
+}
+
+/// [`count`] into a buffer.
+pub(crate) fn push_count(out: &mut String, n: usize, one: &str, many: &str) {
     if n == 1 {
-        format!("1 {one}")
+        out.push_str("1 ");
+        out.push_str(one);
     } else {
-        format!("{n} {many}")
+        let _ = write!(out, "{n} ");
+        out.push_str(many);
     }
+}
+
+/// The text of `parts` one after the other, in one allocation of the right size.
+#[must_use]
+pub(crate) fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|part| part.len()).sum());
+    for part in parts {
+        out.push_str(part);
+    }
+    out
 }
 
 /// `"a", "b", "c"`: each item as a JSON string.
 #[must_use]
 pub fn quoted_list(items: &[&str]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(items.iter().map(|item| item.len() + 4).sum());
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        let _ = write!(out, "{}", Value::from(*item));
+        push_json_string(&mut out, item);
     }
     out
+}
+
+/// `text` as a JSON string, as the serializer writes it (no [`escape_json_text`]).
+pub(crate) fn push_json_string(out: &mut String, text: &str) {
+    // Only quotes, backslashes and C0 controls are escaped in a JSON string.
+    if text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(&serde_json::to_string(text).unwrap_or_default());
+    } else {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    }
 }
 
 #[cfg(test)]
@@ -413,6 +508,44 @@ mod tests {
         assert_eq!(escape_xml_attr("a\nb\tc\u{7}"), "a&#10;b&#9;c\u{fffd}");
     }
 
+    /// Escaping one character at a time, as the escaper did before it scanned bytes.
+    fn escaped_char_by_char(text: &str, attribute: bool) -> String {
+        let mut out = String::new();
+        for c in text.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' if attribute => out.push_str("&quot;"),
+                '\'' if attribute => out.push_str("&apos;"),
+                '\n' if attribute => out.push_str("&#10;"),
+                '\t' if attribute => out.push_str("&#9;"),
+                '\n' | '\t' => out.push(c),
+                c if c.is_control() || is_invisible(c) => out.push(REPLACEMENT),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn xml_escaping_treats_every_character_as_one_at_a_time() {
+        let chars: Vec<char> = ('\0'..='\u{3000}')
+            .chain(['\u{feff}', '\u{fffd}', '\u{1f600}'])
+            .collect();
+        for attribute in [false, true] {
+            for &c in &chars {
+                let alone = c.to_string();
+                let between = format!("a{c}é{c}{c}z");
+                for text in [alone, between] {
+                    let mut out = String::new();
+                    escape_into(&mut out, &text, attribute);
+                    assert_eq!(out, escaped_char_by_char(&text, attribute), "{text:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn bidi_and_zero_width_characters_are_escaped_in_every_notation() {
         let sneaky = "ad\u{202e}nimda\u{200b}x\u{2066}\u{feff}\u{61c}";
@@ -429,6 +562,8 @@ mod tests {
         assert_eq!(escape_xml("a\u{202e}b"), "a\u{fffd}b");
         assert_eq!(preview(&Value::from("a\u{202e}b")), r#""a\u202eb""#);
         assert_eq!(quote_json("\u{200d}\u{85}"), r#""\u200d\u0085""#);
+        assert_eq!(quote_json("a\u{7f}\"\n"), r#""a\u007f\"\n""#);
+        assert_eq!(quote_json("plain é"), r#""plain é""#);
         // JSON escapes read back as the same text.
         let back: String = serde_json::from_str(&quote_json(sneaky)).unwrap();
         assert_eq!(back, sneaky);
@@ -537,6 +672,13 @@ mod tests {
         let controls = Value::from("\u{1}".repeat(10_000));
         assert!(preview(&controls).len() <= PREVIEW_CHARS * 6 + 8);
         assert_eq!(preview(&Value::from("ab")), "\"ab\"");
+        // A text or a number that fits is shown whole.
+        let fits = "é".repeat(PREVIEW_CHARS);
+        assert_eq!(preview_text(&fits), quote_json(&fits));
+        for number in [serde_json::json!(-1.5e300), serde_json::json!(u64::MAX)] {
+            assert_eq!(preview(&number), serde_json::to_string(&number).unwrap());
+        }
+        assert_eq!(preview_chars(&serde_json::json!(123_456), 3), "123…");
         assert_eq!(
             preview_text(&"y".repeat(500)),
             preview(&Value::from("y".repeat(500)))

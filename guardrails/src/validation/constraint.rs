@@ -12,7 +12,7 @@ use serde_json::{Number, Value};
 
 use super::report::{IssueCode, IssueSink, Tally};
 use super::string_format::StringFormat;
-use crate::text::count;
+use crate::text::{concat, count, push_count, push_json_string};
 
 /// The unit a length is counted in, singular and plural.
 #[derive(Clone, Copy)]
@@ -25,6 +25,16 @@ impl Unit {
     /// `n` with the unit in the right number: `1 character`, `3 characters`.
     fn of(self, n: u64) -> String {
         count(usize::try_from(n).unwrap_or(usize::MAX), self.0, self.1)
+    }
+
+    /// [`Unit::of`] into a buffer.
+    fn push(self, out: &mut String, n: u64) {
+        push_count(
+            out,
+            usize::try_from(n).unwrap_or(usize::MAX),
+            self.0,
+            self.1,
+        );
     }
 }
 
@@ -348,33 +358,38 @@ impl Constraints {
             let allowed = self.allowed_list();
             cx.fail(
                 IssueCode::Enum,
-                format!("Not one of the allowed values: {allowed}."),
+                concat(&["Not one of the allowed values: ", &allowed, "."]),
                 Some(value),
-                Some(format!("one of {allowed}")),
+                Some(concat(&["one of ", &allowed])),
             );
         }
     }
 
     fn check_length(&self, len: u64, unit: Unit, value: &Value, cx: &mut impl IssueSink) {
+        // Each text written into one buffer of a size that holds it.
         if let Some(min) = self.min_length
             && len < min
         {
-            cx.fail(
-                IssueCode::TooShort,
-                format!("Too short: {}, at least {min} required.", unit.of(len)),
-                Some(value),
-                Some(format!("at least {}", unit.of(min))),
-            );
+            let mut message = String::with_capacity(64);
+            message.push_str("Too short: ");
+            unit.push(&mut message, len);
+            let _ = write!(message, ", at least {min} required.");
+            let mut expected = String::with_capacity(32);
+            expected.push_str("at least ");
+            unit.push(&mut expected, min);
+            cx.fail(IssueCode::TooShort, message, Some(value), Some(expected));
         }
         if let Some(max) = self.max_length
             && len > max
         {
-            cx.fail(
-                IssueCode::TooLong,
-                format!("Too long: {}, at most {max} allowed.", unit.of(len)),
-                Some(value),
-                Some(format!("at most {}", unit.of(max))),
-            );
+            let mut message = String::with_capacity(64);
+            message.push_str("Too long: ");
+            unit.push(&mut message, len);
+            let _ = write!(message, ", at most {max} allowed.");
+            let mut expected = String::with_capacity(32);
+            expected.push_str("at most ");
+            unit.push(&mut expected, max);
+            cx.fail(IssueCode::TooLong, message, Some(value), Some(expected));
         }
     }
 
@@ -393,11 +408,12 @@ impl Constraints {
         if let Some(pattern) = &self.pattern
             && !pattern.is_match(s)
         {
+            let source = pattern.source();
             cx.fail(
                 IssueCode::Pattern,
-                format!("Does not match the pattern {}.", pattern.source()),
+                concat(&["Does not match the pattern ", source, "."]),
                 Some(value),
-                Some(format!("a string matching {}", pattern.source())),
+                Some(concat(&["a string matching ", source])),
             );
         }
         if let Some(format) = self.format {
@@ -425,17 +441,13 @@ impl Constraints {
             let ok = matches!(ord, Some(Ordering::Greater))
                 || (!min.exclusive && matches!(ord, Some(Ordering::Equal)));
             if !ok {
-                let (word, expected) = if min.exclusive {
-                    ("greater than", format!("greater than {}", min.value))
+                let word = if min.exclusive {
+                    "greater than"
                 } else {
-                    ("at least", format!("at least {}", min.value))
+                    "at least"
                 };
-                cx.fail(
-                    IssueCode::TooSmall,
-                    format!("Too small: must be {word} {}.", min.value),
-                    Some(value),
-                    Some(expected),
-                );
+                let (message, expected) = bound_texts("Too small: must be ", word, min.value);
+                cx.fail(IssueCode::TooSmall, message, Some(value), Some(expected));
             }
         }
         if let Some(max) = self.maximum {
@@ -443,17 +455,13 @@ impl Constraints {
             let ok = matches!(ord, Some(Ordering::Less))
                 || (!max.exclusive && matches!(ord, Some(Ordering::Equal)));
             if !ok {
-                let (word, expected) = if max.exclusive {
-                    ("less than", format!("less than {}", max.value))
+                let word = if max.exclusive {
+                    "less than"
                 } else {
-                    ("at most", format!("at most {}", max.value))
+                    "at most"
                 };
-                cx.fail(
-                    IssueCode::TooLarge,
-                    format!("Too large: must be {word} {}.", max.value),
-                    Some(value),
-                    Some(expected),
-                );
+                let (message, expected) = bound_texts("Too large: must be ", word, max.value);
+                cx.fail(IssueCode::TooLarge, message, Some(value), Some(expected));
             }
         }
         if let Some(step) = self.multiple_of
@@ -469,12 +477,15 @@ impl Constraints {
     }
 
     fn allowed_list(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(16 * self.one_of.len());
         for (i, lit) in self.one_of.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
-            out.push_str(&lit.to_json().to_string());
+            match lit {
+                Literal::Str(text) => push_json_string(&mut out, text),
+                other => out.push_str(&other.to_json().to_string()),
+            }
         }
         out
     }
@@ -519,6 +530,18 @@ impl Constraints {
         }
         out
     }
+}
+
+/// The message and expected text of a number past `bound`: `{lead}{word} {bound}.` and
+/// `{word} {bound}`, each in one buffer.
+fn bound_texts(lead: &str, word: &str, bound: Num) -> (String, String) {
+    let mut expected = String::with_capacity(word.len() + 24);
+    let _ = write!(expected, "{word} {bound}");
+    let mut message = String::with_capacity(lead.len() + expected.len() + 1);
+    message.push_str(lead);
+    message.push_str(&expected);
+    message.push('.');
+    (message, expected)
 }
 
 fn describe_range(out: &mut String, min: Option<Bound>, max: Option<Bound>) {
@@ -652,7 +675,7 @@ pub(crate) fn check_format(
     if !valid {
         cx.fail(
             IssueCode::Format,
-            format!("Not {}.", format.describe()),
+            concat(&["Not ", format.describe(), "."]),
             Some(value),
             Some(format.describe().to_owned()),
         );

@@ -1,7 +1,10 @@
 //! The context of one validation pass: the issues found so far and where the pass is.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use foldhash::fast::FixedState;
 use serde_json::Value;
 
 use super::info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
@@ -291,7 +294,7 @@ impl Cx {
         });
         self.leaf
             .or(in_path)
-            .map(|(field, kind)| field.fix_with(&kind()))
+            .map(|(field, kind)| fix_text(field, kind))
     }
 
     /// Records an issue at the current path.
@@ -498,6 +501,38 @@ impl ListCx<'_> {
         }
         self.cx
     }
+}
+
+/// The most fix texts a thread keeps.
+const CACHED_FIXES: usize = 1024;
+
+thread_local! {
+    /// The fix texts of the fields this thread reported issues on, by field and kind: a fix
+    /// text says what the field accepts, which its declaration fixes, so it is worded once.
+    static FIXES: RefCell<HashMap<(usize, usize), Box<str>, FixedState>> =
+        const { RefCell::new(HashMap::with_hasher(FixedState::with_seed(0))) };
+}
+
+/// The fix text of `field`, whose type has the kind `kind` builds.
+fn fix_text(field: &'static FieldInfo, kind: fn() -> Kind) -> String {
+    // Both are addresses of statics, never reused for another field or kind.
+    let key = (std::ptr::from_ref(field) as usize, kind as usize);
+    // A thread that is ending has no cache left: the text is worded anew there.
+    let cached = FIXES
+        .try_with(|fixes| fixes.borrow().get(&key).map(|text| String::from(&**text)))
+        .ok()
+        .flatten();
+    if let Some(text) = cached {
+        return text;
+    }
+    let text = field.fix_with(&kind());
+    let _ = FIXES.try_with(|fixes| {
+        let mut fixes = fixes.borrow_mut();
+        if fixes.len() < CACHED_FIXES {
+            fixes.insert(key, Box::from(text.as_str()));
+        }
+    });
+    text
 }
 
 impl Drop for Cx {

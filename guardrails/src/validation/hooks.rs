@@ -8,7 +8,7 @@ use super::context::Cx;
 use super::info::{FieldInfo, Kind};
 use super::report::IssueCode;
 use super::value::ArgValue;
-use crate::text::quoted_list;
+use crate::text::{concat, quoted_list};
 
 /// Runs `f` inside the value of the current field: how a nested struct's fields are checked.
 pub fn nested<R>(cx: &mut Cx, f: impl FnOnce(&mut Cx) -> R) -> R {
@@ -87,9 +87,9 @@ pub fn enum_mismatch(cx: &mut Cx, variants: &'static [&'static str], value: &Val
         let allowed = quoted_list(variants);
         cx.fail(
             IssueCode::Enum,
-            format!("Not one of the allowed values: {allowed}."),
+            concat(&["Not one of the allowed values: ", &allowed, "."]),
             Some(value),
-            Some(format!("one of {allowed}")),
+            Some(concat(&["one of ", &allowed])),
         );
     } else {
         cx.type_mismatch(&Kind::Enum(variants), value);
