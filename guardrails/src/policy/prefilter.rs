@@ -303,17 +303,45 @@ impl Literals {
     /// The literal search for patterns with these literal sets; `None` when some pattern has
     /// none, or no search can be built.
     pub(crate) fn build(sets: &[Option<Vec<Vec<u8>>>]) -> Option<Literals> {
+        // Only where some literal starts matters: one that starts with another adds nothing.
+        let mut all: Vec<&[u8]> = Vec::new();
+        for set in sets {
+            all.extend(set.as_ref()?.iter().map(Vec::as_slice));
+        }
+        all.sort_unstable();
+        all.dedup();
+        let mut literals: Vec<&[u8]> = Vec::with_capacity(all.len());
+        for literal in all {
+            if !literals.iter().any(|shorter| literal.starts_with(shorter)) {
+                literals.push(literal);
+            }
+        }
+        // Shorter literals first, and a window already taken is reused where a literal holds
+        // it (one as long as its own would be): fewer windows make a faster search.
+        literals.sort_by_key(|literal| literal.len());
+        let mut chosen: Vec<Vec<u8>> = Vec::new();
         let mut by_length: Vec<HashMap<Vec<u8>, Vec<usize>>> = vec![HashMap::new(); WINDOW + 1];
         let mut max_offset = 0;
-        for set in sets {
-            for literal in set.as_ref()? {
-                let (offset, length) = window_of(literal);
-                let window = literal[offset..offset + length].to_vec();
-                max_offset = max_offset.max(offset);
-                let offsets = by_length[length].entry(window).or_default();
-                if !offsets.contains(&offset) {
-                    offsets.push(offset);
-                }
+        for literal in literals {
+            let length = literal.len().min(WINDOW);
+            let reused = chosen
+                .iter()
+                .filter(|window| window.len() == length)
+                .find_map(|window| {
+                    literal
+                        .windows(window.len())
+                        .position(|part| part == window.as_slice())
+                        .map(|offset| (offset, window.len()))
+                });
+            let (offset, length) = reused.unwrap_or_else(|| window_of(literal));
+            let window = literal[offset..offset + length].to_vec();
+            if reused.is_none() {
+                chosen.push(window.clone());
+            }
+            max_offset = max_offset.max(offset);
+            let offsets = by_length[length].entry(window).or_default();
+            if !offsets.contains(&offset) {
+                offsets.push(offset);
             }
         }
         let mut streams = Vec::new();
