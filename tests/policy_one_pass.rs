@@ -225,3 +225,121 @@ fn policies_are_shared_across_threads() {
         assert_eq!(handle.join().expect("no panic"), 1);
     }
 }
+
+/// Rules whose literals the one-pass scan searches for before anything else: case-insensitive
+/// words (with the long s and the Kelvin sign that `(?i)` also matches), phrases whose rarest
+/// part is not their start, figures in other scripts' digits, curly quotes that can run past
+/// what a candidate's check reads.
+fn literal_policy() -> Policy {
+    Policy::builder()
+        .critical(Rule::forbidden(
+            "report_says",
+            r"(?i)\bthe (?:report|study) says\b",
+        ))
+        .critical(Rule::forbidden("cost", r"(?i)\bcosts?\s+\$\d+"))
+        .warning(Rule::forbidden("kelvin", r"(?i)kelvin"))
+        .warning(Rule::forbidden("weeks", r"\b\d+\s+weeks?\b"))
+        .warning(Rule::forbidden("curly", "\u{201c}[^\u{201d}\\n]+\u{201d}"))
+        .warning(Rule::forbidden_words("words", ["will", "the", "ROI"]))
+        .advisory(Rule::forbidden("roi", r"\bROI\b"))
+        .advisory(Rule::required("needs_source", r"\[Source: [^\]]+\]"))
+        .build()
+        .expect("the literal policy compiles")
+}
+
+/// Deterministic texts from pieces chosen to hit the literals in every case and form.
+fn literal_texts() -> Vec<String> {
+    const PIECES: &[&str] = &[
+        "The Report says",
+        "THE STUDY SAYS",
+        "the rePort saYs",
+        "the report",
+        "thé report says",
+        "coſts $5",
+        "CoSt $12",
+        "COSTS  $1",
+        "cost$",
+        "Kelvin",
+        "\u{212a}elvin",
+        "KELVIN",
+        "3 weeks",
+        "\u{663} weeks",
+        "12  week",
+        "\u{967}\u{968} weeks",
+        "3weeks",
+        "\u{201c}",
+        "\u{201d}",
+        "\u{201c}quoted\u{201d}",
+        "will",
+        "WILL",
+        "wiLL",
+        "willing",
+        "the",
+        "The",
+        "theme",
+        "ROI",
+        "roi",
+        "ROIs",
+        "[Source: a.md]",
+        " ",
+        " ",
+        "\n",
+        ".",
+        "é",
+        "日本",
+        "👍",
+        "$",
+        "9",
+        "x",
+    ];
+    // A small linear congruential generator: the same texts on every run.
+    let mut state: u64 = 0x0123_4567_89ab_cdef;
+    let mut next = |bound: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(state >> 33).unwrap_or_default() % bound
+    };
+    let mut texts: Vec<String> = (0..400)
+        .map(|_| (0..next(80)).map(|_| PIECES[next(PIECES.len())]).collect())
+        .collect();
+    // A curly quote left open for longer than a candidate's check reads, then closed.
+    texts.push(format!(
+        "\u{201c}{}\u{201d} the report says",
+        "a".repeat(600)
+    ));
+    // Literals everywhere that start no match: the scan stops using its prefilter for a while.
+    texts.push(format!("{}the study says 3 weeks", "thethe ".repeat(5_000)));
+    texts.push(format!("{}ROI", "\u{201c}".repeat(3_000)));
+    texts
+}
+
+#[test]
+fn one_pass_equals_per_rule_where_literals_decide() {
+    let policies = [literal_policy(), Profile::Decision.policy()];
+    for text in literal_texts() {
+        for policy in &policies {
+            assert_eq!(
+                policy.check(&text),
+                policy.check_each_rule_separately(&text),
+                "text: {text:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_rule_without_literals_keeps_the_scan_exact() {
+    let policy = literal_policy()
+        .to_builder()
+        .warning(Rule::forbidden("gerund", r"\w+ing\b"))
+        .build()
+        .expect("compiles");
+    for text in literal_texts() {
+        assert_eq!(
+            policy.check(&text),
+            policy.check_each_rule_separately(&text),
+            "text: {text:?}"
+        );
+    }
+}

@@ -20,12 +20,28 @@
 //! judges, hands over to a full search of that pattern from there, whose answer is remembered
 //! until the scan reaches it, so a pattern is never searched twice over the same stretch.
 //!
-//! The work is one multi-pattern pass, plus probes bounded by the window for each byte of each
-//! reported match, plus at worst the per-rule scans of the patterns whose probes cannot tell:
-//! linear in the length of the text whatever it holds.
+//! The work is one multi-pattern pass (the literals' search, plus checks of their candidates
+//! bounded per byte of text, or the automaton's search), plus probes bounded by the window for
+//! each byte of each reported match, plus at worst the per-rule scans of the patterns whose
+//! probes cannot tell: linear in the length of the text whatever it holds.
 //!
 //! Only patterns that cannot match the empty string are accepted, which keeps "the next match"
 //! the same notion in both scans.
+//!
+//! # Where the multi-pattern search looks
+//!
+//! Running the automaton of all the patterns over every byte is what one pass costs: it is
+//! large, and it reads prose at a few hundred megabytes a second. But most patterns can only
+//! match text that starts with one of a few literals (`$`, a digit, `will`, `according to`),
+//! so when every pattern has such a set, the search looks for the literals first (see
+//! [`super::prefilter`]) and checks only where one starts (see [`Verifier`]): the same
+//! leftmost-first match, found by reading little more than the literals' own search reads. A
+//! policy with a pattern that has no literal set is searched as before, byte by byte.
+//!
+//! Once every required pattern has been seen, the search goes on with the forbidden patterns
+//! alone: a required pattern that keeps matching would otherwise be reported, and its overlaps
+//! settled, at each of its matches. The reasoning above holds for any set of patterns, so it
+//! holds for the smaller one from there on.
 
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson;
@@ -35,6 +51,7 @@ use regex_automata::{Anchored, Input, MatchKind, hybrid};
 use regex_syntax::hir::{Capture, Class, Hir, HirKind, Look, LookSet, Repetition};
 use std::panic::{RefUnwindSafe, UnwindSafe};
 
+use super::prefilter::{Candidates, Literals, prefix_literals};
 use super::rule::{Rule, RuleKind};
 
 /// One problem found while compiling a rule.
@@ -128,12 +145,15 @@ type ProbeCachesFn = Box<dyn Fn() -> ProbeCaches + Send + Sync + UnwindSafe + Re
 /// The compiled form of a policy's rules.
 #[derive(Debug)]
 pub(crate) struct Engine {
-    /// Every pattern in one leftmost-first automaton: forbidden patterns have the ids
+    /// Every pattern in one leftmost-first search: forbidden patterns have the ids
     /// `0..singles.len()`, required patterns the ids after them.
-    finder: Option<Regex>,
-    /// The finder's patterns without their Unicode word boundaries, for text that is not ASCII
-    /// (see [`Loose`]); `None` when they have none.
-    loose_finder: Option<Loose>,
+    finder: Option<Finder>,
+    /// The forbidden patterns alone, with the same ids: what the scan goes on with once every
+    /// required pattern has been seen. `None` when there is no required or no forbidden pattern.
+    forbidden_finder: Option<Finder>,
+    /// Buffers for the text with its ASCII letters lowercased, where the literal prefilter
+    /// searches; kept across checks.
+    lowered: Pool<Vec<u8>, LoweredFn>,
     /// Each forbidden pattern on its own, for the searches that settle overlaps (and for the
     /// reference scan).
     singles: Vec<Regex>,
@@ -392,7 +412,7 @@ impl Engine {
             return Err(problems);
         }
 
-        let whole_policy_problem = |error: meta::BuildError| {
+        let whole_policy_problem = |error: Box<meta::BuildError>| {
             vec![CompileProblem {
                 rule: None,
                 field: None,
@@ -404,14 +424,13 @@ impl Engine {
         let finder = if all_hirs.is_empty() {
             None
         } else {
-            Some(
-                meta::Builder::new()
-                    .build_many_from_hir(&all_hirs)
-                    .map_err(whole_policy_problem)?,
-            )
+            Some(Finder::build(&all_hirs).map_err(whole_policy_problem)?)
         };
-
-        let loose_finder = Loose::build(&all_hirs);
+        let forbidden_finder = if required_hirs.is_empty() || forbidden_hirs.is_empty() {
+            None
+        } else {
+            Some(Finder::build(&all_hirs[..forbidden_hirs.len()]).map_err(whole_policy_problem)?)
+        };
 
         let mut starters = vec![PatternBits::with_capacity(all_hirs.len()); 256];
         for (pattern, hir) in all_hirs.iter().enumerate() {
@@ -430,9 +449,11 @@ impl Engine {
         let create_caches: ProbeCachesFn =
             Box::new(move || (0..pattern_count).map(|_| None).collect());
 
+        let create_lowered: LoweredFn = Box::new(Vec::new);
         Ok(Engine {
             finder,
-            loose_finder,
+            forbidden_finder,
+            lowered: Pool::new(create_lowered),
             singles,
             required_singles,
             probes,
@@ -458,21 +479,46 @@ impl Engine {
             };
         };
         let mut scan = Scan::new(self, text);
-        // Over text that is not ASCII, a Unicode word boundary stops the finder's lazy DFA at
-        // the first such byte and its search falls back to a far slower engine: there the
-        // loose finder, which runs as a DFA on any text, finds where matches can start.
-        let loose = self.loose_finder.as_ref().filter(|_| !text.is_ascii());
+        let non_ascii = !text.is_ascii();
+        let mut lowered = None;
+        if [Some(finder), self.forbidden_finder.as_ref()]
+            .into_iter()
+            .flatten()
+            .any(Finder::needs_lowercase)
+        {
+            let mut buffer = self.lowered.get();
+            buffer.clear();
+            buffer.extend(text.bytes().map(|byte| byte.to_ascii_lowercase()));
+            lowered = Some(buffer);
+        }
+        let lower: &[u8] = lowered.as_deref().map_or(&[], Vec::as_slice);
+        let mut all = Walk::new(finder);
+        let mut forbidden = self.forbidden_finder.as_ref().map(Walk::new);
+        let has_required = !self.required_singles.is_empty();
         let mut position = 0;
         while position < text.len() {
-            let found = match loose {
-                Some(loose) => loose.find(finder, text, position),
-                None => finder.search(&Input::new(text).span(position..text.len())),
+            // Once every required pattern has been seen, only the forbidden ones are looked for.
+            let walk = if has_required && scan.required_found.iter().all(|&found| found) {
+                match forbidden.as_mut() {
+                    Some(walk) => walk,
+                    None => break,
+                }
+            } else {
+                &mut all
             };
-            let Some(found) = found else {
+            let Some(found) = walk.next(text, lower, position, non_ascii) else {
                 break;
             };
             scan.settle_span(found.pattern().as_usize(), found.start(), found.end());
             position = found.end();
+        }
+        drop(all);
+        drop(forbidden);
+        if let Some(mut buffer) = lowered
+            && buffer.capacity() > LOWERED_KEPT
+        {
+            // Not kept for the next check: one huge text must not hold its size for good.
+            *buffer = Vec::new();
         }
         scan.finish()
     }
@@ -633,6 +679,242 @@ impl Loose {
             }
         }
         (limit == length).then_some(length)
+    }
+}
+
+type LoweredFn = Box<dyn Fn() -> Vec<u8> + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// The largest lowercased copy of a text kept for the next check.
+const LOWERED_KEPT: usize = 16 << 20;
+
+/// How many bytes the candidates' checks may read per byte of text the scan went past (plus
+/// one [`VERIFY_WINDOW`]) before the scan stops using the prefilter: text full of literals
+/// that start no match cannot make the scan much slower than a search without prefilter.
+const VERIFY_PER_BYTE: usize = 8;
+
+/// What taking one candidate costs, counted as that many bytes read: a text where literals
+/// start every few bytes is searched without the prefilter.
+const CANDIDATE_COST: usize = 32;
+
+/// A leftmost-first search over a set of patterns: the policy's patterns, or its forbidden
+/// ones alone.
+#[derive(Debug)]
+struct Finder {
+    /// The patterns in one leftmost-first automaton.
+    exact: Regex,
+    /// The patterns without their Unicode word boundaries, for text that is not ASCII (see
+    /// [`Loose`]); `None` when they have none.
+    loose: Option<Loose>,
+    /// The literal prefilter and what checks its candidates; `None` when some pattern has no
+    /// literal set.
+    verifier: Option<Verifier>,
+}
+
+impl Finder {
+    fn build(hirs: &[&Hir]) -> Result<Finder, Box<meta::BuildError>> {
+        Ok(Finder {
+            exact: meta::Builder::new()
+                .build_many_from_hir(hirs)
+                .map_err(Box::new)?,
+            loose: Loose::build(hirs),
+            verifier: Verifier::build(hirs),
+        })
+    }
+
+    fn needs_lowercase(&self) -> bool {
+        self.verifier
+            .as_ref()
+            .is_some_and(|verifier| verifier.literals.needs_lowercase())
+    }
+
+    /// The leftmost-first match from `from`, without the prefilter.
+    fn find_plain(
+        &self,
+        text: &str,
+        from: usize,
+        non_ascii: bool,
+    ) -> Option<regex_automata::Match> {
+        // Over text that is not ASCII, a Unicode word boundary stops the lazy DFA at the first
+        // such byte and the search falls back to a far slower engine: there the loose finder,
+        // which runs as a DFA on any text, finds where matches can start.
+        match self.loose.as_ref().filter(|_| non_ascii) {
+            Some(loose) => loose.find(&self.exact, text, from),
+            None => self.exact.search(&Input::new(text).span(from..text.len())),
+        }
+    }
+}
+
+/// The literal prefilter of a [`Finder`], and the automaton that checks its candidates.
+///
+/// Every match of the finder starts where a literal of its pattern starts ([`Literals`]), so
+/// its leftmost-first match from a position is at the first candidate, at or after that
+/// position, where some pattern matches. A candidate is checked by running the patterns
+/// without their Unicode word boundaries as one automaton of all their runs, anchored there:
+/// it usually dies within a few bytes, and no match of the exact patterns starting there can
+/// extend past where it died, nor exist if it saw no match of its own. When it saw one, the
+/// exact patterns are searched anchored at the candidate up to that point, so the match is
+/// theirs. When it is still alive after [`VERIFY_WINDOW`] bytes, or when the checks have read
+/// more than [`VERIFY_PER_BYTE`] bytes per byte of text passed, the exact search without
+/// prefilter runs from the candidate on, as it would have without the prefilter: each byte of
+/// the text is read a bounded number of times whatever it holds.
+#[derive(Debug)]
+struct Verifier {
+    literals: Literals,
+    dfa: hybrid::dfa::DFA,
+    caches: Pool<hybrid::dfa::Cache, LooseCacheFn>,
+}
+
+/// What running the candidate check anchored at a position found.
+enum Reach {
+    /// No pattern matches there.
+    Nothing,
+    /// Some pattern may match there; no match starting there extends past this position.
+    Until(usize),
+    /// The check cannot tell.
+    Unknown,
+}
+
+impl Verifier {
+    /// `None` when some pattern has no literal set (or the automaton does not build, which only
+    /// costs speed).
+    fn build(hirs: &[&Hir]) -> Option<Verifier> {
+        let sets: Vec<Option<Vec<Vec<u8>>>> = hirs.iter().map(|hir| prefix_literals(hir)).collect();
+        let literals = Literals::build(&sets)?;
+        let loose: Vec<Hir> = hirs
+            .iter()
+            .map(|hir| without_unicode_word_boundaries(hir))
+            .collect();
+        let nfa = thompson::Compiler::new()
+            .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+            .build_many_from_hir(&loose)
+            .ok()?;
+        let dfa = hybrid::dfa::DFA::builder()
+            .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
+            .build_from_nfa(nfa)
+            .ok()?;
+        let for_caches = dfa.clone();
+        let create: LooseCacheFn = Box::new(move || for_caches.create_cache());
+        Some(Verifier {
+            literals,
+            dfa,
+            caches: Pool::new(create),
+        })
+    }
+
+    /// Runs the check anchored at `start`, adding the bytes it read to `spent`.
+    fn reach(
+        &self,
+        cache: &mut hybrid::dfa::Cache,
+        text: &str,
+        start: usize,
+        spent: &mut usize,
+    ) -> Reach {
+        let length = text.len();
+        let input = Input::new(text).span(start..length).anchored(Anchored::Yes);
+        let Ok(mut state) = self.dfa.start_state_forward(cache, &input) else {
+            return Reach::Unknown;
+        };
+        let limit = start.saturating_add(VERIFY_WINDOW).min(length);
+        let mut matched = false;
+        for (offset, &byte) in text.as_bytes()[start..limit].iter().enumerate() {
+            *spent += 1;
+            let Ok(next) = self.dfa.next_state(cache, state, byte) else {
+                return Reach::Unknown;
+            };
+            state = next;
+            if state.is_tagged() {
+                // Matches show one byte late: a match state means a match ended before `byte`.
+                if state.is_match() {
+                    matched = true;
+                }
+                if state.is_dead() {
+                    return if matched {
+                        Reach::Until(start + offset)
+                    } else {
+                        Reach::Nothing
+                    };
+                }
+                if state.is_quit() || state.is_unknown() {
+                    return Reach::Unknown;
+                }
+            }
+        }
+        if limit < length {
+            return Reach::Unknown;
+        }
+        match self.dfa.next_eoi_state(cache, state) {
+            Ok(last) if matched || last.is_match() => Reach::Until(length),
+            Ok(_) => Reach::Nothing,
+            Err(_) => Reach::Unknown,
+        }
+    }
+}
+
+/// One scan's use of a [`Finder`]: where its prefilter is in the text, and what its checks cost.
+struct Walk<'f> {
+    finder: &'f Finder,
+    candidates: Option<Candidates<'f>>,
+    cache: Option<PoolGuard<'f, hybrid::dfa::Cache, LooseCacheFn>>,
+    /// Where the walk began, and the bytes its candidate checks have read since.
+    began: Option<usize>,
+    spent: usize,
+}
+
+impl<'f> Walk<'f> {
+    fn new(finder: &'f Finder) -> Self {
+        Walk {
+            finder,
+            candidates: None,
+            cache: None,
+            began: None,
+            spent: 0,
+        }
+    }
+
+    /// The finder's leftmost-first match from `from`: the same answer as
+    /// [`Finder::find_plain`], found through the prefilter. `from` must not decrease from one
+    /// call to the next, and `lower` is the text lowercased when the prefilter needs it.
+    fn next(
+        &mut self,
+        text: &str,
+        lower: &[u8],
+        from: usize,
+        non_ascii: bool,
+    ) -> Option<regex_automata::Match> {
+        let finder = self.finder;
+        let Some(verifier) = &finder.verifier else {
+            return finder.find_plain(text, from, non_ascii);
+        };
+        let began = *self.began.get_or_insert(from);
+        let candidates = self
+            .candidates
+            .get_or_insert_with(|| Candidates::new(&verifier.literals, !non_ascii));
+        let cache = self.cache.get_or_insert_with(|| verifier.caches.get());
+        let mut at = from;
+        loop {
+            let start = candidates.next(text.as_bytes(), lower, at)?;
+            at = start + 1;
+            if !text.is_char_boundary(start) {
+                continue;
+            }
+            let allowance = VERIFY_PER_BYTE
+                .saturating_mul(start - began)
+                .saturating_add(VERIFY_WINDOW);
+            if self.spent > allowance {
+                return finder.find_plain(text, start, non_ascii);
+            }
+            self.spent += CANDIDATE_COST;
+            match verifier.reach(cache, text, start, &mut self.spent) {
+                Reach::Nothing => {}
+                Reach::Until(end) => {
+                    let input = Input::new(text).span(start..end).anchored(Anchored::Yes);
+                    if let Some(found) = finder.exact.search(&input) {
+                        return Some(found);
+                    }
+                }
+                Reach::Unknown => return finder.find_plain(text, start, non_ascii),
+            }
+        }
     }
 }
 

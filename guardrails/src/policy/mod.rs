@@ -46,6 +46,7 @@ mod engine;
 mod error;
 mod file;
 mod fix;
+mod prefilter;
 mod profiles;
 mod report;
 mod rule;

@@ -1,0 +1,558 @@
+//! The literal prefilter of the one-pass scan: where in a text a match of some pattern can start.
+//!
+//! Most patterns of a policy can only match text that starts with one of a few literals: `$`, a
+//! digit, `"`, `[source:`, `will`, `according to`. [`prefix_literals`] finds such a set for a
+//! pattern, with ASCII letters lowercased (so one literal stands for all its case variants, and a
+//! case-sensitive pattern is simply over-approximated). [`Literals`] searches for all of them
+//! at once with the fastest multi-literal searches of `regex-automata` (vectorized when they can
+//! be), in the text lowercased the same way, and [`Candidates`] hands out, in increasing order,
+//! every position where some literal starts: no match of any pattern starts anywhere else.
+//!
+//! A literal is not searched whole: only its rarest window of at most [`WINDOW`] bytes is, and
+//! where the literal would start is worked out from where the window was found. A window is what
+//! the vectorized searches compare first, and "the " makes a far worse one than "repo" for
+//! "the report". Windows are grouped by length, one search per length, so that single bytes
+//! (`$`, digits) do not make the longer windows compare on one byte only.
+
+use regex_automata::MatchKind;
+use regex_automata::Span;
+use regex_automata::util::prefilter::Prefilter;
+use regex_syntax::hir::{Class, Hir, HirKind};
+use std::collections::HashMap;
+
+/// At most this many literals per pattern (after lowercasing); beyond, the pattern is taken to
+/// have no literal set.
+const LITERAL_LIMIT: usize = 64;
+/// Literals are cut to this many bytes: only a window of [`WINDOW`] bytes of each is searched,
+/// and longer literals would only have more variants.
+const LITERAL_LENGTH: usize = 8;
+/// A class of at most this many characters (after lowercasing) is expanded into literals.
+const CLASS_LIMIT: usize = 16;
+/// A larger class is replaced by the bytes its characters start with, when there are at most
+/// this many (`\d`: the ASCII digits and the first bytes of the other scripts' digits), and
+/// ends the literals before it otherwise.
+const FIRST_BYTE_LIMIT: usize = 32;
+/// The longest window searched for in a literal.
+const WINDOW: usize = 4;
+
+/// One literal being built: its bytes, and whether it is still the whole of what the pattern
+/// matched so far (only then may what follows in the pattern be appended to it).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Partial {
+    bytes: Vec<u8>,
+    complete: bool,
+}
+
+/// Literals one of which starts every match of `hir`, ASCII letters lowercased; `None` when no
+/// small set of non-empty literals is known.
+pub(crate) fn prefix_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let partials = prefixes(hir)?;
+    if partials.iter().any(|partial| partial.bytes.is_empty()) {
+        return None;
+    }
+    let mut literals: Vec<Vec<u8>> = partials.into_iter().map(|partial| partial.bytes).collect();
+    literals.sort();
+    literals.dedup();
+    // A literal that starts with another one adds no position: keep the shorter.
+    let mut kept: Vec<Vec<u8>> = Vec::with_capacity(literals.len());
+    for literal in literals {
+        if !kept.iter().any(|shorter| literal.starts_with(shorter)) {
+            kept.push(literal);
+        }
+    }
+    Some(kept)
+}
+
+fn lowered(bytes: &[u8]) -> Vec<u8> {
+    bytes.to_ascii_lowercase()
+}
+
+/// The prefixes of the matches of `hir`: every match starts with one of them, and a complete
+/// one is all the match has when the pattern ends there.
+fn prefixes(hir: &Hir) -> Option<Vec<Partial>> {
+    let whole = |bytes: Vec<u8>| Partial {
+        bytes,
+        complete: true,
+    };
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => Some(vec![whole(Vec::new())]),
+        HirKind::Literal(literal) => Some(vec![whole(lowered(&literal.0))]),
+        HirKind::Class(class) => class_prefixes(class),
+        HirKind::Capture(capture) => prefixes(&capture.sub),
+        HirKind::Repetition(repetition) => {
+            // What a repetition's first round starts with; more rounds may follow, so nothing
+            // after it can be appended.
+            let mut partials: Vec<Partial> = prefixes(&repetition.sub)?
+                .into_iter()
+                .map(|partial| Partial {
+                    complete: false,
+                    ..partial
+                })
+                .collect();
+            if repetition.min == 0 {
+                partials.push(whole(Vec::new()));
+            }
+            Some(partials)
+        }
+        HirKind::Concat(parts) => {
+            let mut partials = vec![whole(Vec::new())];
+            for part in parts {
+                if !partials.iter().any(|partial| partial.complete) {
+                    break;
+                }
+                let Some(next) = prefixes(part) else {
+                    end_here(&mut partials);
+                    break;
+                };
+                // The first bytes of a large class are worth having at the start of a pattern
+                // only: after some literal, they multiply the literals for little gain.
+                let approximate = next.iter().all(|suffix| !suffix.complete);
+                if approximate && partials.iter().all(|partial| !partial.bytes.is_empty()) {
+                    end_here(&mut partials);
+                    break;
+                }
+                let mut joined = Vec::new();
+                for partial in &partials {
+                    if !partial.complete {
+                        joined.push(partial.clone());
+                        continue;
+                    }
+                    for suffix in &next {
+                        let mut bytes = partial.bytes.clone();
+                        bytes.extend_from_slice(&suffix.bytes);
+                        let complete = suffix.complete && bytes.len() < LITERAL_LENGTH;
+                        bytes.truncate(LITERAL_LENGTH);
+                        joined.push(Partial { bytes, complete });
+                    }
+                }
+                joined.sort();
+                joined.dedup();
+                if joined.len() > LITERAL_LIMIT {
+                    end_here(&mut partials);
+                    break;
+                }
+                partials = joined;
+            }
+            Some(partials)
+        }
+        HirKind::Alternation(branches) => {
+            let mut partials = Vec::new();
+            for branch in branches {
+                partials.extend(prefixes(branch)?);
+                if partials.len() > LITERAL_LIMIT * 4 {
+                    return None;
+                }
+            }
+            partials.sort();
+            partials.dedup();
+            (partials.len() <= LITERAL_LIMIT).then_some(partials)
+        }
+    }
+}
+
+/// Marks every literal as ending here: nothing more is appended to them.
+fn end_here(partials: &mut [Partial]) {
+    for partial in partials {
+        partial.complete = false;
+    }
+}
+
+/// The literals of a class: its characters when there are few, else their first bytes when
+/// there are few of those.
+fn class_prefixes(class: &Class) -> Option<Vec<Partial>> {
+    let mut literals: Vec<Vec<u8>> = Vec::new();
+    let mut count = 0_usize;
+    let mut small = true;
+    match class {
+        Class::Unicode(class) => {
+            for range in class.ranges() {
+                count += (u32::from(range.end()) - u32::from(range.start()) + 1) as usize;
+                if count > CLASS_LIMIT * 2 {
+                    small = false;
+                    break;
+                }
+                for code in u32::from(range.start())..=u32::from(range.end()) {
+                    if let Some(character) = char::from_u32(code) {
+                        let mut buffer = [0; 4];
+                        literals.push(lowered(character.encode_utf8(&mut buffer).as_bytes()));
+                    }
+                }
+            }
+        }
+        Class::Bytes(class) => {
+            for range in class.ranges() {
+                count += usize::from(range.end() - range.start()) + 1;
+                if count > CLASS_LIMIT * 2 {
+                    small = false;
+                    break;
+                }
+                for byte in range.start()..=range.end() {
+                    literals.push(vec![byte.to_ascii_lowercase()]);
+                }
+            }
+        }
+    }
+    literals.sort();
+    literals.dedup();
+    if small && literals.len() <= CLASS_LIMIT {
+        return Some(
+            literals
+                .into_iter()
+                .map(|bytes| Partial {
+                    bytes,
+                    complete: true,
+                })
+                .collect(),
+        );
+    }
+    // Too many characters: the bytes they can start with, as literals that end there.
+    let mut first = [false; 256];
+    match class {
+        Class::Unicode(class) => {
+            for range in class.ranges() {
+                let mut buffer = [0; 4];
+                let low = range.start().encode_utf8(&mut buffer).as_bytes()[0];
+                let high = range.end().encode_utf8(&mut buffer).as_bytes()[0];
+                // UTF-8 keeps the order of code points, so the first bytes of a range of code
+                // points are exactly the bytes between those of its ends.
+                for byte in low..=high {
+                    first[usize::from(byte.to_ascii_lowercase())] = true;
+                }
+            }
+        }
+        Class::Bytes(class) => {
+            for range in class.ranges() {
+                for byte in range.start()..=range.end() {
+                    first[usize::from(byte.to_ascii_lowercase())] = true;
+                }
+            }
+        }
+    }
+    let bytes: Vec<u8> = (0..=255_u8)
+        .filter(|&byte| first[usize::from(byte)])
+        .collect();
+    (bytes.len() <= FIRST_BYTE_LIMIT).then(|| {
+        bytes
+            .into_iter()
+            .map(|byte| Partial {
+                bytes: vec![byte],
+                complete: false,
+            })
+            .collect()
+    })
+}
+
+/// How common a byte is in prose, higher for more common: what picks a literal's window.
+/// A window of at most four bytes as one number: windows of one stream have the same length.
+fn window_key(window: &[u8]) -> u32 {
+    let mut bytes = [0; 4];
+    for (slot, &byte) in bytes.iter_mut().zip(window) {
+        *slot = byte;
+    }
+    u32::from_le_bytes(bytes)
+}
+
+fn commonness(byte: u8) -> u32 {
+    const BY_FREQUENCY: &[u8] = b" etaoinsrhldcumfpgwybvkxjqz";
+    match BY_FREQUENCY.iter().position(|&common| common == byte) {
+        Some(rank) => 64 - u32::try_from(rank).unwrap_or(63),
+        None if byte.is_ascii_digit() || b".,\n".contains(&byte) => 24,
+        None => 8,
+    }
+}
+
+/// The window of `literal` to search for: its offset and length.
+fn window_of(literal: &[u8]) -> (usize, usize) {
+    let length = literal.len().min(WINDOW);
+    let score = |offset: usize| {
+        literal[offset..offset + length]
+            .iter()
+            .map(|&byte| commonness(byte))
+            .sum::<u32>()
+    };
+    let offset = (0..=literal.len() - length)
+        .min_by_key(|&offset| score(offset))
+        .unwrap_or(0);
+    (offset, length)
+}
+
+/// The search for windows of one length.
+#[derive(Debug)]
+struct Stream {
+    searcher: Prefilter,
+    /// The search for the windows that are all ASCII, the only ones an ASCII text can hold:
+    /// fewer windows search faster. `None` when there are none.
+    ascii_searcher: Option<Prefilter>,
+    /// Each window (as [`window_key`]), with the offsets in their literals it is found at,
+    /// sorted by window.
+    windows: Vec<(u32, Vec<usize>)>,
+    /// Whether the windows hold ASCII letters, so that the search runs in the lowercased text.
+    lowercase: bool,
+}
+
+/// The windows of every literal of a set of patterns, searched for together.
+#[derive(Debug)]
+pub(crate) struct Literals {
+    streams: Vec<Stream>,
+    /// The largest offset of a window in its literal: how far before a window found its
+    /// literal may start.
+    max_offset: usize,
+}
+
+impl Literals {
+    /// The literal search for patterns with these literal sets; `None` when some pattern has
+    /// none, or no search can be built.
+    pub(crate) fn build(sets: &[Option<Vec<Vec<u8>>>]) -> Option<Literals> {
+        // Only where some literal starts matters: one that starts with another adds nothing.
+        let mut all: Vec<&[u8]> = Vec::new();
+        for set in sets {
+            all.extend(set.as_ref()?.iter().map(Vec::as_slice));
+        }
+        all.sort_unstable();
+        all.dedup();
+        let mut literals: Vec<&[u8]> = Vec::with_capacity(all.len());
+        for literal in all {
+            if !literals.iter().any(|shorter| literal.starts_with(shorter)) {
+                literals.push(literal);
+            }
+        }
+        // Shorter literals first, and a window already taken is reused where a literal holds
+        // it (one as long as its own would be): fewer windows make a faster search.
+        literals.sort_by_key(|literal| literal.len());
+        let mut chosen: Vec<Vec<u8>> = Vec::new();
+        let mut by_length: Vec<HashMap<Vec<u8>, Vec<usize>>> = vec![HashMap::new(); WINDOW + 1];
+        let mut max_offset = 0;
+        for literal in literals {
+            let length = literal.len().min(WINDOW);
+            let reused = chosen
+                .iter()
+                .filter(|window| window.len() == length)
+                .find_map(|window| {
+                    literal
+                        .windows(window.len())
+                        .position(|part| part == window.as_slice())
+                        .map(|offset| (offset, window.len()))
+                });
+            let (offset, length) = reused.unwrap_or_else(|| window_of(literal));
+            let window = literal[offset..offset + length].to_vec();
+            if reused.is_none() {
+                chosen.push(window.clone());
+            }
+            max_offset = max_offset.max(offset);
+            let offsets = by_length[length].entry(window).or_default();
+            if !offsets.contains(&offset) {
+                offsets.push(offset);
+            }
+        }
+        let mut streams = Vec::new();
+        for windows in by_length.into_iter().filter(|windows| !windows.is_empty()) {
+            let mut needles: Vec<&[u8]> = windows.keys().map(Vec::as_slice).collect();
+            // The same search whatever the order the map keeps.
+            needles.sort_unstable();
+            let searcher = Prefilter::new(MatchKind::LeftmostFirst, &needles)?;
+            let ascii: Vec<&[u8]> = needles
+                .iter()
+                .copied()
+                .filter(|needle| needle.is_ascii())
+                .collect();
+            let ascii_searcher = if ascii.is_empty() {
+                None
+            } else {
+                Some(Prefilter::new(MatchKind::LeftmostFirst, &ascii)?)
+            };
+            let lowercase = needles
+                .iter()
+                .any(|needle| needle.iter().any(u8::is_ascii_alphabetic));
+            let mut windows: Vec<(u32, Vec<usize>)> = windows
+                .into_iter()
+                .map(|(window, offsets)| (window_key(&window), offsets))
+                .collect();
+            windows.sort_unstable();
+            streams.push(Stream {
+                searcher,
+                ascii_searcher,
+                windows,
+                lowercase,
+            });
+        }
+        if streams.is_empty() {
+            return None;
+        }
+        Some(Literals {
+            streams,
+            max_offset,
+        })
+    }
+
+    /// Whether the search needs the text with its ASCII letters lowercased.
+    pub(crate) fn needs_lowercase(&self) -> bool {
+        self.streams.iter().any(|stream| stream.lowercase)
+    }
+}
+
+/// What a stream's search found from its cursor.
+#[derive(Debug, Clone, Copy)]
+enum Found {
+    /// Not searched yet.
+    Unknown,
+    /// No window from the cursor on.
+    Nothing,
+    /// The first window from the cursor on.
+    At(Span),
+}
+
+/// The positions where a literal of a [`Literals`] starts in one text, in increasing order.
+#[derive(Debug)]
+pub(crate) struct Candidates<'l> {
+    literals: &'l Literals,
+    /// Per stream: where its search resumes, and what it found from there.
+    cursors: Vec<usize>,
+    found: Vec<Found>,
+    /// Literal starts worked out from windows already found, not yet handed out; sorted in
+    /// decreasing order, so that the next one is last.
+    pending: Vec<usize>,
+    /// Whether the text is ASCII, so that windows with other bytes need not be searched.
+    ascii: bool,
+}
+
+impl<'l> Candidates<'l> {
+    /// The candidates of a text; `ascii` tells whether the text is all ASCII.
+    pub(crate) fn new(literals: &'l Literals, ascii: bool) -> Self {
+        let streams = literals.streams.len();
+        Candidates {
+            literals,
+            cursors: vec![0; streams],
+            found: vec![Found::Unknown; streams],
+            pending: Vec::new(),
+            ascii,
+        }
+    }
+
+    /// The first position at or after `from` where a literal starts. `text` is the text and
+    /// `lower` the same with its ASCII letters lowercased (empty when not needed); successive
+    /// calls on one text must ask for positions that do not decrease.
+    pub(crate) fn next(&mut self, text: &[u8], lower: &[u8], from: usize) -> Option<usize> {
+        loop {
+            while self.pending.last().is_some_and(|&start| start < from) {
+                self.pending.pop();
+            }
+            // The window found first, among the streams.
+            let mut first: Option<(usize, Span)> = None;
+            for (index, stream) in self.literals.streams.iter().enumerate() {
+                let haystack = if stream.lowercase { lower } else { text };
+                let cursor = &mut self.cursors[index];
+                if *cursor < from {
+                    *cursor = from;
+                    if matches!(self.found[index], Found::At(span) if span.start < from) {
+                        self.found[index] = Found::Unknown;
+                    }
+                }
+                let searcher = if self.ascii {
+                    stream.ascii_searcher.as_ref()
+                } else {
+                    Some(&stream.searcher)
+                };
+                if let Found::Unknown = self.found[index] {
+                    let span = Span::from(*cursor..haystack.len());
+                    self.found[index] = match searcher {
+                        Some(searcher) if span.start < span.end => searcher
+                            .find(haystack, span)
+                            .map_or(Found::Nothing, Found::At),
+                        _ => Found::Nothing,
+                    };
+                }
+                if let Found::At(span) = self.found[index]
+                    && first.is_none_or(|(_, best)| span.start < best.start)
+                {
+                    first = Some((index, span));
+                }
+            }
+            // A literal start is final once no window still to be found can give an earlier one.
+            if let Some(&start) = self.pending.last()
+                && first.is_none_or(|(_, span)| start + self.literals.max_offset <= span.start)
+            {
+                while self.pending.last() == Some(&start) {
+                    self.pending.pop();
+                }
+                return Some(start);
+            }
+            let (index, span) = first?;
+            let stream = &self.literals.streams[index];
+            let haystack = if stream.lowercase { lower } else { text };
+            self.cursors[index] = span.start + 1;
+            self.found[index] = Found::Unknown;
+            let window = &haystack[span.start..span.end];
+            let key = window_key(window);
+            if let Ok(at) = stream
+                .windows
+                .binary_search_by_key(&key, |(known, _)| *known)
+            {
+                let offsets = &stream.windows[at].1;
+                for &offset in offsets {
+                    if let Some(start) = span.start.checked_sub(offset)
+                        && start >= from
+                    {
+                        let at = self.pending.partition_point(|&pending| pending > start);
+                        if self.pending.get(at) != Some(&start) {
+                            self.pending.insert(at, start);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn literals(pattern: &str) -> Option<Vec<String>> {
+        let hir = regex_syntax::parse(pattern).expect("valid pattern");
+        prefix_literals(&hir).map(|set| {
+            set.into_iter()
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .collect()
+        })
+    }
+
+    #[test]
+    fn literals_follow_the_pattern() {
+        // The first bytes of a large class start a literal, but do not lengthen one.
+        assert_eq!(literals(r"\$\d+"), Some(vec!["$".into()]));
+        assert!(literals(r"\d").expect("digits").contains(&"7".into()));
+        assert_eq!(
+            literals(r"(?i)\b(?:will|certain\s+to)\b"),
+            Some(vec!["certain".into(), "will".into()])
+        );
+        // `(?i)s` also matches the long s.
+        assert_eq!(
+            literals(r"(?i)costs?"),
+            Some(vec!["cost".into(), "coſt".into()])
+        );
+        assert_eq!(literals(r"x?y"), Some(vec!["x".into(), "y".into()]));
+        assert_eq!(literals(r"ab*c"), Some(vec!["ab".into(), "ac".into()]));
+        assert_eq!(literals(r"\w+x"), None);
+        assert_eq!(literals(r"[^a]"), None);
+    }
+
+    #[test]
+    fn candidates_come_in_order_whatever_the_windows() {
+        let sets = vec![
+            prefix_literals(&regex_syntax::parse("(?i)the report").unwrap()),
+            prefix_literals(&regex_syntax::parse(r"\$").unwrap()),
+            prefix_literals(&regex_syntax::parse("ab").unwrap()),
+        ];
+        let literals = Literals::build(&sets).expect("literals");
+        let text = b"$ The Report ab the report $x ab";
+        let lower = text.to_ascii_lowercase();
+        let mut candidates = Candidates::new(&literals, true);
+        let mut found = Vec::new();
+        let mut from = 0;
+        while let Some(start) = candidates.next(text, &lower, from) {
+            found.push(start);
+            from = start + 1;
+        }
+        assert_eq!(found, vec![0, 2, 13, 16, 27, 30]);
+    }
+}
