@@ -820,7 +820,11 @@ mod tests {
             let parsed = !case.contains(" <") && super::parsed_email(case);
             assert_eq!(plain, parsed, "{case:?}");
         }
-        for other in ["\"a b\"@example.com", "jane@[127.0.0.1]", "\"\"@example.com"] {
+        for other in [
+            "\"a b\"@example.com",
+            "jane@[127.0.0.1]",
+            "\"\"@example.com",
+        ] {
             assert_eq!(super::plain_email(other), None, "{other:?}");
         }
     }
