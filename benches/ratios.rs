@@ -385,38 +385,34 @@ fn main() {
         "ratio", "subject", "baseline", "ratio", "quartiles", "target", "rounds"
     );
     for result in &results.ratios {
-        println!(
-            "{:<28} {:>12} {:>12} {:>7.3} {:>7.3}–{:<7.3} {:>7} {:>7}  {}",
-            result.name,
-            format!("{:.2?}", result.subject),
-            format!("{:.2?}", result.baseline),
-            result.value,
-            result.low,
-            result.high,
-            result.target,
-            result.rounds,
-            if result.value <= result.target {
-                "yes"
-            } else {
-                "NO"
-            },
-        );
+        let met = if result.value <= result.target {
+            "yes"
+        } else {
+            "NO"
+        };
+        print_row(result, &result.target.to_string(), met);
     }
     if !results.references.is_empty() {
         println!();
         println!("references (no target: how far the ratio above could go)");
         for result in &results.references {
-            println!(
-                "{:<28} {:>12} {:>12} {:>7.3} {:>7.3}–{:<7.3} {:>7} {:>7}",
-                result.name,
-                format!("{:.2?}", result.subject),
-                format!("{:.2?}", result.baseline),
-                result.value,
-                result.low,
-                result.high,
-                "",
-                result.rounds,
-            );
+            print_row(result, "", "");
         }
     }
+}
+
+/// One row of the table for people.
+fn print_row(result: &Measured, target: &str, met: &str) {
+    println!(
+        "{:<28} {:>12} {:>12} {:>7.3} {:>7.3}–{:<7.3} {:>7} {:>7}  {}",
+        result.name,
+        format!("{:.2?}", result.subject),
+        format!("{:.2?}", result.baseline),
+        result.value,
+        result.low,
+        result.high,
+        target,
+        result.rounds,
+        met,
+    );
 }

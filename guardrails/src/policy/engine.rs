@@ -588,6 +588,25 @@ const VERIFY_WINDOW: usize = 256;
 
 type LooseCacheFn = Box<dyn Fn() -> hybrid::dfa::Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
 
+/// The lazy DFA of the loose patterns, with all of their matches (not only the preferred
+/// one's: where the automaton dies bounds the matches of every pattern), and a pool of its
+/// caches; `None` when it does not compile, which only costs speed.
+fn loose_automaton(
+    loose: &[Hir],
+) -> Option<(hybrid::dfa::DFA, Pool<hybrid::dfa::Cache, LooseCacheFn>)> {
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+        .build_many_from_hir(loose)
+        .ok()?;
+    let dfa = hybrid::dfa::DFA::builder()
+        .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
+        .build_from_nfa(nfa)
+        .ok()?;
+    let for_caches = dfa.clone();
+    let create: LooseCacheFn = Box::new(move || for_caches.create_cache());
+    Some((dfa, Pool::new(create)))
+}
+
 /// Patterns with Unicode word boundaries, loosened for text that is not ASCII.
 ///
 /// Their matches start where those of the loose patterns (the same without their Unicode word
@@ -620,22 +639,11 @@ impl Loose {
             .map(|hir| without_unicode_word_boundaries(hir))
             .collect();
         let finder = meta::Builder::new().build_many_from_hir(&loose).ok()?;
-        let nfa = thompson::Compiler::new()
-            .configure(thompson::Config::new().which_captures(WhichCaptures::None))
-            .build_many_from_hir(&loose)
-            .ok()?;
-        // Every pattern's runs, not only the preferred one's: where the automaton dies bounds
-        // the matches of all of them.
-        let dfa = hybrid::dfa::DFA::builder()
-            .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
-            .build_from_nfa(nfa)
-            .ok()?;
-        let for_caches = dfa.clone();
-        let create: LooseCacheFn = Box::new(move || for_caches.create_cache());
+        let (dfa, caches) = loose_automaton(&loose)?;
         Some(Loose {
             finder,
             dfa,
-            caches: Pool::new(create),
+            caches,
         })
     }
 
@@ -784,20 +792,11 @@ impl Verifier {
             .iter()
             .map(|hir| without_unicode_word_boundaries(hir))
             .collect();
-        let nfa = thompson::Compiler::new()
-            .configure(thompson::Config::new().which_captures(WhichCaptures::None))
-            .build_many_from_hir(&loose)
-            .ok()?;
-        let dfa = hybrid::dfa::DFA::builder()
-            .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
-            .build_from_nfa(nfa)
-            .ok()?;
-        let for_caches = dfa.clone();
-        let create: LooseCacheFn = Box::new(move || for_caches.create_cache());
+        let (dfa, caches) = loose_automaton(&loose)?;
         Some(Verifier {
             literals,
             dfa,
-            caches: Pool::new(create),
+            caches,
         })
     }
 
