@@ -184,16 +184,27 @@ fn seconds(n: u64) -> Duration {
 fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
     let options = RenderOptions::default();
     let validator = validation::jsonschema_validator();
+    // The sides of the valid path: guardrails, serde alone, jsonschema then serde.
+    let guarded = || batched(validation::valid, |v| NewTask::validate_value(v).unwrap());
+    let serde_alone = || {
+        batched(validation::valid, |v| {
+            serde_json::from_value::<NewTask>(v).unwrap()
+        })
+    };
+    let jsonschema_then_serde = || {
+        batched(validation::valid, |v| {
+            assert!(validator.is_valid(&v));
+            serde_json::from_value::<NewTask>(v).unwrap()
+        })
+    };
     if wanted("valid_vs_serde") {
         results.ratios.push(measure(
             "valid_vs_serde",
             1.25,
             seconds(8),
             1.0,
-            batched(validation::valid, |v| NewTask::validate_value(v).unwrap()),
-            batched(validation::valid, |v| {
-                serde_json::from_value::<NewTask>(v).unwrap()
-            }),
+            guarded(),
+            serde_alone(),
         ));
     }
     if wanted("valid_vs_jsonschema") {
@@ -202,14 +213,9 @@ fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
             0.7,
             seconds(8),
             1.0,
-            batched(validation::valid, |v| NewTask::validate_value(v).unwrap()),
-            batched(validation::valid, |v| {
-                assert!(validator.is_valid(&v));
-                serde_json::from_value::<NewTask>(v).unwrap()
-            }),
+            guarded(),
+            jsonschema_then_serde(),
         ));
-    }
-    if wanted("valid_vs_jsonschema") {
         // What `valid_vs_jsonschema` would read if checking every guard cost nothing: the
         // typed value built by serde alone against the same baseline.
         results.references.push(measure(
@@ -217,13 +223,8 @@ fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
             f64::NAN,
             seconds(8),
             1.0,
-            batched(validation::valid, |v| {
-                serde_json::from_value::<NewTask>(v).unwrap()
-            }),
-            batched(validation::valid, |v| {
-                assert!(validator.is_valid(&v));
-                serde_json::from_value::<NewTask>(v).unwrap()
-            }),
+            serde_alone(),
+            jsonschema_then_serde(),
         ));
     }
     if wanted("invalid_vs_jsonschema") {
@@ -295,35 +296,28 @@ fn policy_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
 fn tool_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
     let options = RenderOptions::default();
     if wanted("pipeline_vs_rmcp") {
-        let harness = pipeline::Harness::new();
+        let harness = &pipeline::Harness::new();
+        let calls = |route: &'static str| {
+            batched(pipeline::arguments, move |arguments| {
+                harness.call(route, arguments)
+            })
+        };
         results.ratios.push(measure(
             "pipeline_vs_rmcp",
             1.1,
             seconds(8),
             1.0,
-            batched(pipeline::arguments, |arguments| {
-                harness.call(pipeline::GUARDED, arguments)
-            }),
-            batched(pipeline::arguments, |arguments| {
-                harness.call(pipeline::PLAIN, arguments)
-            }),
+            calls(pipeline::GUARDED),
+            calls(pipeline::PLAIN),
         ));
-    }
-
-    if wanted("pipeline_vs_rmcp") {
         // The pipeline alone: the guarded tool's twin without guards against the same baseline.
-        let harness = pipeline::Harness::new();
         results.references.push(measure(
             "unguarded_pipeline_vs_rmcp",
             f64::NAN,
             seconds(8),
             1.0,
-            batched(pipeline::arguments, |arguments| {
-                harness.call(pipeline::UNGUARDED, arguments)
-            }),
-            batched(pipeline::arguments, |arguments| {
-                harness.call(pipeline::PLAIN, arguments)
-            }),
+            calls(pipeline::UNGUARDED),
+            calls(pipeline::PLAIN),
         ));
     }
 

@@ -3,7 +3,7 @@
 
 use guardrails::mcp::GuardedRoutes as _;
 use guardrails::{ToolArgs, tool};
-use guardrails_tests::client::{call, connect, text};
+use guardrails_tests::client::{call, connect, text, tool_names};
 use guardrails_tests::pipeline_server::{self, AppState};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -218,13 +218,7 @@ async fn guarded_tools_sit_beside_native_tools_in_one_router() {
     })
     .await;
 
-    let names: Vec<String> = client
-        .list_all_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name.into())
-        .collect();
+    let names: Vec<String> = tool_names(&client).await;
     assert_eq!(names, ["add", "get_task", "list_tasks", "shout"]);
 
     let r = client
@@ -275,13 +269,7 @@ async fn tools_are_listed_in_the_order_they_were_added() {
     assert!(added.len() > 2);
     let client = connect(server).await;
     for _ in 0..3 {
-        let listed: Vec<String> = client
-            .list_all_tools()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|t| t.name.into_owned())
-            .collect();
+        let listed: Vec<String> = tool_names(&client).await;
         assert_eq!(listed, added);
     }
     client.cancel().await.unwrap();
@@ -289,13 +277,7 @@ async fn tools_are_listed_in_the_order_they_were_added() {
     // Not sorted: adding in another order lists in that order.
     let reversed = guardrails::Server::new(()).tool(shout).tool(ping);
     let client = connect(reversed).await;
-    let listed: Vec<String> = client
-        .list_all_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name.into_owned())
-        .collect();
+    let listed: Vec<String> = tool_names(&client).await;
     assert_eq!(listed, ["shout", "ping"]);
     client.cancel().await.unwrap();
 }

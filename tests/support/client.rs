@@ -37,3 +37,17 @@ pub fn text(result: &CallToolResult, index: usize) -> &str {
         .map(|t| t.text.as_str())
         .unwrap_or_default()
 }
+
+/// The names of the tools `client`'s server lists, in the order it lists them.
+///
+/// # Panics
+/// When listing fails.
+pub async fn tool_names(client: &RunningService<RoleClient, ()>) -> Vec<String> {
+    client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|tool| tool.name.into_owned())
+        .collect()
+}
