@@ -173,6 +173,39 @@ fn handler(args: &syn::Type, call: &TokenStream, convert: &TokenStream) -> Token
     }
 }
 
+/// The handler as written, kept beside its pipeline under the name `sig` gives it: callable
+/// directly (in tests, say), where calls from clients go through the pipeline. `method`: it
+/// is a method of an rmcp `#[tool_router]` impl, whose docs are on its route.
+fn written_handler(
+    attrs: &[&syn::Attribute],
+    vis: &syn::Visibility,
+    sig: &syn::Signature,
+    block: &syn::Block,
+    method: bool,
+) -> TokenStream {
+    let (unused_self, docs_on) = if method {
+        (quote!(clippy::unused_self,), "route")
+    } else {
+        (TokenStream::new(), "type")
+    };
+    let reason =
+        format!("the pipeline hands the arguments over; the tool's docs are on its {docs_on}");
+    quote! {
+        /// The handler as written, callable directly (in tests, say). Calls from clients go
+        /// through the tool's pipeline instead, which validates the arguments first.
+        #[allow(
+            clippy::needless_pass_by_value,
+            clippy::must_use_candidate,
+            clippy::missing_errors_doc,
+            clippy::missing_panics_doc,
+            #unused_self
+            reason = #reason
+        )]
+        #(#attrs)*
+        #vis #sig #block
+    }
+}
+
 pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     if tool.params.method {
         return expand_method(tool);
@@ -205,6 +238,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     let (run, present_arg) = pipeline(tool);
     let handler = handler(args, &call, &convert(item));
     let spec_body = spec_body(tool);
+    let written = written_handler(&attrs, vis, &sig, block, false);
     let unused_state = params.state.is_none().then(|| quote!(let _ = __state;));
 
     quote! {
@@ -222,17 +256,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
                 #spec_body
             }
 
-            /// The handler as written, callable directly (in tests, say). Calls from clients go
-            /// through the tool's pipeline instead, which validates the arguments first.
-            #[allow(
-                clippy::needless_pass_by_value,
-                clippy::must_use_candidate,
-                clippy::missing_errors_doc,
-                clippy::missing_panics_doc,
-                reason = "the pipeline hands the arguments over; the tool's docs are on its type"
-            )]
-            #(#attrs)*
-            #vis #sig #block
+            #written
         }
 
         #(#cfgs)*
@@ -302,6 +326,7 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
     let (run, present_arg) = pipeline(tool);
     let handler = handler(args, &call, &convert(item));
     let spec_body = spec_body(tool);
+    let written = written_handler(&attrs, vis, &sig, block, true);
 
     quote! {
         #[doc = #attr_doc]
@@ -319,18 +344,7 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
             #spec_body
         }
 
-        /// The handler as written, callable directly (in tests, say). Calls from clients go
-        /// through the tool's pipeline instead, which validates the arguments first.
-        #[allow(
-            clippy::needless_pass_by_value,
-            clippy::must_use_candidate,
-            clippy::missing_errors_doc,
-            clippy::missing_panics_doc,
-            clippy::unused_self,
-            reason = "the pipeline hands the arguments over; the tool's docs are on its route"
-        )]
-        #(#attrs)*
-        #vis #sig #block
+        #written
 
         #(#docs)*
         #(#cfgs)*
