@@ -87,7 +87,8 @@ pub fn escape_json_text(json: &str) -> Cow<'_, str> {
 pub fn quote_json(text: &str) -> String {
     // The serializer escapes none of the characters `escape_json_text` does, so the text
     // itself tells whether the quoted form has any: most have none and are quoted in one go.
-    let quoted = serde_json::to_string(text).unwrap_or_default();
+    let mut quoted = String::with_capacity(text.len() + 2);
+    push_json_string(&mut quoted, text);
     if has_json_hidden(text) {
         escape_json_text(&quoted).into_owned()
     } else {
@@ -412,7 +413,7 @@ pub fn preview_chars(value: &Value, max: usize) -> String {
     // A number is short ASCII: it fits whole unless the bound is tiny.
     if let Value::Number(n) = value {
         let text = n.to_string();
-        if text.len() <= max && text.is_ascii() {
+        if text.len() <= max {
             return text;
         }
     }
