@@ -41,6 +41,14 @@ fn json_len(value: &impl Serialize) -> usize {
     count.0
 }
 
+/// The compact JSON text of a value, as its `Display` writes it, written straight into the
+/// string's buffer: `Display` goes through a formatter adapter, a call per token, and took
+/// most of the time of presenting a small object.
+fn json_text(value: &Value) -> String {
+    // Serializing a `Value` cannot fail (its keys are strings); should it, `Display` decides.
+    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
+}
+
 /// The error returned when an output cannot be serialized. It says nothing of the cause.
 fn unserializable() -> ToolError {
     ToolError::internal("The tool produced a result that could not be encoded.")
@@ -79,7 +87,7 @@ pub fn present_value<O: Serialize>(
         Value::Array(items) => present_items(spec, items, None, options),
         Value::Object(map) => {
             let value = Value::Object(map);
-            let text = value.to_string();
+            let text = json_text(&value);
             match spec.max_bytes() {
                 Some(max) if text.len() > max => return Err(too_large(spec, text.len(), max)),
                 _ => CallOutput {
@@ -90,7 +98,7 @@ pub fn present_value<O: Serialize>(
                 },
             }
         }
-        other => CallOutput::text(vec![other.to_string()]),
+        other => CallOutput::text(vec![json_text(&other)]),
     };
     check_policy(spec, out, options)
 }
@@ -158,7 +166,7 @@ pub(crate) fn present_page<O: Truncate>(
         envelope.insert("next_cursor".into(), Value::from(cursor.as_str()));
     }
     let structured = Value::Object(envelope);
-    let mut text = vec![structured.to_string()];
+    let mut text = vec![json_text(&structured)];
     if shown < total {
         let truncated = Truncated {
             tool: spec.name(),
@@ -250,7 +258,7 @@ fn present_items(
     let limited = spec.agent_limit().is_some();
     if !limited {
         // A plain array (no agent limit) stays an array; a cut one says so after the data.
-        let mut text = vec![Value::Array(values).to_string()];
+        let mut text = vec![json_text(&Value::Array(values))];
         if by_bytes {
             let truncated = Truncated {
                 tool: spec.name(),
@@ -265,7 +273,7 @@ fn present_items(
         return CallOutput::text(text);
     }
     let structured = Value::Object(listing(values, total));
-    let mut text = vec![structured.to_string()];
+    let mut text = vec![json_text(&structured)];
     if shown < total {
         let truncated = Truncated {
             tool: spec.name(),
@@ -333,4 +341,32 @@ fn check_policy(spec: &ToolSpec, mut out: CallOutput, options: &RenderOptions) -
         OutputVerdict::Block(error) => return Err(error),
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::json_text;
+
+    #[test]
+    fn json_text_is_what_display_writes() {
+        let values = [
+            json!(null),
+            json!(true),
+            json!(-0.0),
+            json!(1.5e300),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!("quote \" backslash \\ tab \t nul \u{0} line\u{2028}é 😀"),
+            json!([]),
+            json!({}),
+            json!({"b": [1, {"c": null}], "a": "x", "ключ": {"nested": [true, 2.25]}}),
+        ];
+        for value in values {
+            assert_eq!(json_text(&value), value.to_string(), "{value:?}");
+        }
+        let deep = (0..200).fold(Value::Null, |inner, _| json!([inner]));
+        assert_eq!(json_text(&deep), deep.to_string());
+    }
 }
