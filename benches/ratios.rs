@@ -226,6 +226,16 @@ fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
             serde_alone(),
             jsonschema_then_serde(),
         ));
+        // Its floor for any guarded validator that builds the value at serde's speed: serde
+        // alone, then the six guards checked by hand with the same routines.
+        results.references.push(measure(
+            "serde_then_guards_vs_jsonschema",
+            f64::NAN,
+            seconds(8),
+            1.0,
+            batched(validation::valid, validation::serde_then_guards),
+            jsonschema_then_serde(),
+        ));
     }
     if wanted("invalid_vs_jsonschema") {
         results.ratios.push(measure(
