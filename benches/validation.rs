@@ -1,6 +1,7 @@
 //! Validation cost against the baselines a user would otherwise reach for, in one run:
 //! (a) validate + construct vs plain `serde_json::from_value` without checks;
-//! (b) vs `jsonschema` validation plus `from_value`;
+//! (b) vs `jsonschema` validation plus `from_value`, and the floor: `from_value`, then the same
+//!     guards checked by hand;
 //! (c) the invalid path: a 5-issue report rendered to XML vs `jsonschema`'s `iter_errors`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -14,7 +15,7 @@ mod setup {
     pub(crate) mod validation;
 }
 use setup::validation::{
-    invalid, jsonschema_messages, jsonschema_validator, rendered_report, valid,
+    invalid, jsonschema_messages, jsonschema_validator, rendered_report, serde_then_guards, valid,
 };
 
 /// The same six fields without guards: strict keys and types only. Against serde it measures
@@ -46,6 +47,13 @@ fn valid_path(c: &mut Criterion) {
         b.iter_batched(
             || input.clone(),
             |v| black_box(NewTask::validate_value(v).unwrap()),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("serde_then_guards_by_hand", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| black_box(serde_then_guards(v)),
             BatchSize::SmallInput,
         );
     });
