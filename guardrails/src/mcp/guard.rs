@@ -13,7 +13,7 @@ use crate::message::{
     ByteCut, Filter, Rejection, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
 use crate::render::RenderOptions;
-use crate::text::head_bytes;
+use crate::text::{head_bytes, json_text};
 use crate::tool::CallOutput;
 use crate::tool::presenter::keep_within;
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError};
@@ -310,7 +310,7 @@ impl NativeTool {
             if let (Some((_, Value::Array(items))), None) = (lists.next(), lists.next()) {
                 let notice = self.cut_items(items);
                 if let Some(notice) = notice {
-                    let text = Value::Object(object.clone()).to_string();
+                    let text = json_text(&Value::Object(object.clone()));
                     result.content = vec![ContentBlock::text(text), ContentBlock::text(notice)];
                 }
                 return result;
@@ -324,7 +324,7 @@ impl NativeTool {
             && let Ok(Value::Array(mut items)) = serde_json::from_str::<Value>(first)
         {
             if let Some(notice) = self.cut_items(&mut items) {
-                result.content[0] = ContentBlock::text(Value::Array(items).to_string());
+                result.content[0] = ContentBlock::text(json_text(&Value::Array(items)));
                 result.content.insert(1, ContentBlock::text(notice));
             }
             return result;

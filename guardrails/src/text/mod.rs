@@ -487,6 +487,14 @@ pub(crate) fn push_json_string(out: &mut String, text: &str) {
     }
 }
 
+/// The compact JSON text of a value, as its `Display` writes it, written straight into the
+/// string's buffer: `Display` goes through a formatter adapter, a call per token, and took
+/// about a third of the instructions of a small tool call.
+pub(crate) fn json_text(value: &Value) -> String {
+    // Serializing a `Value` cannot fail (its keys are strings); should it, `Display` decides.
+    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -712,5 +720,26 @@ mod tests {
         assert_eq!(did_you_mean("ytq", fields), None);
         assert_eq!(did_you_mean("mount", ["amount_due"]), None);
         assert_eq!(did_you_mean("xyz", fields), None);
+    }
+
+    #[test]
+    fn json_text_is_what_display_writes() {
+        let values = [
+            serde_json::json!(null),
+            serde_json::json!(true),
+            serde_json::json!(-0.0),
+            serde_json::json!(1.5e300),
+            serde_json::json!(u64::MAX),
+            serde_json::json!(i64::MIN),
+            serde_json::json!("quote \" backslash \\ tab \t nul \u{0} line\u{2028}é 😀"),
+            serde_json::json!([]),
+            serde_json::json!({}),
+            serde_json::json!({"b": [1, {"c": null}], "a": "x", "ключ": {"nested": [true, 2.25]}}),
+        ];
+        for value in values {
+            assert_eq!(json_text(&value), value.to_string(), "{value:?}");
+        }
+        let deep = (0..200).fold(Value::Null, |inner, _| serde_json::json!([inner]));
+        assert_eq!(json_text(&deep), deep.to_string());
     }
 }

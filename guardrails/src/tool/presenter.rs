@@ -16,7 +16,7 @@ use crate::message::{
     refine_advice,
 };
 use crate::render::RenderOptions;
-use crate::text::head_bytes;
+use crate::text::{head_bytes, json_text};
 use crate::validation::Report;
 
 /// What presenting a successful output gives: the output as it reaches the model, or the error
@@ -39,14 +39,6 @@ fn json_len(value: &impl Serialize) -> usize {
     let mut count = Count(0);
     let _ = serde_json::to_writer(&mut count, value);
     count.0
-}
-
-/// The compact JSON text of a value, as its `Display` writes it, written straight into the
-/// string's buffer: `Display` goes through a formatter adapter, a call per token, and took
-/// most of the time of presenting a small object.
-fn json_text(value: &Value) -> String {
-    // Serializing a `Value` cannot fail (its keys are strings); should it, `Display` decides.
-    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }
 
 /// The error returned when an output cannot be serialized. It says nothing of the cause.
@@ -341,32 +333,4 @@ fn check_policy(spec: &ToolSpec, mut out: CallOutput, options: &RenderOptions) -
         OutputVerdict::Block(error) => return Err(error),
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::{Value, json};
-
-    use super::json_text;
-
-    #[test]
-    fn json_text_is_what_display_writes() {
-        let values = [
-            json!(null),
-            json!(true),
-            json!(-0.0),
-            json!(1.5e300),
-            json!(u64::MAX),
-            json!(i64::MIN),
-            json!("quote \" backslash \\ tab \t nul \u{0} line\u{2028}é 😀"),
-            json!([]),
-            json!({}),
-            json!({"b": [1, {"c": null}], "a": "x", "ключ": {"nested": [true, 2.25]}}),
-        ];
-        for value in values {
-            assert_eq!(json_text(&value), value.to_string(), "{value:?}");
-        }
-        let deep = (0..200).fold(Value::Null, |inner, _| json!([inner]));
-        assert_eq!(json_text(&deep), deep.to_string());
-    }
 }
