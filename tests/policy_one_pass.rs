@@ -343,3 +343,143 @@ fn a_rule_without_literals_keeps_the_scan_exact() {
         );
     }
 }
+
+/// Word rules with more literals than a small multi-literal search holds, whose windows (the
+/// rare parts of the literals that are searched for) also occur in words that start none of
+/// them: "reports" holds the window of "the report", "estimation" that of "estimate".
+fn many_words_policy() -> Policy {
+    Policy::builder()
+        .warning(Rule::forbidden_words(
+            "claims",
+            [
+                "the report shows",
+                "as reported in",
+                "estimate",
+                "unconfirmed",
+                "it follows that",
+                "we conclude",
+                "presumably",
+                "definitely",
+                "assuming",
+                "approximately",
+                "roughly",
+                "hence",
+            ],
+        ))
+        .warning(Rule::forbidden_words(
+            "more_claims",
+            [
+                "unverified",
+                "according to",
+                "the study finds",
+                "therefore",
+                "certainly",
+                "we infer",
+                "to be confirmed",
+                "as stated in",
+            ],
+        ))
+        .critical(Rule::forbidden("kelvin", r"(?i)\bkelvin scale\b"))
+        .critical(Rule::forbidden("costs", r"(?i)costs?\s+\$\d+"))
+        .advisory(Rule::forbidden("source", r"\[Source:\s*\]"))
+        .build()
+        .expect("the many-words policy compiles")
+}
+
+/// Deterministic texts from fragments that hold the windows of [`many_words_policy`] and of
+/// the decision profile with or without their literals, in every case and with the long s and
+/// the Kelvin sign.
+fn window_texts() -> Vec<String> {
+    const PIECES: &[&str] = &[
+        "the report shows",
+        "The Report Shows",
+        "reports",
+        "reported",
+        "the reports",
+        "as reported in",
+        "AS REPORTED IN",
+        "as repor",
+        "estimate",
+        "eſtimate",
+        "estimation",
+        "[AI estimation based on",
+        "unconfirmed",
+        "confirmed",
+        "to be confirmed",
+        "it follows that",
+        "follows",
+        "it follo",
+        "we conclude",
+        "conclude",
+        "presumably",
+        "preſumably",
+        "definitely",
+        "assuming",
+        "aſſuming",
+        "approximately",
+        "roughly",
+        "hence",
+        "unverified",
+        "according to",
+        "ccording",
+        "the study finds",
+        "ſtudy",
+        "therefore",
+        "certainly",
+        "certain to",
+        "we infer",
+        "as stated in",
+        "as ſtated in",
+        "kelvin scale",
+        "\u{212a}elvin scale",
+        "costs $5",
+        "coſt $12",
+        "cost",
+        "[Source: ]",
+        "[Source: a.md]",
+        "[ſource: ]",
+        "will",
+        "ROI",
+        "$3",
+        "40%",
+        "6 weeks",
+        " ",
+        " ",
+        " ",
+        "\n",
+        ".",
+        "é",
+        "日本",
+    ];
+    // A small linear congruential generator: the same texts on every run.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |bound: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(state >> 33).unwrap_or_default() % bound
+    };
+    let mut texts: Vec<String> = (0..400)
+        .map(|_| (0..next(60)).map(|_| PIECES[next(PIECES.len())]).collect())
+        .collect();
+    // Windows everywhere that start no literal, then matches.
+    texts.push(format!(
+        "{}the report shows hence [Source: ]",
+        "reports estimation confirmed follows ".repeat(3_000)
+    ));
+    texts
+}
+
+#[test]
+fn windows_found_without_their_literal_start_no_match() {
+    let policies = [many_words_policy(), Profile::Decision.policy()];
+    for text in window_texts() {
+        for policy in &policies {
+            assert_eq!(
+                policy.check(&text),
+                policy.check_each_rule_separately(&text),
+                "text: {text:?}"
+            );
+        }
+    }
+}

@@ -9,10 +9,11 @@
 //! every position where some literal starts: no match of any pattern starts anywhere else.
 //!
 //! A literal is not searched whole: only its rarest window of at most [`WINDOW`] bytes is, and
-//! where the literal would start is worked out from where the window was found. A window is what
-//! the vectorized searches compare first, and "the " makes a far worse one than "repo" for
-//! "the report". Windows are grouped by length, one search per length, so that single bytes
-//! (`$`, digits) do not make the longer windows compare on one byte only.
+//! where the literal would start is worked out from where the window was found, then the whole
+//! literal compared there: "repo" is found in every "reports", which starts no "the report".
+//! A window is what the vectorized searches compare first, and "the " makes a far worse one
+//! than "repo" for "the report". Windows are grouped by length, one search per length, so that
+//! single bytes (`$`, digits) do not make the longer windows compare on one byte only.
 
 use regex_automata::MatchKind;
 use regex_automata::Span;
@@ -276,16 +277,85 @@ fn window_of(literal: &[u8]) -> (usize, usize) {
     (offset, length)
 }
 
+/// Where a window sits in the literals that hold it, with those literals: where the window is
+/// found, one of them must be found whole for a literal to start there.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Placement {
+    /// The window's offset in its literals.
+    offset: usize,
+    /// The literals that hold the window at that offset, ASCII letters lowercased.
+    literals: Vec<Vec<u8>>,
+}
+
+/// From this many windows on, a stream is searched with fat Teddy.
+const FAT_FROM: usize = 17;
+
+/// The search for the windows of one stream.
+#[derive(Debug)]
+enum Search {
+    /// The prefilter `regex-automata` picks for the windows (`memchr`, `memmem`, slim Teddy).
+    Prefilter(Prefilter),
+    /// The fat Teddy of `aho-corasick`, for many windows: it spreads them over 16 buckets
+    /// where the slim one has 8, and windows of common letters packed 4 to a bucket make a
+    /// candidate every few dozen bytes of prose. It also tells which window it found: `windows`
+    /// maps its pattern ids to the stream's windows.
+    Packed {
+        searcher: aho_corasick::packed::Searcher,
+        windows: Vec<Option<usize>>,
+    },
+}
+
+impl Search {
+    /// The search for `needles`, sorted, each the window at the same index of `windows`.
+    fn new(needles: &[&[u8]], windows: &[(u32, Vec<Placement>)]) -> Option<Search> {
+        if needles.len() >= FAT_FROM {
+            let mut builder = aho_corasick::packed::Config::new()
+                .only_teddy(true)
+                .only_teddy_fat(Some(true))
+                .builder();
+            builder.extend(needles);
+            if let Some(searcher) = builder.build() {
+                let windows = needles
+                    .iter()
+                    .map(|needle| {
+                        windows
+                            .binary_search_by_key(&window_key(needle), |(key, _)| *key)
+                            .ok()
+                    })
+                    .collect();
+                return Some(Search::Packed { searcher, windows });
+            }
+        }
+        Prefilter::new(MatchKind::LeftmostFirst, needles).map(Search::Prefilter)
+    }
+
+    /// The first window in `span` of `haystack`, with its index in the stream's windows when
+    /// the search tells it.
+    fn find(&self, haystack: &[u8], span: Span) -> Option<(Span, Option<usize>)> {
+        match self {
+            Search::Prefilter(prefilter) => prefilter.find(haystack, span).map(|at| (at, None)),
+            Search::Packed { searcher, windows } => searcher
+                .find_in(haystack, aho_corasick::Span::from(span.start..span.end))
+                .map(|found| {
+                    (
+                        Span::from(found.start()..found.end()),
+                        windows.get(found.pattern().as_usize()).copied().flatten(),
+                    )
+                }),
+        }
+    }
+}
+
 /// The search for windows of one length.
 #[derive(Debug)]
 struct Stream {
-    searcher: Prefilter,
+    searcher: Search,
     /// The search for the windows that are all ASCII, the only ones an ASCII text can hold:
     /// fewer windows search faster. `None` when there are none.
-    ascii_searcher: Option<Prefilter>,
-    /// Each window (as [`window_key`]), with the offsets in their literals it is found at,
-    /// sorted by window.
-    windows: Vec<(u32, Vec<usize>)>,
+    ascii_searcher: Option<Search>,
+    /// Each window (as [`window_key`]), with where it is found in its literals, sorted by
+    /// window.
+    windows: Vec<(u32, Vec<Placement>)>,
     /// Whether the windows hold ASCII letters, so that the search runs in the lowercased text.
     lowercase: bool,
 }
@@ -320,7 +390,7 @@ impl Literals {
         // it (one as long as its own would be): fewer windows make a faster search.
         literals.sort_by_key(|literal| literal.len());
         let mut chosen: Vec<Vec<u8>> = Vec::new();
-        let mut by_length: Vec<HashMap<Vec<u8>, Vec<usize>>> = vec![HashMap::new(); WINDOW + 1];
+        let mut by_length: Vec<HashMap<Vec<u8>, Vec<Placement>>> = vec![HashMap::new(); WINDOW + 1];
         let mut max_offset = 0;
         for literal in literals {
             let length = literal.len().min(WINDOW);
@@ -339,9 +409,16 @@ impl Literals {
                 chosen.push(window.clone());
             }
             max_offset = max_offset.max(offset);
-            let offsets = by_length[length].entry(window).or_default();
-            if !offsets.contains(&offset) {
-                offsets.push(offset);
+            let placements = by_length[length].entry(window).or_default();
+            match placements
+                .iter_mut()
+                .find(|placement| placement.offset == offset)
+            {
+                Some(placement) => placement.literals.push(literal.to_vec()),
+                None => placements.push(Placement {
+                    offset,
+                    literals: vec![literal.to_vec()],
+                }),
             }
         }
         let mut streams = Vec::new();
@@ -349,7 +426,15 @@ impl Literals {
             let mut needles: Vec<&[u8]> = windows.keys().map(Vec::as_slice).collect();
             // The same search whatever the order the map keeps.
             needles.sort_unstable();
-            let searcher = Prefilter::new(MatchKind::LeftmostFirst, &needles)?;
+            let lowercase = needles
+                .iter()
+                .any(|needle| needle.iter().any(u8::is_ascii_alphabetic));
+            let mut keyed: Vec<(u32, Vec<Placement>)> = windows
+                .iter()
+                .map(|(window, placements)| (window_key(window), placements.clone()))
+                .collect();
+            keyed.sort_unstable();
+            let searcher = Search::new(&needles, &keyed)?;
             let ascii: Vec<&[u8]> = needles
                 .iter()
                 .copied()
@@ -358,16 +443,9 @@ impl Literals {
             let ascii_searcher = if ascii.is_empty() {
                 None
             } else {
-                Some(Prefilter::new(MatchKind::LeftmostFirst, &ascii)?)
+                Some(Search::new(&ascii, &keyed)?)
             };
-            let lowercase = needles
-                .iter()
-                .any(|needle| needle.iter().any(u8::is_ascii_alphabetic));
-            let mut windows: Vec<(u32, Vec<usize>)> = windows
-                .into_iter()
-                .map(|(window, offsets)| (window_key(&window), offsets))
-                .collect();
-            windows.sort_unstable();
+            let windows = keyed;
             streams.push(Stream {
                 searcher,
                 ascii_searcher,
@@ -397,8 +475,9 @@ enum Found {
     Unknown,
     /// No window from the cursor on.
     Nothing,
-    /// The first window from the cursor on.
-    At(Span),
+    /// The first window from the cursor on, with its index in the stream's windows when the
+    /// search told it.
+    At(Span, Option<usize>),
 }
 
 /// The positions where a literal of a [`Literals`] starts in one text, in increasing order.
@@ -437,13 +516,13 @@ impl<'l> Candidates<'l> {
                 self.pending.pop();
             }
             // The window found first, among the streams.
-            let mut first: Option<(usize, Span)> = None;
+            let mut first: Option<(usize, Span, Option<usize>)> = None;
             for (index, stream) in self.literals.streams.iter().enumerate() {
                 let haystack = if stream.lowercase { lower } else { text };
                 let cursor = &mut self.cursors[index];
                 if *cursor < from {
                     *cursor = from;
-                    if matches!(self.found[index], Found::At(span) if span.start < from) {
+                    if matches!(self.found[index], Found::At(span, _) if span.start < from) {
                         self.found[index] = Found::Unknown;
                     }
                 }
@@ -457,40 +536,48 @@ impl<'l> Candidates<'l> {
                     self.found[index] = match searcher {
                         Some(searcher) if span.start < span.end => searcher
                             .find(haystack, span)
-                            .map_or(Found::Nothing, Found::At),
+                            .map_or(Found::Nothing, |(at, window)| Found::At(at, window)),
                         _ => Found::Nothing,
                     };
                 }
-                if let Found::At(span) = self.found[index]
-                    && first.is_none_or(|(_, best)| span.start < best.start)
+                if let Found::At(span, window) = self.found[index]
+                    && first.is_none_or(|(_, best, _)| span.start < best.start)
                 {
-                    first = Some((index, span));
+                    first = Some((index, span, window));
                 }
             }
             // A literal start is final once no window still to be found can give an earlier one.
             if let Some(&start) = self.pending.last()
-                && first.is_none_or(|(_, span)| start + self.literals.max_offset <= span.start)
+                && first.is_none_or(|(_, span, _)| start + self.literals.max_offset <= span.start)
             {
                 while self.pending.last() == Some(&start) {
                     self.pending.pop();
                 }
                 return Some(start);
             }
-            let (index, span) = first?;
+            let (index, span, window) = first?;
             let stream = &self.literals.streams[index];
             let haystack = if stream.lowercase { lower } else { text };
             self.cursors[index] = span.start + 1;
             self.found[index] = Found::Unknown;
-            let window = &haystack[span.start..span.end];
-            let key = window_key(window);
-            if let Ok(at) = stream
-                .windows
-                .binary_search_by_key(&key, |(known, _)| *known)
-            {
-                let offsets = &stream.windows[at].1;
-                for &offset in offsets {
-                    if let Some(start) = span.start.checked_sub(offset)
+            let window = window.or_else(|| {
+                let key = window_key(&haystack[span.start..span.end]);
+                stream
+                    .windows
+                    .binary_search_by_key(&key, |(known, _)| *known)
+                    .ok()
+            });
+            if let Some(at) = window {
+                // A window is only a hint: a literal starts where one that holds it is found
+                // whole, compared without regard to ASCII case as the literals were lowercased.
+                for placement in &stream.windows[at].1 {
+                    if let Some(start) = span.start.checked_sub(placement.offset)
                         && start >= from
+                        && placement.literals.iter().any(|literal| {
+                            text.get(start..)
+                                .and_then(|rest| rest.get(..literal.len()))
+                                .is_some_and(|found| found.eq_ignore_ascii_case(literal))
+                        })
                     {
                         let at = self.pending.partition_point(|&pending| pending > start);
                         if self.pending.get(at) != Some(&start) {
@@ -554,5 +641,90 @@ mod tests {
             from = start + 1;
         }
         assert_eq!(found, vec![0, 2, 13, 16, 27, 30]);
+    }
+
+    #[test]
+    fn candidates_are_exactly_where_a_whole_literal_starts() {
+        const PIECES: &[&str] = &[
+            "the report shows",
+            "reports",
+            "The Reported",
+            "as repor",
+            "estimate",
+            "estimation",
+            "EſTIMATE",
+            "unconfirmed",
+            "confirmed",
+            "it follows",
+            "follows",
+            "conclude",
+            "preſumably",
+            "\u{212a}elvin",
+            "KELVIN",
+            "cost",
+            "coſt",
+            "$5",
+            "$",
+            "[Source:",
+            "[source",
+            " ",
+            " ",
+            "\n",
+            "é",
+            "日本",
+        ];
+        // More windows than the slim searches hold well, some of them found in words that
+        // hold no literal ("reports", "estimation"), with the long s and the Kelvin sign.
+        let patterns = [
+            r"(?i)\b(?:the report shows|as reported in|estimate|unconfirmed|it follows that)\b",
+            r"(?i)\b(?:we conclude|presumably|definitely|assuming|approximately|roughly)\b",
+            r"(?i)\b(?:hence|unverified|according to|the study finds|therefore|certainly)\b",
+            r"(?i)\b(?:we infer|to be confirmed|as stated in|kelvin|costs?)\b",
+            r"\$\d+|\[Source:",
+        ];
+        let sets: Vec<_> = patterns
+            .iter()
+            .map(|pattern| prefix_literals(&regex_syntax::parse(pattern).unwrap()))
+            .collect();
+        let all: Vec<Vec<u8>> = sets.iter().flatten().flatten().cloned().collect();
+        let literals = Literals::build(&sets).expect("literals");
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert!(
+                literals
+                    .streams
+                    .iter()
+                    .any(|stream| matches!(stream.ascii_searcher, Some(Search::Packed { .. })))
+            );
+        }
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |bound: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(state >> 33).unwrap_or_default() % bound
+        };
+        for _ in 0..200 {
+            let text: String = (0..next(120)).map(|_| PIECES[next(PIECES.len())]).collect();
+            let text = text.as_bytes();
+            let lower = text.to_ascii_lowercase();
+            let expected: Vec<usize> = (0..text.len())
+                .filter(|&at| {
+                    all.iter().any(|literal| {
+                        text[at..]
+                            .get(..literal.len())
+                            .is_some_and(|found| found.eq_ignore_ascii_case(literal))
+                    })
+                })
+                .collect();
+            let mut candidates = Candidates::new(&literals, text.is_ascii());
+            let mut found = Vec::new();
+            let mut from = 0;
+            while let Some(start) = candidates.next(text, &lower, from) {
+                found.push(start);
+                from = start + 1;
+            }
+            assert_eq!(found, expected, "text: {:?}", String::from_utf8_lossy(text));
+        }
     }
 }

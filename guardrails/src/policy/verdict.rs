@@ -198,9 +198,9 @@ impl<'t> LineCounter<'t> {
     /// Line and column of `offset`, which must not be before the previous one asked.
     fn locate(&mut self, offset: usize) -> (usize, usize) {
         let passed = self.text.get(self.offset..offset).unwrap_or_default();
-        match passed.rfind('\n') {
+        match memchr::memrchr(b'\n', passed.as_bytes()) {
             Some(last_newline) => {
-                self.line += passed.bytes().filter(|&byte| byte == b'\n').count();
+                self.line += memchr::memchr_iter(b'\n', passed.as_bytes()).count();
                 self.column = 1 + passed[last_newline + 1..].chars().count();
             }
             None => self.column += passed.chars().count(),
