@@ -247,6 +247,25 @@ fn literal_policy() -> Policy {
         .expect("the literal policy compiles")
 }
 
+/// 400 texts of up to `most` pieces each, drawn by a small linear congruential generator from
+/// `seed`: the same texts on every run.
+fn pieced_texts(pieces: &[&str], most: usize, seed: u64) -> Vec<String> {
+    let mut state = seed;
+    let mut next = |bound: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(state >> 33).unwrap_or_default() % bound
+    };
+    (0..400)
+        .map(|_| {
+            (0..next(most))
+                .map(|_| pieces[next(pieces.len())])
+                .collect()
+        })
+        .collect()
+}
+
 /// Deterministic texts from pieces chosen to hit the literals in every case and form.
 fn literal_texts() -> Vec<String> {
     const PIECES: &[&str] = &[
@@ -292,17 +311,7 @@ fn literal_texts() -> Vec<String> {
         "9",
         "x",
     ];
-    // A small linear congruential generator: the same texts on every run.
-    let mut state: u64 = 0x0123_4567_89ab_cdef;
-    let mut next = |bound: usize| {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        usize::try_from(state >> 33).unwrap_or_default() % bound
-    };
-    let mut texts: Vec<String> = (0..400)
-        .map(|_| (0..next(80)).map(|_| PIECES[next(PIECES.len())]).collect())
-        .collect();
+    let mut texts = pieced_texts(PIECES, 80, 0x0123_4567_89ab_cdef);
     // A curly quote left open for longer than a candidate's check reads, then closed.
     texts.push(format!(
         "\u{201c}{}\u{201d} the report says",
@@ -451,17 +460,7 @@ fn window_texts() -> Vec<String> {
         "é",
         "日本",
     ];
-    // A small linear congruential generator: the same texts on every run.
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = |bound: usize| {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        usize::try_from(state >> 33).unwrap_or_default() % bound
-    };
-    let mut texts: Vec<String> = (0..400)
-        .map(|_| (0..next(60)).map(|_| PIECES[next(PIECES.len())]).collect())
-        .collect();
+    let mut texts = pieced_texts(PIECES, 60, 0x9e37_79b9_7f4a_7c15);
     // Windows everywhere that start no literal, then matches.
     texts.push(format!(
         "{}the report shows hence [Source: ]",
