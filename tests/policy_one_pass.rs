@@ -325,9 +325,16 @@ fn literal_texts() -> Vec<String> {
 
 #[test]
 fn one_pass_equals_per_rule_where_literals_decide() {
-    let policies = [literal_policy(), Profile::Decision.policy()];
-    for text in literal_texts() {
-        for policy in &policies {
+    assert_one_pass_agrees(
+        &[literal_policy(), Profile::Decision.policy()],
+        literal_texts(),
+    );
+}
+
+/// Each policy's one pass finds in each text what its scan per rule finds.
+fn assert_one_pass_agrees(policies: &[Policy], texts: Vec<String>) {
+    for text in texts {
+        for policy in policies {
             assert_eq!(
                 policy.check(&text),
                 policy.check_each_rule_separately(&text),
@@ -471,14 +478,8 @@ fn window_texts() -> Vec<String> {
 
 #[test]
 fn windows_found_without_their_literal_start_no_match() {
-    let policies = [many_words_policy(), Profile::Decision.policy()];
-    for text in window_texts() {
-        for policy in &policies {
-            assert_eq!(
-                policy.check(&text),
-                policy.check_each_rule_separately(&text),
-                "text: {text:?}"
-            );
-        }
-    }
+    assert_one_pass_agrees(
+        &[many_words_policy(), Profile::Decision.policy()],
+        window_texts(),
+    );
 }
