@@ -366,30 +366,17 @@ impl Constraints {
     }
 
     fn check_length(&self, len: u64, unit: Unit, value: &Value, cx: &mut impl IssueSink) {
-        // Each text written into one buffer of a size that holds it.
         if let Some(min) = self.min_length
             && len < min
         {
-            let mut message = String::with_capacity(64);
-            message.push_str("Too short: ");
-            unit.push(&mut message, len);
-            let _ = write!(message, ", at least {min} required.");
-            let mut expected = String::with_capacity(32);
-            expected.push_str("at least ");
-            unit.push(&mut expected, min);
-            cx.fail(IssueCode::TooShort, message, Some(value), Some(expected));
+            let issue = (IssueCode::TooShort, "Too short: ", "at least ", "required.");
+            length_issue(issue, len, min, unit, value, cx);
         }
         if let Some(max) = self.max_length
             && len > max
         {
-            let mut message = String::with_capacity(64);
-            message.push_str("Too long: ");
-            unit.push(&mut message, len);
-            let _ = write!(message, ", at most {max} allowed.");
-            let mut expected = String::with_capacity(32);
-            expected.push_str("at most ");
-            unit.push(&mut expected, max);
-            cx.fail(IssueCode::TooLong, message, Some(value), Some(expected));
+            let issue = (IssueCode::TooLong, "Too long: ", "at most ", "allowed.");
+            length_issue(issue, len, max, unit, value, cx);
         }
     }
 
@@ -681,6 +668,27 @@ pub(crate) fn check_format(
         );
     }
     valid
+}
+
+/// The issue of a length past its bound, each text written into one buffer of a size that
+/// holds it: "Too short: 2 characters, at least 3 required.", expecting "at least 3 characters".
+/// `issue` is the code, the message's opening, the bound's words and the message's close.
+fn length_issue(
+    (code, opening, bound_words, close): (IssueCode, &str, &str, &str),
+    len: u64,
+    bound: u64,
+    unit: Unit,
+    value: &Value,
+    cx: &mut impl IssueSink,
+) {
+    let mut message = String::with_capacity(64);
+    message.push_str(opening);
+    unit.push(&mut message, len);
+    let _ = write!(message, ", {bound_words}{bound} {close}");
+    let mut expected = String::with_capacity(32);
+    expected.push_str(bound_words);
+    unit.push(&mut expected, bound);
+    cx.fail(code, message, Some(value), Some(expected));
 }
 
 /// The positions of the first two equal items, with JSON equality (`1` equals `1.0`).
