@@ -305,12 +305,14 @@ impl NativeTool {
     /// A successful result cut to the limits, with a teaching block when anything was cut.
     fn present(&self, mut result: CallToolResult) -> CallToolResult {
         // A structured object with one list: rmcp's `Json<T>` of a struct holding the items.
-        if let Some(Value::Object(object)) = &mut result.structured_content {
+        if let Some(structured) = &mut result.structured_content
+            && let Some(object) = structured.as_object_mut()
+        {
             let mut lists = object.iter_mut().filter(|(_, v)| v.is_array());
             if let (Some((_, Value::Array(items))), None) = (lists.next(), lists.next()) {
-                let notice = self.cut_items(items);
-                if let Some(notice) = notice {
-                    let text = json_text(&Value::Object(object.clone()));
+                if let Some(notice) = self.cut_items(items) {
+                    // The text is the object as cut, written from where it is kept.
+                    let text = json_text(structured);
                     result.content = vec![ContentBlock::text(text), ContentBlock::text(notice)];
                 }
                 return result;
