@@ -1,47 +1,54 @@
 //! The compiled form of a policy and the scan that finds every match of every rule.
 //!
-//! # Why one pass gives the same answer as one scan per rule
+//! # What one pass must find
 //!
 //! The reference semantics are those of running each rule's pattern on its own, left to right,
-//! each search starting where that rule's previous match ended ([`Engine::scan_each_rule`]). The
-//! fast scan ([`Engine::scan`]) runs all patterns, forbidden and required, as one multi-pattern
-//! automaton with leftmost-first semantics. From a position, such a scan reports the leftmost
-//! place where *any* pattern matches and continues after that match: so between two reported
-//! matches no pattern matches at all, and the only matches it can hide are those of other
-//! patterns that start inside a reported match (or at its start, with a lower priority).
-//!
-//! For each reported match the engine therefore settles the patterns that could start inside
-//! it. Which ones could is known from per-pattern sets of possible first bytes, computed from
-//! the patterns themselves. A candidate pattern is then *probed* at each position where it could
-//! start: its own lazy DFA runs anchored there for at most `PROBE_WINDOW` bytes and usually
-//! dies after a byte or two. A probe that finds a match fixes the pattern's next match (its end
-//! is taken from an anchored search, so it is exactly what the pattern alone would report). A
-//! probe that cannot tell, because the window ran out or the text is beyond what its automaton
-//! judges, hands over to a full search of that pattern from there, whose answer is remembered
-//! until the scan reaches it, so a pattern is never searched twice over the same stretch.
-//!
-//! The work is one multi-pattern pass (the literals' search, plus checks of their candidates
-//! bounded per byte of text, or the automaton's search), plus probes bounded by the window for
-//! each byte of each reported match, plus at worst the per-rule scans of the patterns whose
-//! probes cannot tell: linear in the length of the text whatever it holds.
+//! each search starting where that rule's previous match ended ([`Engine::scan_each_rule`]).
+//! The one pass ([`Engine::scan`]) keeps, per pattern, where that pattern's own scan would
+//! resume, and finds each pattern's next match from there: the matches are the reference's
+//! whatever other patterns match around or across them.
 //!
 //! Only patterns that cannot match the empty string are accepted, which keeps "the next match"
 //! the same notion in both scans.
 //!
-//! # Where the multi-pattern search looks
+//! # Where literals decide
 //!
-//! Running the automaton of all the patterns over every byte is what one pass costs: it is
-//! large, and it reads prose at a few hundred megabytes a second. But most patterns can only
-//! match text that starts with one of a few literals (`$`, a digit, `will`, `according to`),
-//! so when every pattern has such a set, the search looks for the literals first (see
-//! [`super::prefilter`]) and checks only where one starts (see [`Verifier`]): the same
-//! leftmost-first match, found by reading little more than the literals' own search reads. A
-//! policy with a pattern that has no literal set is searched as before, byte by byte.
+//! Most patterns can only match text that starts with one of a few literals (`$`, a digit,
+//! `will`, `according to`). When every pattern has such a set, one search looks for all the
+//! literals at once (see [`super::prefilter`]), a stretch of text at a time, and each position
+//! where a literal starts is a candidate for the patterns that can start with its byte. A
+//! candidate pattern whose own scan has reached the position is *probed* there: its own lazy
+//! DFA runs anchored for at most `PROBE_WINDOW` bytes, usually dies after a byte or two, and
+//! when it saw a match, the last one it saw is exactly the match the pattern's own search would
+//! report there. No match starts anywhere else, so the first candidate where a pattern's probe
+//! finds a match is that pattern's next match.
 //!
-//! Once every required pattern has been seen, the search goes on with the forbidden patterns
+//! A probe that cannot tell, because the window ran out, hands over to the pattern's own search
+//! from there, whose match is recorded and moves the pattern's scan past it (or ends it). Over
+//! text that is not ASCII, a probe with a Unicode word boundary gives up at the first such
+//! byte; there the same pattern without its Unicode word boundaries, a DFA on any text, runs
+//! instead: where it dies bounds any match, and the exact pattern is searched anchored within
+//! that bound.
+//!
+//! The work is the literals' search, plus probes: each reads a bounded number of bytes, and the
+//! bytes a pattern's probes read are counted. Past `PROBE_PER_BYTE` bytes per byte of text,
+//! a pattern stops taking probes and its own scan finds the rest of its matches, so text
+//! crowded with literals that start no match cannot cost more than a few scans per rule: the
+//! pass is linear in the length of the text whatever it holds.
+//!
+//! # When some pattern has no literal set
+//!
+//! Then every pattern runs in one multi-pattern automaton with leftmost-first semantics. From a
+//! position, it reports the leftmost place where *any* pattern matches and continues after that
+//! match: between two reported matches no pattern matches at all, and the only matches it can
+//! hide are those of other patterns that start inside a reported match (or at its start, with a
+//! lower priority). For each reported match the engine therefore probes, as above, the
+//! patterns that could start inside it (known from per-pattern sets of possible first bytes),
+//! at each position where they could.
+//!
+//! Once every required pattern has been seen, that search goes on with the forbidden patterns
 //! alone: a required pattern that keeps matching would otherwise be reported, and its overlaps
-//! settled, at each of its matches. The reasoning above holds for any set of patterns, so it
-//! holds for the smaller one from there on.
+//! settled, at each of its matches.
 
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson;
@@ -51,7 +58,7 @@ use regex_automata::{Anchored, Input, MatchKind, hybrid};
 use regex_syntax::hir::{Capture, Class, Hir, HirKind, Look, LookSet, Repetition};
 use std::panic::{RefUnwindSafe, UnwindSafe};
 
-use super::prefilter::{Candidates, Literals, prefix_literals};
+use super::prefilter::{Literals, prefix_literals};
 use super::rule::{Rule, RuleKind};
 
 /// One problem found while compiling a rule.
@@ -127,17 +134,6 @@ impl PatternBits {
     }
 }
 
-/// What is known about a pattern's next true match during a one-pass scan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum NextMatch {
-    /// Not searched since the pattern's last match.
-    Unknown,
-    /// The pattern has no further match.
-    Exhausted,
-    /// The pattern's next match, found by its own search, not yet reached by the scan.
-    At { start: usize, end: usize },
-}
-
 /// The lazy DFA caches of the probes, one per pattern, created on first use.
 type ProbeCaches = Vec<Option<hybrid::dfa::Cache>>;
 type ProbeCachesFn = Box<dyn Fn() -> ProbeCaches + Send + Sync + UnwindSafe + RefUnwindSafe>;
@@ -151,9 +147,11 @@ pub(crate) struct Engine {
     /// The forbidden patterns alone, with the same ids: what the scan goes on with once every
     /// required pattern has been seen. `None` when there is no required or no forbidden pattern.
     forbidden_finder: Option<Finder>,
-    /// Buffers for the text with its ASCII letters lowercased, where the literal prefilter
-    /// searches; kept across checks.
-    lowered: Pool<Vec<u8>, LoweredFn>,
+    /// The literals one of which starts every match of every pattern, forbidden and required;
+    /// `None` when some pattern has no small set of them.
+    literals: Option<Literals>,
+    /// The buffers of the literal search, kept across checks.
+    buffers: Pool<Buffers, BuffersFn>,
     /// Each forbidden pattern on its own, for the searches that settle overlaps (and for the
     /// reference scan).
     singles: Vec<Regex>,
@@ -161,11 +159,16 @@ pub(crate) struct Engine {
     required_singles: Vec<Regex>,
     /// Per pattern id, a lazy DFA to ask cheaply whether the pattern matches at a position.
     probes: Vec<Option<hybrid::dfa::DFA>>,
+    /// Per pattern id, the same without its Unicode word boundaries, for where the probe meets
+    /// text it cannot judge; `None` for a pattern without them.
+    loose_probes: Vec<Option<hybrid::dfa::DFA>>,
     /// Caches of the probes, kept across checks: creating one costs more than checking a short
     /// text.
     probe_caches: Pool<ProbeCaches, ProbeCachesFn>,
     /// For each byte, the pattern ids whose match can start with it.
     starters: Vec<PatternBits>,
+    /// The same as lists.
+    starting_with: Vec<Vec<usize>>,
     /// Rule index of each forbidden pattern.
     forbidden_rule: Vec<usize>,
     /// Rule index of each required pattern.
@@ -288,6 +291,33 @@ fn first_bytes(hir: &Hir, set: &mut [bool; 256]) -> bool {
             first_bytes(branch, set) | nullable
         }),
     }
+}
+
+/// For each byte, the pattern ids whose match can start with it.
+fn starters_of(hirs: &[&Hir]) -> Vec<PatternBits> {
+    let mut starters = vec![PatternBits::with_capacity(hirs.len()); 256];
+    for (pattern, hir) in hirs.iter().enumerate() {
+        let mut set = [false; 256];
+        if first_bytes(hir, &mut set) {
+            // Unreachable for accepted patterns (they cannot match empty), but a pattern
+            // whose start is unknown must be considered everywhere.
+            set = [true; 256];
+        }
+        for (byte, _) in set.iter().enumerate().filter(|(_, possible)| **possible) {
+            starters[byte].insert(pattern);
+        }
+    }
+    starters
+}
+
+/// A pattern's probe, and its loose probe when it has Unicode word boundaries.
+fn probes_of(hir: &Hir) -> (Option<hybrid::dfa::DFA>, Option<hybrid::dfa::DFA>) {
+    let loose = if hir.properties().look_set().contains_word_unicode() {
+        build_loose_probe(&without_unicode_word_boundaries(hir))
+    } else {
+        None
+    };
+    (build_probe(hir), loose)
 }
 
 /// Checks one rule and compiles its tag: returns the parsed pattern (and whether it is a required
@@ -432,33 +462,32 @@ impl Engine {
             Some(Finder::build(&all_hirs[..forbidden_hirs.len()]).map_err(whole_policy_problem)?)
         };
 
-        let mut starters = vec![PatternBits::with_capacity(all_hirs.len()); 256];
-        for (pattern, hir) in all_hirs.iter().enumerate() {
-            let mut set = [false; 256];
-            if first_bytes(hir, &mut set) {
-                // Unreachable for accepted patterns (they cannot match empty), but a pattern
-                // whose start is unknown must be considered everywhere.
-                set = [true; 256];
-            }
-            for (byte, _) in set.iter().enumerate().filter(|(_, possible)| **possible) {
-                starters[byte].insert(pattern);
-            }
-        }
-        let probes = all_hirs.iter().map(|hir| build_probe(hir)).collect();
+        let starters = starters_of(&all_hirs);
+        let starting_with = starters
+            .iter()
+            .map(|patterns| patterns.iter().collect())
+            .collect();
+        let (probes, loose_probes) = all_hirs.iter().map(|hir| probes_of(hir)).unzip();
         let pattern_count = all_hirs.len();
         let create_caches: ProbeCachesFn =
-            Box::new(move || (0..pattern_count).map(|_| None).collect());
+            Box::new(move || (0..pattern_count * 2).map(|_| None).collect());
+        let sets: Vec<Option<Vec<Vec<u8>>>> =
+            all_hirs.iter().map(|hir| prefix_literals(hir)).collect();
+        let literals = Literals::build(&sets);
 
-        let create_lowered: LoweredFn = Box::new(Vec::new);
+        let create_buffers: BuffersFn = Box::new(Buffers::default);
         Ok(Engine {
             finder,
             forbidden_finder,
-            lowered: Pool::new(create_lowered),
+            literals,
+            buffers: Pool::new(create_buffers),
             singles,
             required_singles,
             probes,
+            loose_probes,
             probe_caches: Pool::new(create_caches),
             starters,
+            starting_with,
             forbidden_rule,
             required_rule,
             tags,
@@ -470,8 +499,46 @@ impl Engine {
         self.tags.get(rule).and_then(Option::as_ref)
     }
 
-    /// Finds every match of every rule in one multi-pattern pass (see the module docs).
+    /// Finds every match of every rule in one pass (see the module docs).
     pub(crate) fn scan(&self, text: &str) -> ScanOutcome {
+        match &self.literals {
+            Some(literals) => self.scan_by_literals(literals, text),
+            None => self.scan_by_automaton(text),
+        }
+    }
+
+    /// The one pass when every pattern has a literal set: each pattern is probed where one of
+    /// its literals starts, from where its own scan would resume.
+    fn scan_by_literals(&self, literals: &Literals, text: &str) -> ScanOutcome {
+        let mut scan = Scan::new(self, text);
+        self.walk_literals(literals, &mut scan);
+        scan.finish()
+    }
+
+    /// Settles every candidate of the text's literals, in order.
+    fn walk_literals(&self, literals: &Literals, scan: &mut Scan<'_, '_>) {
+        let text = scan.text;
+        let mut buffers = self.buffers.get();
+        let Buffers { lower, starts } = &mut *buffers;
+        let ascii = text.is_ascii();
+        let mut base = 0;
+        while base < text.len() && !scan.all_settled() {
+            let range = base..base.saturating_add(STRETCH).min(text.len());
+            base = range.end;
+            literals.starts(text.as_bytes(), range, ascii, lower, starts);
+            for &position in starts.iter() {
+                scan.settle_candidate(position);
+            }
+        }
+        if lower.capacity() > BUFFER_KEPT || starts.capacity() > BUFFER_KEPT {
+            // Not kept for the next check: a hostile text must not hold its size for good.
+            *buffers = Buffers::default();
+        }
+    }
+
+    /// The one pass when some pattern has no literal set: every pattern in one leftmost-first
+    /// automaton, whose matches hide only those that start inside them.
+    fn scan_by_automaton(&self, text: &str) -> ScanOutcome {
         let Some(finder) = &self.finder else {
             return ScanOutcome {
                 matches: Vec::new(),
@@ -480,45 +547,23 @@ impl Engine {
         };
         let mut scan = Scan::new(self, text);
         let non_ascii = !text.is_ascii();
-        let mut lowered = None;
-        if [Some(finder), self.forbidden_finder.as_ref()]
-            .into_iter()
-            .flatten()
-            .any(Finder::needs_lowercase)
-        {
-            let mut buffer = self.lowered.get();
-            buffer.clear();
-            buffer.extend(text.bytes().map(|byte| byte.to_ascii_lowercase()));
-            lowered = Some(buffer);
-        }
-        let lower: &[u8] = lowered.as_deref().map_or(&[], Vec::as_slice);
-        let mut all = Walk::new(finder);
-        let mut forbidden = self.forbidden_finder.as_ref().map(Walk::new);
         let has_required = !self.required_singles.is_empty();
         let mut position = 0;
         while position < text.len() {
             // Once every required pattern has been seen, only the forbidden ones are looked for.
-            let walk = if has_required && scan.required_found.iter().all(|&found| found) {
-                match forbidden.as_mut() {
-                    Some(walk) => walk,
+            let finder = if has_required && scan.required_found.iter().all(|&found| found) {
+                match self.forbidden_finder.as_ref() {
+                    Some(forbidden) => forbidden,
                     None => break,
                 }
             } else {
-                &mut all
+                finder
             };
-            let Some(found) = walk.next(text, lower, position, non_ascii) else {
+            let Some(found) = finder.find(text, position, non_ascii) else {
                 break;
             };
             scan.settle_span(found.pattern().as_usize(), found.start(), found.end());
             position = found.end();
-        }
-        drop(all);
-        drop(forbidden);
-        if let Some(mut buffer) = lowered
-            && buffer.capacity() > LOWERED_KEPT
-        {
-            // Not kept for the next check: one huge text must not hold its size for good.
-            *buffer = Vec::new();
         }
         scan.finish()
     }
@@ -690,20 +735,6 @@ impl Loose {
     }
 }
 
-type LoweredFn = Box<dyn Fn() -> Vec<u8> + Send + Sync + UnwindSafe + RefUnwindSafe>;
-
-/// The largest lowercased copy of a text kept for the next check.
-const LOWERED_KEPT: usize = 16 << 20;
-
-/// How many bytes the candidates' checks may read per byte of text the scan went past (plus
-/// one [`VERIFY_WINDOW`]) before the scan stops using the prefilter: text full of literals
-/// that start no match cannot make the scan much slower than a search without prefilter.
-const VERIFY_PER_BYTE: usize = 8;
-
-/// What taking one candidate costs, counted as that many bytes read: a text where literals
-/// start every few bytes is searched without the prefilter.
-const CANDIDATE_COST: usize = 32;
-
 /// A leftmost-first search over a set of patterns: the policy's patterns, or its forbidden
 /// ones alone.
 #[derive(Debug)]
@@ -713,9 +744,6 @@ struct Finder {
     /// The patterns without their Unicode word boundaries, for text that is not ASCII (see
     /// [`Loose`]); `None` when they have none.
     loose: Option<Loose>,
-    /// The literal prefilter and what checks its candidates; `None` when some pattern has no
-    /// literal set.
-    verifier: Option<Verifier>,
 }
 
 impl Finder {
@@ -725,23 +753,11 @@ impl Finder {
                 .build_many_from_hir(hirs)
                 .map_err(Box::new)?,
             loose: Loose::build(hirs),
-            verifier: Verifier::build(hirs),
         })
     }
 
-    fn needs_lowercase(&self) -> bool {
-        self.verifier
-            .as_ref()
-            .is_some_and(|verifier| verifier.literals.needs_lowercase())
-    }
-
-    /// The leftmost-first match from `from`, without the prefilter.
-    fn find_plain(
-        &self,
-        text: &str,
-        from: usize,
-        non_ascii: bool,
-    ) -> Option<regex_automata::Match> {
+    /// The leftmost-first match from `from`.
+    fn find(&self, text: &str, from: usize, non_ascii: bool) -> Option<regex_automata::Match> {
         // Over text that is not ASCII, a Unicode word boundary stops the lazy DFA at the first
         // such byte and the search falls back to a far slower engine: there the loose finder,
         // which runs as a DFA on any text, finds where matches can start.
@@ -752,187 +768,52 @@ impl Finder {
     }
 }
 
-/// The literal prefilter of a [`Finder`], and the automaton that checks its candidates.
-///
-/// Every match of the finder starts where a literal of its pattern starts ([`Literals`]), so
-/// its leftmost-first match from a position is at the first candidate, at or after that
-/// position, where some pattern matches. A candidate is checked by running the patterns
-/// without their Unicode word boundaries as one automaton of all their runs, anchored there:
-/// it usually dies within a few bytes, and no match of the exact patterns starting there can
-/// extend past where it died, nor exist if it saw no match of its own. When it saw one, the
-/// exact patterns are searched anchored at the candidate up to that point, so the match is
-/// theirs. When it is still alive after [`VERIFY_WINDOW`] bytes, or when the checks have read
-/// more than [`VERIFY_PER_BYTE`] bytes per byte of text passed, the exact search without
-/// prefilter runs from the candidate on, as it would have without the prefilter: each byte of
-/// the text is read a bounded number of times whatever it holds.
-#[derive(Debug)]
-struct Verifier {
-    literals: Literals,
-    dfa: hybrid::dfa::DFA,
-    caches: Pool<hybrid::dfa::Cache, LooseCacheFn>,
-}
-
-/// What running the candidate check anchored at a position found.
-enum Reach {
-    /// No pattern matches there.
-    Nothing,
-    /// Some pattern may match there; no match starting there extends past this position.
-    Until(usize),
-    /// The check cannot tell.
-    Unknown,
-}
-
-impl Verifier {
-    /// `None` when some pattern has no literal set (or the automaton does not build, which only
-    /// costs speed).
-    fn build(hirs: &[&Hir]) -> Option<Verifier> {
-        let sets: Vec<Option<Vec<Vec<u8>>>> = hirs.iter().map(|hir| prefix_literals(hir)).collect();
-        let literals = Literals::build(&sets)?;
-        let loose: Vec<Hir> = hirs
-            .iter()
-            .map(|hir| without_unicode_word_boundaries(hir))
-            .collect();
-        let (dfa, caches) = loose_automaton(&loose)?;
-        Some(Verifier {
-            literals,
-            dfa,
-            caches,
-        })
-    }
-
-    /// Runs the check anchored at `start`, adding the bytes it read to `spent`.
-    fn reach(
-        &self,
-        cache: &mut hybrid::dfa::Cache,
-        text: &str,
-        start: usize,
-        spent: &mut usize,
-    ) -> Reach {
-        let length = text.len();
-        let input = Input::new(text).span(start..length).anchored(Anchored::Yes);
-        let Ok(mut state) = self.dfa.start_state_forward(cache, &input) else {
-            return Reach::Unknown;
-        };
-        let limit = start.saturating_add(VERIFY_WINDOW).min(length);
-        let mut matched = false;
-        for (offset, &byte) in text.as_bytes()[start..limit].iter().enumerate() {
-            *spent += 1;
-            let Ok(next) = self.dfa.next_state(cache, state, byte) else {
-                return Reach::Unknown;
-            };
-            state = next;
-            if state.is_tagged() {
-                // Matches show one byte late: a match state means a match ended before `byte`.
-                if state.is_match() {
-                    matched = true;
-                }
-                if state.is_dead() {
-                    return if matched {
-                        Reach::Until(start + offset)
-                    } else {
-                        Reach::Nothing
-                    };
-                }
-                if state.is_quit() || state.is_unknown() {
-                    return Reach::Unknown;
-                }
-            }
-        }
-        if limit < length {
-            return Reach::Unknown;
-        }
-        match self.dfa.next_eoi_state(cache, state) {
-            Ok(last) if matched || last.is_match() => Reach::Until(length),
-            Ok(_) => Reach::Nothing,
-            Err(_) => Reach::Unknown,
-        }
-    }
-}
-
-/// One scan's use of a [`Finder`]: where its prefilter is in the text, and what its checks cost.
-struct Walk<'f> {
-    finder: &'f Finder,
-    candidates: Option<Candidates<'f>>,
-    cache: Option<PoolGuard<'f, hybrid::dfa::Cache, LooseCacheFn>>,
-    /// Where the walk began, and the bytes its candidate checks have read since.
-    began: Option<usize>,
-    spent: usize,
-}
-
-impl<'f> Walk<'f> {
-    fn new(finder: &'f Finder) -> Self {
-        Walk {
-            finder,
-            candidates: None,
-            cache: None,
-            began: None,
-            spent: 0,
-        }
-    }
-
-    /// The finder's leftmost-first match from `from`: the same answer as
-    /// [`Finder::find_plain`], found through the prefilter. `from` must not decrease from one
-    /// call to the next, and `lower` is the text lowercased when the prefilter needs it.
-    fn next(
-        &mut self,
-        text: &str,
-        lower: &[u8],
-        from: usize,
-        non_ascii: bool,
-    ) -> Option<regex_automata::Match> {
-        let finder = self.finder;
-        let Some(verifier) = &finder.verifier else {
-            return finder.find_plain(text, from, non_ascii);
-        };
-        let began = *self.began.get_or_insert(from);
-        let candidates = self
-            .candidates
-            .get_or_insert_with(|| Candidates::new(&verifier.literals, !non_ascii));
-        let cache = self.cache.get_or_insert_with(|| verifier.caches.get());
-        let mut at = from;
-        loop {
-            let start = candidates.next(text.as_bytes(), lower, at)?;
-            at = start + 1;
-            if !text.is_char_boundary(start) {
-                continue;
-            }
-            let allowance = VERIFY_PER_BYTE
-                .saturating_mul(start - began)
-                .saturating_add(VERIFY_WINDOW);
-            if self.spent > allowance {
-                return finder.find_plain(text, start, non_ascii);
-            }
-            self.spent += CANDIDATE_COST;
-            match verifier.reach(cache, text, start, &mut self.spent) {
-                Reach::Nothing => {}
-                Reach::Until(end) => {
-                    let input = Input::new(text).span(start..end).anchored(Anchored::Yes);
-                    if let Some(found) = finder.exact.search(&input) {
-                        return Some(found);
-                    }
-                }
-                Reach::Unknown => return finder.find_plain(text, start, non_ascii),
-            }
-        }
-    }
-}
-
 /// How far a probe looks for a match before it gives up and lets a full search decide.
 const PROBE_WINDOW: usize = 256;
+
+/// The literal search looks at the text one stretch of this many bytes at a time: the stretch
+/// lowercased and its literal starts stay in the processor's cache.
+const STRETCH: usize = 32 << 10;
+
+/// The largest buffers kept for the next check.
+const BUFFER_KEPT: usize = 1 << 20;
+
+/// How many bytes the probes of one pattern may read per byte of text the scan went past
+/// (plus one [`PROBE_WINDOW`]) before the pattern is searched on its own from there: text full
+/// of literals that start no match of a pattern cannot make the scan much slower than that
+/// pattern's own search.
+const PROBE_PER_BYTE: usize = 8;
+
+/// What one probe costs, counted as that many bytes read: a text where a pattern's literals
+/// start every few bytes is searched with that pattern on its own.
+const PROBE_COST: usize = 32;
+
+/// The buffers of one literal search: the stretch of text lowercased, and the literal starts
+/// found in it.
+#[derive(Debug, Default)]
+struct Buffers {
+    lower: Vec<u8>,
+    starts: Vec<usize>,
+}
+
+type BuffersFn = Box<dyn Fn() -> Buffers + Send + Sync + UnwindSafe + RefUnwindSafe>;
 
 /// What a probe learned about a pattern at one position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Probe {
     /// The pattern has no match starting here.
     Absent,
-    /// The pattern has at least one match starting here.
-    Present,
-    /// The probe could not tell within its window (or met text its automaton cannot judge).
+    /// The pattern's match starting here ends at this position: the match its own search,
+    /// anchored here, reports.
+    Match(usize),
+    /// The probe could not tell within its window (or met text its automaton cannot judge):
+    /// a search of the pattern decides.
     Undecided,
 }
 
-/// A lazy DFA of one pattern, for anchored probes. `None` when the pattern cannot have one;
-/// its probes are then always undecided, which only costs speed.
+/// A lazy DFA of one pattern, for anchored probes, with the leftmost-first semantics of the
+/// pattern's own search. `None` when the pattern cannot have one; its probes are then always
+/// undecided, which only costs speed.
 fn build_probe(hir: &Hir) -> Option<hybrid::dfa::DFA> {
     let nfa = thompson::Compiler::new()
         .configure(thompson::Config::new().which_captures(WhichCaptures::None))
@@ -944,17 +825,33 @@ fn build_probe(hir: &Hir) -> Option<hybrid::dfa::DFA> {
         .ok()
 }
 
-/// The state of one one-pass scan: per pattern, where its own scan would resume and what is
-/// known of its next match.
+/// A lazy DFA of a pattern without its Unicode word boundaries, with all of its matches: where
+/// it dies, no match of the exact pattern extends past (see [`Loose`]).
+fn build_loose_probe(loose: &Hir) -> Option<hybrid::dfa::DFA> {
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+        .build_from_hir(loose)
+        .ok()?;
+    hybrid::dfa::DFA::builder()
+        .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
+        .build_from_nfa(nfa)
+        .ok()
+}
+
+/// The state of one one-pass scan: per pattern, where its own scan would resume.
 struct Scan<'e, 't> {
     engine: &'e Engine,
     text: &'t str,
-    /// Where each forbidden pattern's own scan would search next: the end of its last match.
+    /// Where each forbidden pattern's own scan would search next: the end of its last match,
+    /// or `usize::MAX` once it has no further match.
     resume_at: Vec<usize>,
-    next: Vec<NextMatch>,
     /// Per required pattern: found, and whether some probe of it was undecided.
     required_found: Vec<bool>,
     required_undecided: Vec<bool>,
+    /// Per pattern id, the bytes its probes have read (see [`PROBE_PER_BYTE`]); `usize::MAX`
+    /// once the pattern no longer takes probes.
+    spent: Vec<usize>,
+    /// The probes' caches: per pattern id, the probe's, then per pattern id the loose probe's.
     caches: PoolGuard<'e, ProbeCaches, ProbeCachesFn>,
     candidates: PatternBits,
     matches: Vec<RawMatch>,
@@ -968,9 +865,9 @@ impl<'e, 't> Scan<'e, 't> {
             engine,
             text,
             resume_at: vec![0; forbidden],
-            next: vec![NextMatch::Unknown; forbidden],
             required_found: vec![false; required],
             required_undecided: vec![false; required],
+            spent: vec![0; forbidden + required],
             caches: engine.probe_caches.get(),
             candidates: PatternBits::with_capacity(forbidden + required),
             matches: Vec::new(),
@@ -984,7 +881,103 @@ impl<'e, 't> Scan<'e, 't> {
             end,
         });
         self.resume_at[pattern] = end;
-        self.next[pattern] = NextMatch::Unknown;
+    }
+
+    /// Whether no pattern can add to what the scan found: every forbidden pattern has no
+    /// further match, and every required one is found or left to [`Scan::finish`].
+    fn all_settled(&self) -> bool {
+        let forbidden = self.engine.singles.len();
+        self.resume_at.iter().all(|&at| at == usize::MAX)
+            && self
+                .required_found
+                .iter()
+                .enumerate()
+                .all(|(required, &found)| found || self.spent[forbidden + required] == usize::MAX)
+    }
+
+    /// Settles every pattern whose match could start at `position`, where a literal starts:
+    /// a forbidden pattern whose own scan has reached `position`, a required pattern not found
+    /// yet.
+    fn settle_candidate(&mut self, position: usize) {
+        let engine = self.engine;
+        let Some(&byte) = self.text.as_bytes().get(position) else {
+            return;
+        };
+        if !self.text.is_char_boundary(position) {
+            return;
+        }
+        let forbidden = engine.singles.len();
+        for &pattern in &engine.starting_with[usize::from(byte)] {
+            let waiting = if pattern < forbidden {
+                self.resume_at[pattern] <= position
+            } else {
+                !self.required_found[pattern - forbidden]
+            };
+            if !waiting || self.spent[pattern] == usize::MAX {
+                continue;
+            }
+            let allowance = PROBE_PER_BYTE
+                .saturating_mul(position)
+                .saturating_add(PROBE_WINDOW);
+            if self.spent[pattern] > allowance {
+                self.give_up_probes(pattern);
+                continue;
+            }
+            if pattern < forbidden {
+                self.settle_forbidden_at(pattern, position);
+            } else {
+                self.settle_required_at(pattern, position);
+            }
+        }
+    }
+
+    /// Stops probing `pattern`, whose probes have read too much: a forbidden pattern's own
+    /// scan finds the rest of its matches, a required one is searched for at the end.
+    fn give_up_probes(&mut self, pattern: usize) {
+        self.spent[pattern] = usize::MAX;
+        let forbidden = self.engine.singles.len();
+        if pattern < forbidden {
+            let from = self.resume_at[pattern];
+            let regex = &self.engine.singles[pattern];
+            let input = Input::new(self.text).span(from.min(self.text.len())..self.text.len());
+            let found: Vec<_> = regex.find_iter(input).collect();
+            for found in found {
+                self.record(pattern, found.start(), found.end());
+            }
+            self.resume_at[pattern] = usize::MAX;
+        } else {
+            self.required_undecided[pattern - forbidden] = true;
+        }
+    }
+
+    /// Records a forbidden pattern's match at `position`, or, when a probe cannot tell, its
+    /// next match from there, found by its own search.
+    fn settle_forbidden_at(&mut self, pattern: usize, position: usize) {
+        match self.probe(pattern, position) {
+            Probe::Absent => {}
+            Probe::Match(end) => self.record(pattern, position, end),
+            Probe::Undecided => self.search_from(pattern, position),
+        }
+    }
+
+    /// The next match of a forbidden pattern from `position` (none starts between where its
+    /// scan resumes and there), found by its own search, and recorded.
+    fn search_from(&mut self, pattern: usize, position: usize) {
+        let input = Input::new(self.text).span(position..self.text.len());
+        match self.engine.singles[pattern].search(&input) {
+            Some(found) => self.record(pattern, found.start(), found.end()),
+            None => self.resume_at[pattern] = usize::MAX,
+        }
+    }
+
+    /// Notes a required pattern found at `position`.
+    fn settle_required_at(&mut self, pattern: usize, position: usize) {
+        let required = pattern - self.engine.singles.len();
+        match self.probe(pattern, position) {
+            Probe::Absent => {}
+            Probe::Match(_) => self.required_found[required] = true,
+            Probe::Undecided => self.required_undecided[required] = true,
+        }
     }
 
     /// Handles a match of the multi-pattern scan: records it when it is its pattern's true
@@ -1007,134 +1000,116 @@ impl<'e, 't> Scan<'e, 't> {
         let candidates = std::mem::take(&mut self.candidates);
         for pattern in candidates.iter() {
             if pattern >= forbidden {
-                self.settle_required(pattern, start, end);
+                if !self.required_found[pattern - forbidden] {
+                    self.settle_required_in(pattern, start, end);
+                }
             } else {
-                self.settle_forbidden(pattern, start, end);
+                self.settle_forbidden_in(pattern, start, end);
             }
         }
         self.candidates = candidates;
     }
 
-    /// Records every true match of a forbidden pattern that starts before `end`.
-    fn settle_forbidden(&mut self, pattern: usize, start: usize, end: usize) {
-        let length = self.text.len();
-        while self.resume_at[pattern] < end {
-            match self.next[pattern] {
-                NextMatch::Exhausted => return,
-                NextMatch::At {
-                    start: next_start,
-                    end: next_end,
-                } => {
-                    if next_start >= end {
-                        return;
-                    }
-                    self.record(pattern, next_start, next_end);
-                }
-                NextMatch::Unknown => {
-                    // Probe each position where the pattern could start, in order: the first
-                    // one present is its next match. Only when a probe cannot tell does a full
-                    // search from there decide, and its answer is kept.
-                    let from = self.resume_at[pattern].max(start);
-                    let undecided_at = match self.probe_range(pattern, from, end) {
-                        ProbeOutcome::NoneBefore => return,
-                        ProbeOutcome::PresentAt(position) => {
-                            let input = Input::new(self.text)
-                                .span(position..length)
-                                .anchored(Anchored::Yes);
-                            match self.engine.singles[pattern].search(&input) {
-                                Some(found) => {
-                                    self.record(pattern, found.start(), found.end());
-                                    continue;
-                                }
-                                // Cannot happen when the probe and the search agree; the
-                                // full search below is right either way.
-                                None => position,
-                            }
-                        }
-                        ProbeOutcome::UndecidedAt(position) => position,
-                    };
-                    let input = Input::new(self.text).span(undecided_at..length);
-                    self.next[pattern] = match self.engine.singles[pattern].search(&input) {
-                        Some(found) => NextMatch::At {
-                            start: found.start(),
-                            end: found.end(),
-                        },
-                        None => NextMatch::Exhausted,
-                    };
+    /// Records every true match of a forbidden pattern that starts in `start..end`: each
+    /// position where it could start is probed, in order, from where its own scan resumes.
+    fn settle_forbidden_in(&mut self, pattern: usize, start: usize, end: usize) {
+        let mut position = self.resume_at[pattern].max(start);
+        while position < end {
+            if self.could_start(pattern, position) {
+                self.settle_forbidden_at(pattern, position);
+                // A match found moves the pattern's own scan past it.
+                let resume = self.resume_at[pattern];
+                if resume > position {
+                    position = resume;
+                    continue;
                 }
             }
+            position += 1;
         }
     }
 
     /// Notes a required pattern that starts inside a match of another pattern.
-    fn settle_required(&mut self, pattern: usize, start: usize, end: usize) {
+    fn settle_required_in(&mut self, pattern: usize, start: usize, end: usize) {
         let required = pattern - self.engine.singles.len();
-        if self.required_found[required] {
-            return;
-        }
-        match self.probe_range(pattern, start, end) {
-            ProbeOutcome::NoneBefore => {}
-            ProbeOutcome::PresentAt(_) => self.required_found[required] = true,
-            ProbeOutcome::UndecidedAt(_) => self.required_undecided[required] = true,
+        for position in start..end {
+            if self.required_found[required] {
+                return;
+            }
+            if self.could_start(pattern, position) {
+                self.settle_required_at(pattern, position);
+            }
         }
     }
 
-    /// Probes the positions of `from..end` where `pattern` could start, in order.
-    fn probe_range(&mut self, pattern: usize, from: usize, end: usize) -> ProbeOutcome {
-        let bytes = self.text.as_bytes();
-        for (position, &byte) in bytes.iter().enumerate().take(end).skip(from) {
-            let could_start = self.engine.starters[usize::from(byte)].contains(pattern);
-            if !could_start || !self.text.is_char_boundary(position) {
-                continue;
-            }
-            match self.probe(pattern, position) {
-                Probe::Absent => {}
-                Probe::Present => return ProbeOutcome::PresentAt(position),
-                Probe::Undecided => return ProbeOutcome::UndecidedAt(position),
-            }
-        }
-        ProbeOutcome::NoneBefore
+    /// Whether `pattern` could start at `position`, by the byte there.
+    fn could_start(&self, pattern: usize, position: usize) -> bool {
+        let byte = self.text.as_bytes()[position];
+        self.engine.starters[usize::from(byte)].contains(pattern)
+            && self.text.is_char_boundary(position)
     }
 
-    /// Runs the pattern's lazy DFA anchored at `position`, at most `PROBE_WINDOW` bytes.
+    /// Whether `pattern` has a match starting at `position`, and where it ends: its probe runs
+    /// anchored there for at most [`PROBE_WINDOW`] bytes. Where the probe meets text it cannot
+    /// judge (a byte that is not ASCII, for a pattern with a Unicode word boundary), the loose
+    /// probe bounds how far a match could reach, and the pattern's own search, anchored,
+    /// decides within that.
     fn probe(&mut self, pattern: usize, position: usize) -> Probe {
-        let Some(dfa) = &self.engine.probes[pattern] else {
+        let engine = self.engine;
+        let bytes = self.text.as_bytes();
+        let beside_non_ascii = |at: usize| bytes.get(at).is_some_and(|byte| !byte.is_ascii());
+        if engine.loose_probes[pattern].is_some()
+            && (beside_non_ascii(position) || position > 0 && beside_non_ascii(position - 1))
+        {
+            // The probe would give up at once, on the byte it starts with or looks behind at.
+            return self.probe_loose(pattern, position);
+        }
+        let Some(dfa) = &engine.probes[pattern] else {
             return Probe::Undecided;
         };
         let cache = self.caches[pattern].get_or_insert_with(|| dfa.create_cache());
-        let length = self.text.len();
-        let limit = position.saturating_add(PROBE_WINDOW).min(length);
-        let input = Input::new(self.text)
-            .span(position..length)
-            .anchored(Anchored::Yes);
-        let Ok(mut state) = dfa.start_state_forward(cache, &input) else {
+        let (outcome, read) = run_probe(dfa, cache, self.text, position);
+        self.spend(pattern, read);
+        match outcome {
+            Run::Dead(Some(end)) | Run::End(Some(end)) => Probe::Match(end),
+            Run::Dead(None) | Run::End(None) => Probe::Absent,
+            Run::Alive => Probe::Undecided,
+            Run::Quit => self.probe_loose(pattern, position),
+        }
+    }
+
+    /// The loose probe of `pattern` at `position` (see [`Scan::probe`]).
+    fn probe_loose(&mut self, pattern: usize, position: usize) -> Probe {
+        let engine = self.engine;
+        let Some(dfa) = &engine.loose_probes[pattern] else {
             return Probe::Undecided;
         };
-        for &byte in &self.text.as_bytes()[position..limit] {
-            let Ok(next) = dfa.next_state(cache, state, byte) else {
-                return Probe::Undecided;
-            };
-            state = next;
-            if state.is_tagged() {
-                // Matches show one byte late: a match state means a match ended before `byte`.
-                if state.is_match() {
-                    return Probe::Present;
-                }
-                if state.is_dead() {
-                    return Probe::Absent;
-                }
-                if state.is_quit() || state.is_unknown() {
-                    return Probe::Undecided;
-                }
-            }
+        let slot = engine.probes.len() + pattern;
+        let cache = self.caches[slot].get_or_insert_with(|| dfa.create_cache());
+        let (outcome, read) = run_probe(dfa, cache, self.text, position);
+        self.spend(pattern, read);
+        let reach = match outcome {
+            Run::Dead(None) | Run::End(None) => return Probe::Absent,
+            Run::Dead(Some(_)) => position + read,
+            Run::End(Some(_)) => self.text.len(),
+            Run::Alive | Run::Quit => return Probe::Undecided,
+        };
+        let regex = match pattern.checked_sub(engine.singles.len()) {
+            Some(required) => &engine.required_singles[required],
+            None => &engine.singles[pattern],
+        };
+        let input = Input::new(self.text)
+            .span(position..reach.min(self.text.len()))
+            .anchored(Anchored::Yes);
+        match regex.search(&input) {
+            Some(found) => Probe::Match(found.end()),
+            None => Probe::Absent,
         }
-        if limit < length {
-            return Probe::Undecided;
-        }
-        match dfa.next_eoi_state(cache, state) {
-            Ok(last) if last.is_match() => Probe::Present,
-            Ok(_) => Probe::Absent,
-            Err(_) => Probe::Undecided,
+    }
+
+    fn spend(&mut self, pattern: usize, read: usize) {
+        let spent = &mut self.spent[pattern];
+        if *spent != usize::MAX {
+            *spent = spent.saturating_add(PROBE_COST + read);
         }
     }
 
@@ -1157,16 +1132,64 @@ impl<'e, 't> Scan<'e, 't> {
     }
 }
 
-/// What probing a range of positions found.
+/// How an anchored run of a lazy DFA ended, with the end of the last match it saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ProbeOutcome {
-    /// The pattern has no match starting in the range.
-    NoneBefore,
-    /// The first position of the range where the pattern has a match.
-    PresentAt(usize),
-    /// The first position of the range where a probe could not tell; the positions before it
-    /// have no match.
-    UndecidedAt(usize),
+enum Run {
+    /// The automaton died: no match extends further.
+    Dead(Option<usize>),
+    /// The text ended.
+    End(Option<usize>),
+    /// Still alive after [`PROBE_WINDOW`] bytes.
+    Alive,
+    /// The automaton met text it cannot judge.
+    Quit,
+}
+
+/// Runs `dfa` anchored at `position` for at most [`PROBE_WINDOW`] bytes; returns how it ended
+/// and how many bytes it read. The last match seen before it dies is the match a search of
+/// the same automaton reports.
+fn run_probe(
+    dfa: &hybrid::dfa::DFA,
+    cache: &mut hybrid::dfa::Cache,
+    text: &str,
+    position: usize,
+) -> (Run, usize) {
+    let length = text.len();
+    let limit = position.saturating_add(PROBE_WINDOW).min(length);
+    let input = Input::new(text)
+        .span(position..length)
+        .anchored(Anchored::Yes);
+    let Ok(mut state) = dfa.start_state_forward(cache, &input) else {
+        return (Run::Quit, 0);
+    };
+    let mut last = None;
+    for (offset, &byte) in text.as_bytes()[position..limit].iter().enumerate() {
+        let Ok(next) = dfa.next_state(cache, state, byte) else {
+            return (Run::Quit, offset);
+        };
+        state = next;
+        if state.is_tagged() {
+            // Matches show one byte late: a match state means a match ended before `byte`.
+            if state.is_match() {
+                last = Some(position + offset);
+            }
+            if state.is_dead() {
+                return (Run::Dead(last), offset + 1);
+            }
+            if state.is_quit() || state.is_unknown() {
+                return (Run::Quit, offset + 1);
+            }
+        }
+    }
+    let read = limit - position;
+    if limit < length {
+        return (Run::Alive, read);
+    }
+    match dfa.next_eoi_state(cache, state) {
+        Ok(eoi) if eoi.is_match() => (Run::End(Some(length)), read),
+        Ok(_) => (Run::End(last), read),
+        Err(_) => (Run::Quit, read),
+    }
 }
 
 impl TagCheck {
@@ -1232,6 +1255,51 @@ mod tests {
         assert!(!loose(r"^will").is_match("a will"));
         assert!(Loose::build(&[&parse_non_empty(r"(?-u:\b)ab").unwrap()]).is_none());
         assert!(Loose::build(&[&parse_non_empty(r"\bab").unwrap()]).is_some());
+    }
+
+    /// The one pass over `text`, with what it spent per pattern; the outcome is checked
+    /// against the reference.
+    fn walk(rules: &[Rule], text: &str) -> (ScanOutcome, Vec<usize>) {
+        let engine = Engine::compile(rules).expect("compiles");
+        let literals = engine.literals.as_ref().expect("every pattern has literals");
+        let mut scan = Scan::new(&engine, text);
+        engine.walk_literals(literals, &mut scan);
+        let spent = scan.spent.clone();
+        let outcome = scan.finish();
+        assert_eq!(outcome, engine.scan_each_rule(text));
+        (outcome, spent)
+    }
+
+    #[test]
+    fn a_pattern_whose_probes_read_too_much_is_searched_on_its_own() {
+        let rules = [
+            Rule::forbidden("bracketed", r"\[[^\]\n]*\]"),
+            Rule::forbidden("dollar", r"\$\d+"),
+        ];
+        // Every `[` starts a probe that reads to the end of its line and finds nothing.
+        let text = format!("{}[x] $5 [y]", format!("{}\n", "[".repeat(100)).repeat(50));
+        let (outcome, spent) = walk(&rules, &text);
+        assert_eq!(spent[0], usize::MAX, "the bracket rule stopped taking probes");
+        assert!(spent[1] < usize::MAX, "the dollar rule did not");
+        assert_eq!(outcome.matches.len(), 3);
+    }
+
+    #[test]
+    fn probes_next_to_text_that_is_not_ascii_are_exact() {
+        let rules = [
+            Rule::forbidden_words("will", ["will"]),
+            Rule::forbidden("number", r"\b\d+\b"),
+        ];
+        // Unicode word boundaries: `é` is a word character, `—` and `🚀` are not.
+        let text = "éwill will— 🚀will 5é 5— é5 🚀5 ５ will";
+        let (outcome, spent) = walk(&rules, text);
+        assert!(spent.iter().all(|&spent| spent < usize::MAX));
+        let found: Vec<&str> = outcome
+            .matches
+            .iter()
+            .map(|found| &text[found.start..found.end])
+            .collect();
+        assert_eq!(found, ["will", "will", "5", "5", "５", "will"]);
     }
 
     #[test]

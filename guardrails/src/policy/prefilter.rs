@@ -5,8 +5,9 @@
 //! pattern, with ASCII letters lowercased (so one literal stands for all its case variants, and a
 //! case-sensitive pattern is simply over-approximated). [`Literals`] searches for all of them
 //! at once with the fastest multi-literal searches of `regex-automata` (vectorized when they can
-//! be), in the text lowercased the same way, and [`Candidates`] hands out, in increasing order,
-//! every position where some literal starts: no match of any pattern starts anywhere else.
+//! be), in the text lowercased the same way, and [`Literals::starts`] lists, in increasing order,
+//! every position of a stretch of text where some literal starts: no match of any pattern
+//! starts anywhere else.
 //!
 //! A literal is not searched whole: only its rarest window of at most [`WINDOW`] bytes is, and
 //! where the literal would start is worked out from where the window was found, then the whole
@@ -20,6 +21,7 @@ use regex_automata::Span;
 use regex_automata::util::prefilter::Prefilter;
 use regex_syntax::hir::{Class, Hir, HirKind};
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// At most this many literals per pattern (after lowercasing); beyond, the pattern is taken to
 /// have no literal set.
@@ -289,6 +291,8 @@ struct Placement {
 
 /// From this many windows on, a stream is searched with fat Teddy.
 const FAT_FROM: usize = 17;
+/// Up to this many windows: beyond, a bucket holds too many of them.
+const PACKED_UP_TO: usize = 64;
 
 /// The search for the windows of one stream.
 #[derive(Debug)]
@@ -308,10 +312,15 @@ enum Search {
 impl Search {
     /// The search for `needles`, sorted, each the window at the same index of `windows`.
     fn new(needles: &[&[u8]], windows: &[(u32, Vec<Placement>)]) -> Option<Search> {
-        if needles.len() >= FAT_FROM {
+        if (FAT_FROM..=PACKED_UP_TO).contains(&needles.len()) {
+            // Its limit on single bytes is meant for slim Teddy: fat Teddy's 16 buckets hold
+            // a few dozen single bytes (`$`, digits, the first bytes of other scripts' digits)
+            // with few false hits, where the search `regex-automata` would pick reads one byte
+            // at a time.
             let mut builder = aho_corasick::packed::Config::new()
                 .only_teddy(true)
                 .only_teddy_fat(Some(true))
+                .heuristic_pattern_limits(false)
                 .builder();
             builder.extend(needles);
             if let Some(searcher) = builder.build() {
@@ -364,9 +373,6 @@ struct Stream {
 #[derive(Debug)]
 pub(crate) struct Literals {
     streams: Vec<Stream>,
-    /// The largest offset of a window in its literal: how far before a window found its
-    /// literal may start.
-    max_offset: usize,
 }
 
 impl Literals {
@@ -391,7 +397,6 @@ impl Literals {
         literals.sort_by_key(|literal| literal.len());
         let mut chosen: Vec<Vec<u8>> = Vec::new();
         let mut by_length: Vec<HashMap<Vec<u8>, Vec<Placement>>> = vec![HashMap::new(); WINDOW + 1];
-        let mut max_offset = 0;
         for literal in literals {
             let length = literal.len().min(WINDOW);
             let reused = chosen
@@ -408,7 +413,6 @@ impl Literals {
             if reused.is_none() {
                 chosen.push(window.clone());
             }
-            max_offset = max_offset.max(offset);
             let placements = by_length[length].entry(window).or_default();
             match placements
                 .iter_mut()
@@ -456,10 +460,7 @@ impl Literals {
         if streams.is_empty() {
             return None;
         }
-        Some(Literals {
-            streams,
-            max_offset,
-        })
+        Some(Literals { streams })
     }
 
     /// Whether the search needs the text with its ASCII letters lowercased.
@@ -468,125 +469,84 @@ impl Literals {
     }
 }
 
-/// What a stream's search found from its cursor.
-#[derive(Debug, Clone, Copy)]
-enum Found {
-    /// Not searched yet.
-    Unknown,
-    /// No window from the cursor on.
-    Nothing,
-    /// The first window from the cursor on, with its index in the stream's windows when the
-    /// search told it.
-    At(Span, Option<usize>),
-}
-
-/// The positions where a literal of a [`Literals`] starts in one text, in increasing order.
-#[derive(Debug)]
-pub(crate) struct Candidates<'l> {
-    literals: &'l Literals,
-    /// Per stream: where its search resumes, and what it found from there.
-    cursors: Vec<usize>,
-    found: Vec<Found>,
-    /// Literal starts worked out from windows already found, not yet handed out; sorted in
-    /// decreasing order, so that the next one is last.
-    pending: Vec<usize>,
-    /// Whether the text is ASCII, so that windows with other bytes need not be searched.
-    ascii: bool,
-}
-
-impl<'l> Candidates<'l> {
-    /// The candidates of a text; `ascii` tells whether the text is all ASCII.
-    pub(crate) fn new(literals: &'l Literals, ascii: bool) -> Self {
-        let streams = literals.streams.len();
-        Candidates {
-            literals,
-            cursors: vec![0; streams],
-            found: vec![Found::Unknown; streams],
-            pending: Vec::new(),
-            ascii,
+impl Literals {
+    /// Every position of `range` in `text` where a literal starts, in increasing order, into
+    /// `starts` (cleared first). `ascii` tells whether the whole text is ASCII, so that windows
+    /// with other bytes need not be searched; `lower` is a buffer for the stretch of text
+    /// searched with its ASCII letters lowercased, kept by the caller across calls.
+    ///
+    /// A literal that starts in `range` may end past it: its window is searched for, and the
+    /// literal compared, up to the text's end or [`LITERAL_LENGTH`] bytes past the range.
+    pub(crate) fn starts(
+        &self,
+        text: &[u8],
+        range: Range<usize>,
+        ascii: bool,
+        lower: &mut Vec<u8>,
+        starts: &mut Vec<usize>,
+    ) {
+        starts.clear();
+        let base = range.start;
+        let reach = range.end.saturating_add(LITERAL_LENGTH).min(text.len());
+        let Some(stretch) = text.get(base..reach) else {
+            return;
+        };
+        if self.needs_lowercase() {
+            lower.clear();
+            lower.extend(stretch.iter().map(u8::to_ascii_lowercase));
         }
-    }
-
-    /// The first position at or after `from` where a literal starts. `text` is the text and
-    /// `lower` the same with its ASCII letters lowercased (empty when not needed); successive
-    /// calls on one text must ask for positions that do not decrease.
-    pub(crate) fn next(&mut self, text: &[u8], lower: &[u8], from: usize) -> Option<usize> {
-        loop {
-            while self.pending.last().is_some_and(|&start| start < from) {
-                self.pending.pop();
-            }
-            // The window found first, among the streams.
-            let mut first: Option<(usize, Span, Option<usize>)> = None;
-            for (index, stream) in self.literals.streams.iter().enumerate() {
-                let haystack = if stream.lowercase { lower } else { text };
-                let cursor = &mut self.cursors[index];
-                if *cursor < from {
-                    *cursor = from;
-                    if matches!(self.found[index], Found::At(span, _) if span.start < from) {
-                        self.found[index] = Found::Unknown;
-                    }
-                }
-                let searcher = if self.ascii {
-                    stream.ascii_searcher.as_ref()
-                } else {
-                    Some(&stream.searcher)
+        for stream in &self.streams {
+            let searcher = if ascii {
+                stream.ascii_searcher.as_ref()
+            } else {
+                Some(&stream.searcher)
+            };
+            let Some(searcher) = searcher else {
+                continue;
+            };
+            // Positions in the haystack are relative to `base`.
+            let haystack: &[u8] = if stream.lowercase { lower } else { stretch };
+            let mut at = 0;
+            while at < haystack.len() {
+                let Some((span, window)) = searcher.find(haystack, Span::from(at..haystack.len()))
+                else {
+                    break;
                 };
-                if let Found::Unknown = self.found[index] {
-                    let span = Span::from(*cursor..haystack.len());
-                    self.found[index] = match searcher {
-                        Some(searcher) if span.start < span.end => searcher
-                            .find(haystack, span)
-                            .map_or(Found::Nothing, |(at, window)| Found::At(at, window)),
-                        _ => Found::Nothing,
-                    };
-                }
-                if let Found::At(span, window) = self.found[index]
-                    && first.is_none_or(|(_, best, _)| span.start < best.start)
-                {
-                    first = Some((index, span, window));
-                }
-            }
-            // A literal start is final once no window still to be found can give an earlier one.
-            if let Some(&start) = self.pending.last()
-                && first.is_none_or(|(_, span, _)| start + self.literals.max_offset <= span.start)
-            {
-                while self.pending.last() == Some(&start) {
-                    self.pending.pop();
-                }
-                return Some(start);
-            }
-            let (index, span, window) = first?;
-            let stream = &self.literals.streams[index];
-            let haystack = if stream.lowercase { lower } else { text };
-            self.cursors[index] = span.start + 1;
-            self.found[index] = Found::Unknown;
-            let window = window.or_else(|| {
-                let key = window_key(&haystack[span.start..span.end]);
-                stream
-                    .windows
-                    .binary_search_by_key(&key, |(known, _)| *known)
-                    .ok()
-            });
-            if let Some(at) = window {
+                at = span.start + 1;
+                let window = window.or_else(|| {
+                    let key = window_key(&haystack[span.start..span.end]);
+                    stream
+                        .windows
+                        .binary_search_by_key(&key, |(known, _)| *known)
+                        .ok()
+                });
+                let Some(window) = window else {
+                    continue;
+                };
                 // A window is only a hint: a literal starts where one that holds it is found
                 // whole, compared without regard to ASCII case as the literals were lowercased.
-                for placement in &stream.windows[at].1 {
-                    if let Some(start) = span.start.checked_sub(placement.offset)
-                        && start >= from
+                for placement in &stream.windows[window].1 {
+                    let Some(start) = span.start.checked_sub(placement.offset) else {
+                        continue;
+                    };
+                    if base + start < range.end
                         && placement.literals.iter().any(|literal| {
-                            text.get(start..)
-                                .and_then(|rest| rest.get(..literal.len()))
+                            stretch
+                                .get(start..start + literal.len())
                                 .is_some_and(|found| found.eq_ignore_ascii_case(literal))
                         })
                     {
-                        let at = self.pending.partition_point(|&pending| pending > start);
-                        if self.pending.get(at) != Some(&start) {
-                            self.pending.insert(at, start);
-                        }
+                        starts.push(base + start);
                     }
                 }
             }
         }
+        // Each stream finds its windows in order, but the streams (and the offsets of the
+        // windows in their literals) interleave.
+        if !starts.is_sorted() {
+            starts.sort_unstable();
+        }
+        starts.dedup();
     }
 }
 
@@ -623,8 +583,21 @@ mod tests {
         assert_eq!(literals(r"[^a]"), None);
     }
 
+    /// Every literal start of `text`, listed stretch by stretch of `stretch` bytes.
+    fn all_starts(literals: &Literals, text: &[u8], stretch: usize) -> Vec<usize> {
+        let mut lower = Vec::new();
+        let mut starts = Vec::new();
+        let mut found = Vec::new();
+        for base in (0..text.len()).step_by(stretch) {
+            let range = base..(base + stretch).min(text.len());
+            literals.starts(text, range, text.is_ascii(), &mut lower, &mut starts);
+            found.extend_from_slice(&starts);
+        }
+        found
+    }
+
     #[test]
-    fn candidates_come_in_order_whatever_the_windows() {
+    fn starts_come_in_order_whatever_the_windows() {
         let sets = vec![
             prefix_literals(&regex_syntax::parse("(?i)the report").unwrap()),
             prefix_literals(&regex_syntax::parse(r"\$").unwrap()),
@@ -632,19 +605,18 @@ mod tests {
         ];
         let literals = Literals::build(&sets).expect("literals");
         let text = b"$ The Report ab the report $x ab";
-        let lower = text.to_ascii_lowercase();
-        let mut candidates = Candidates::new(&literals, true);
-        let mut found = Vec::new();
-        let mut from = 0;
-        while let Some(start) = candidates.next(text, &lower, from) {
-            found.push(start);
-            from = start + 1;
+        // Whole, and in stretches that cut literals and windows at every place.
+        for stretch in [text.len(), 1, 2, 3, 5, 7] {
+            assert_eq!(
+                all_starts(&literals, text, stretch),
+                vec![0, 2, 13, 16, 27, 30],
+                "stretches of {stretch} bytes"
+            );
         }
-        assert_eq!(found, vec![0, 2, 13, 16, 27, 30]);
     }
 
     #[test]
-    fn candidates_are_exactly_where_a_whole_literal_starts() {
+    fn starts_are_exactly_where_a_whole_literal_starts() {
         const PIECES: &[&str] = &[
             "the report shows",
             "reports",
@@ -707,7 +679,6 @@ mod tests {
         for _ in 0..200 {
             let text: String = (0..next(120)).map(|_| PIECES[next(PIECES.len())]).collect();
             let text = text.as_bytes();
-            let lower = text.to_ascii_lowercase();
             let expected: Vec<usize> = (0..text.len())
                 .filter(|&at| {
                     all.iter().any(|literal| {
@@ -717,14 +688,14 @@ mod tests {
                     })
                 })
                 .collect();
-            let mut candidates = Candidates::new(&literals, text.is_ascii());
-            let mut found = Vec::new();
-            let mut from = 0;
-            while let Some(start) = candidates.next(text, &lower, from) {
-                found.push(start);
-                from = start + 1;
-            }
-            assert_eq!(found, expected, "text: {:?}", String::from_utf8_lossy(text));
+            let stretch = 1 + next(text.len().max(1));
+            let found = all_starts(&literals, text, stretch);
+            assert_eq!(
+                found,
+                expected,
+                "text: {:?}, stretches of {stretch} bytes",
+                String::from_utf8_lossy(text)
+            );
         }
     }
 }
