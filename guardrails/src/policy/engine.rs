@@ -142,7 +142,8 @@ type ProbeCachesFn = Box<dyn Fn() -> ProbeCaches + Send + Sync + UnwindSafe + Re
 #[derive(Debug)]
 pub(crate) struct Engine {
     /// Every pattern in one leftmost-first search: forbidden patterns have the ids
-    /// `0..singles.len()`, required patterns the ids after them.
+    /// `0..singles.len()`, required patterns the ids after them. `None` when there is no
+    /// pattern, or when `literals` is known and the scan has no use for it.
     finder: Option<Finder>,
     /// The forbidden patterns alone, with the same ids: what the scan goes on with once every
     /// required pattern has been seen. `None` when there is no required or no forbidden pattern.
@@ -167,8 +168,9 @@ pub(crate) struct Engine {
     probe_caches: Pool<ProbeCaches, ProbeCachesFn>,
     /// For each byte, the pattern ids whose match can start with it.
     starters: Vec<PatternBits>,
-    /// The same as lists.
-    starting_with: Vec<Vec<usize>>,
+    /// Per pattern id, whether its matches start with a word boundary then a word character:
+    /// none starts right after an ASCII letter, digit or underscore.
+    word_start: Vec<bool>,
     /// Rule index of each forbidden pattern.
     forbidden_rule: Vec<usize>,
     /// Rule index of each required pattern.
@@ -308,6 +310,48 @@ fn starters_of(hirs: &[&Hir]) -> Vec<PatternBits> {
         }
     }
     starters
+}
+
+/// Whether every match of `hir` starts with a word boundary followed by a word character: then
+/// the character before a match is not a word character.
+fn starts_a_word(hir: &Hir) -> bool {
+    let HirKind::Concat(parts) = hir.kind() else {
+        return false;
+    };
+    let [first, second, ..] = parts.as_slice() else {
+        return false;
+    };
+    matches!(
+        first.kind(),
+        HirKind::Look(Look::WordAscii | Look::WordUnicode)
+    ) && starts_with_word_character(second)
+}
+
+/// Whether every match of `hir` starts with a word character (conservatively: false when
+/// unsure).
+fn starts_with_word_character(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Literal(literal) => std::str::from_utf8(&literal.0)
+            .ok()
+            .and_then(|text| text.chars().next())
+            .is_some_and(regex_syntax::is_word_character),
+        // Characters are checked one by one in small ranges only (`\d` is ranges of ten
+        // digits); a larger range counts as unsure.
+        HirKind::Class(Class::Unicode(class)) => class.ranges().iter().all(|range| {
+            u32::from(range.end()) - u32::from(range.start()) <= 256
+                && (range.start()..=range.end()).all(regex_syntax::is_word_character)
+        }),
+        HirKind::Class(Class::Bytes(class)) => class.ranges().iter().all(|range| {
+            (range.start()..=range.end()).all(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
+        }),
+        HirKind::Capture(capture) => starts_with_word_character(&capture.sub),
+        HirKind::Repetition(repetition) => {
+            repetition.min > 0 && starts_with_word_character(&repetition.sub)
+        }
+        HirKind::Concat(parts) => parts.first().is_some_and(starts_with_word_character),
+        HirKind::Alternation(branches) => branches.iter().all(starts_with_word_character),
+        HirKind::Empty | HirKind::Look(_) => false,
+    }
 }
 
 /// A pattern's probe, and its loose probe when it has Unicode word boundaries.
@@ -451,29 +495,30 @@ impl Engine {
         };
         // Pattern ids of the finder: forbidden patterns first, then required ones.
         let all_hirs: Vec<&Hir> = forbidden_hirs.iter().chain(&required_hirs).collect();
-        let finder = if all_hirs.is_empty() {
+        let sets: Vec<Option<Vec<Vec<u8>>>> =
+            all_hirs.iter().map(|hir| prefix_literals(hir)).collect();
+        let literals = Literals::build(&sets);
+        // The multi-pattern automata serve only when literals cannot.
+        let finder = if all_hirs.is_empty() || literals.is_some() {
             None
         } else {
             Some(Finder::build(&all_hirs).map_err(whole_policy_problem)?)
         };
-        let forbidden_finder = if required_hirs.is_empty() || forbidden_hirs.is_empty() {
+        let forbidden_finder = if finder.is_none()
+            || required_hirs.is_empty()
+            || forbidden_hirs.is_empty()
+        {
             None
         } else {
             Some(Finder::build(&all_hirs[..forbidden_hirs.len()]).map_err(whole_policy_problem)?)
         };
 
         let starters = starters_of(&all_hirs);
-        let starting_with = starters
-            .iter()
-            .map(|patterns| patterns.iter().collect())
-            .collect();
         let (probes, loose_probes) = all_hirs.iter().map(|hir| probes_of(hir)).unzip();
+        let word_start = all_hirs.iter().map(|hir| starts_a_word(hir)).collect();
         let pattern_count = all_hirs.len();
         let create_caches: ProbeCachesFn =
             Box::new(move || (0..pattern_count * 2).map(|_| None).collect());
-        let sets: Vec<Option<Vec<Vec<u8>>>> =
-            all_hirs.iter().map(|hir| prefix_literals(hir)).collect();
-        let literals = Literals::build(&sets);
 
         let create_buffers: BuffersFn = Box::new(Buffers::default);
         Ok(Engine {
@@ -487,7 +532,7 @@ impl Engine {
             loose_probes,
             probe_caches: Pool::new(create_caches),
             starters,
-            starting_with,
+            word_start,
             forbidden_rule,
             required_rule,
             tags,
@@ -526,8 +571,8 @@ impl Engine {
             let range = base..base.saturating_add(STRETCH).min(text.len());
             base = range.end;
             literals.starts(text.as_bytes(), range, ascii, lower, starts);
-            for &position in starts.iter() {
-                scan.settle_candidate(position);
+            for &(position, literal) in starts.iter() {
+                scan.settle_candidate(position, literals.patterns_of(literal));
             }
         }
         if lower.capacity() > BUFFER_KEPT || starts.capacity() > BUFFER_KEPT {
@@ -793,7 +838,7 @@ const PROBE_COST: usize = 32;
 #[derive(Debug, Default)]
 struct Buffers {
     lower: Vec<u8>,
-    starts: Vec<usize>,
+    starts: Vec<(usize, usize)>,
 }
 
 type BuffersFn = Box<dyn Fn() -> Buffers + Send + Sync + UnwindSafe + RefUnwindSafe>;
@@ -895,25 +940,28 @@ impl<'e, 't> Scan<'e, 't> {
                 .all(|(required, &found)| found || self.spent[forbidden + required] == usize::MAX)
     }
 
-    /// Settles every pattern whose match could start at `position`, where a literal starts:
-    /// a forbidden pattern whose own scan has reached `position`, a required pattern not found
+    /// Settles `patterns`, whose match could start at `position`, where a literal starts: a
+    /// forbidden pattern whose own scan has reached `position`, a required pattern not found
     /// yet.
-    fn settle_candidate(&mut self, position: usize) {
-        let engine = self.engine;
-        let Some(&byte) = self.text.as_bytes().get(position) else {
-            return;
-        };
+    fn settle_candidate(&mut self, position: usize, patterns: &[usize]) {
         if !self.text.is_char_boundary(position) {
             return;
         }
-        let forbidden = engine.singles.len();
-        for &pattern in &engine.starting_with[usize::from(byte)] {
+        let forbidden = self.engine.singles.len();
+        for &pattern in patterns {
             let waiting = if pattern < forbidden {
                 self.resume_at[pattern] <= position
             } else {
                 !self.required_found[pattern - forbidden]
             };
             if !waiting || self.spent[pattern] == usize::MAX {
+                continue;
+            }
+            let before = position.checked_sub(1).map(|at| self.text.as_bytes()[at]);
+            if self.engine.word_start[pattern]
+                && before.is_some_and(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
+            {
+                // The boundary the pattern starts with cannot be here.
                 continue;
             }
             let allowance = PROBE_PER_BYTE
@@ -1234,6 +1282,20 @@ mod tests {
     }
 
     #[test]
+    fn word_starts_are_told_from_the_pattern() {
+        let word_start = |pattern: &str| starts_a_word(&parse_non_empty(pattern).unwrap());
+        assert!(word_start(r"\b\d+"));
+        assert!(word_start(r"(?i)\b(?:will|we infer)\b"));
+        assert!(word_start(r"(?-u:\b)ab"));
+        // A boundary before a character that is not a word one needs a word before it.
+        assert!(!word_start(r"\b\$\d"));
+        assert!(!word_start(r"\b(?:a|-)"));
+        assert!(!word_start(r"\b\w+"), "a large class counts as unsure");
+        assert!(!word_start(r"\b(?:a?)b"));
+        assert!(!word_start(r"ab\b"));
+    }
+
+    #[test]
     fn empty_matching_patterns_are_refused() {
         assert!(parse_non_empty("a*").is_err());
         assert!(parse_non_empty(r"\b").is_err());
@@ -1261,7 +1323,10 @@ mod tests {
     /// against the reference.
     fn walk(rules: &[Rule], text: &str) -> (ScanOutcome, Vec<usize>) {
         let engine = Engine::compile(rules).expect("compiles");
-        let literals = engine.literals.as_ref().expect("every pattern has literals");
+        let literals = engine
+            .literals
+            .as_ref()
+            .expect("every pattern has literals");
         let mut scan = Scan::new(&engine, text);
         engine.walk_literals(literals, &mut scan);
         let spent = scan.spent.clone();
@@ -1279,7 +1344,11 @@ mod tests {
         // Every `[` starts a probe that reads to the end of its line and finds nothing.
         let text = format!("{}[x] $5 [y]", format!("{}\n", "[".repeat(100)).repeat(50));
         let (outcome, spent) = walk(&rules, &text);
-        assert_eq!(spent[0], usize::MAX, "the bracket rule stopped taking probes");
+        assert_eq!(
+            spent[0],
+            usize::MAX,
+            "the bracket rule stopped taking probes"
+        );
         assert!(spent[1] < usize::MAX, "the dollar rule did not");
         assert_eq!(outcome.matches.len(), 3);
     }

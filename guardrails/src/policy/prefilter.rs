@@ -285,8 +285,9 @@ fn window_of(literal: &[u8]) -> (usize, usize) {
 struct Placement {
     /// The window's offset in its literals.
     offset: usize,
-    /// The literals that hold the window at that offset, ASCII letters lowercased.
-    literals: Vec<Vec<u8>>,
+    /// The literals that hold the window at that offset, ASCII letters lowercased, each with
+    /// its index in [`Literals::patterns_of`].
+    literals: Vec<(Vec<u8>, usize)>,
 }
 
 /// From this many windows on, a stream is searched with fat Teddy.
@@ -373,6 +374,8 @@ struct Stream {
 #[derive(Debug)]
 pub(crate) struct Literals {
     streams: Vec<Stream>,
+    /// Per literal, the patterns a match of which can start with it.
+    patterns: Vec<Vec<usize>>,
 }
 
 impl Literals {
@@ -392,12 +395,29 @@ impl Literals {
                 literals.push(literal);
             }
         }
+        // A pattern can start where one of its literals does, so where a literal that begins
+        // one of them does.
+        let patterns: Vec<Vec<usize>> = literals
+            .iter()
+            .map(|kept| {
+                sets.iter()
+                    .enumerate()
+                    .filter(|(_, set)| {
+                        set.iter()
+                            .flatten()
+                            .any(|literal| literal.starts_with(kept))
+                    })
+                    .map(|(pattern, _)| pattern)
+                    .collect()
+            })
+            .collect();
         // Shorter literals first, and a window already taken is reused where a literal holds
         // it (one as long as its own would be): fewer windows make a faster search.
-        literals.sort_by_key(|literal| literal.len());
+        let mut literals: Vec<(usize, &[u8])> = literals.into_iter().enumerate().collect();
+        literals.sort_by_key(|(_, literal)| literal.len());
         let mut chosen: Vec<Vec<u8>> = Vec::new();
         let mut by_length: Vec<HashMap<Vec<u8>, Vec<Placement>>> = vec![HashMap::new(); WINDOW + 1];
-        for literal in literals {
+        for (id, literal) in literals {
             let length = literal.len().min(WINDOW);
             let reused = chosen
                 .iter()
@@ -418,10 +438,10 @@ impl Literals {
                 .iter_mut()
                 .find(|placement| placement.offset == offset)
             {
-                Some(placement) => placement.literals.push(literal.to_vec()),
+                Some(placement) => placement.literals.push((literal.to_vec(), id)),
                 None => placements.push(Placement {
                     offset,
-                    literals: vec![literal.to_vec()],
+                    literals: vec![(literal.to_vec(), id)],
                 }),
             }
         }
@@ -460,7 +480,13 @@ impl Literals {
         if streams.is_empty() {
             return None;
         }
-        Some(Literals { streams })
+        Some(Literals { streams, patterns })
+    }
+
+    /// The patterns a match of which can start where the literal `literal` (as
+    /// [`Literals::starts`] gives it) starts.
+    pub(crate) fn patterns_of(&self, literal: usize) -> &[usize] {
+        self.patterns.get(literal).map_or(&[], Vec::as_slice)
     }
 
     /// Whether the search needs the text with its ASCII letters lowercased.
@@ -470,8 +496,8 @@ impl Literals {
 }
 
 impl Literals {
-    /// Every position of `range` in `text` where a literal starts, in increasing order, into
-    /// `starts` (cleared first). `ascii` tells whether the whole text is ASCII, so that windows
+    /// Every position of `range` in `text` where a literal starts, with the literal (for
+    /// [`Literals::patterns_of`]), in increasing order, into `starts` (cleared first). `ascii` tells whether the whole text is ASCII, so that windows
     /// with other bytes need not be searched; `lower` is a buffer for the stretch of text
     /// searched with its ASCII letters lowercased, kept by the caller across calls.
     ///
@@ -483,7 +509,7 @@ impl Literals {
         range: Range<usize>,
         ascii: bool,
         lower: &mut Vec<u8>,
-        starts: &mut Vec<usize>,
+        starts: &mut Vec<(usize, usize)>,
     ) {
         starts.clear();
         let base = range.start;
@@ -493,7 +519,8 @@ impl Literals {
         };
         if self.needs_lowercase() {
             lower.clear();
-            lower.extend(stretch.iter().map(u8::to_ascii_lowercase));
+            lower.extend_from_slice(stretch);
+            lower.make_ascii_lowercase();
         }
         for stream in &self.streams {
             let searcher = if ascii {
@@ -529,23 +556,28 @@ impl Literals {
                     let Some(start) = span.start.checked_sub(placement.offset) else {
                         continue;
                     };
-                    if base + start < range.end
-                        && placement.literals.iter().any(|literal| {
-                            stretch
-                                .get(start..start + literal.len())
-                                .is_some_and(|found| found.eq_ignore_ascii_case(literal))
-                        })
-                    {
-                        starts.push(base + start);
+                    if base + start >= range.end {
+                        continue;
+                    }
+                    for (literal, id) in &placement.literals {
+                        if stretch
+                            .get(start..start + literal.len())
+                            .is_some_and(|found| found.eq_ignore_ascii_case(literal))
+                        {
+                            starts.push((base + start, *id));
+                        }
                     }
                 }
             }
         }
         // Each stream finds its windows in order, but the streams (and the offsets of the
-        // windows in their literals) interleave.
-        if !starts.is_sorted() {
-            starts.sort_unstable();
-        }
+        // windows in their literals) interleave: the list is a few sorted runs, which the
+        // standard library's stable sort finds and merges.
+        #[expect(
+            clippy::stable_sort_primitive,
+            reason = "a few sorted runs: the stable sort merges them in one pass"
+        )]
+        starts.sort();
         starts.dedup();
     }
 }
@@ -591,8 +623,9 @@ mod tests {
         for base in (0..text.len()).step_by(stretch) {
             let range = base..(base + stretch).min(text.len());
             literals.starts(text, range, text.is_ascii(), &mut lower, &mut starts);
-            found.extend_from_slice(&starts);
+            found.extend(starts.iter().map(|&(start, _)| start));
         }
+        found.dedup();
         found
     }
 
