@@ -341,9 +341,10 @@ fn starts_with_word_character(hir: &Hir) -> bool {
             u32::from(range.end()) - u32::from(range.start()) <= 256
                 && (range.start()..=range.end()).all(regex_syntax::is_word_character)
         }),
-        HirKind::Class(Class::Bytes(class)) => class.ranges().iter().all(|range| {
-            (range.start()..=range.end()).all(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
-        }),
+        HirKind::Class(Class::Bytes(class)) => class
+            .ranges()
+            .iter()
+            .all(|range| (range.start()..=range.end()).all(regex_syntax::is_word_byte)),
         HirKind::Capture(capture) => starts_with_word_character(&capture.sub),
         HirKind::Repetition(repetition) => {
             repetition.min > 0 && starts_with_word_character(&repetition.sub)
@@ -575,10 +576,6 @@ impl Engine {
                 scan.settle_candidate(position, literals.patterns_of(literal));
             }
         }
-        if lower.capacity() > BUFFER_KEPT || starts.capacity() > BUFFER_KEPT {
-            // Not kept for the next check: a hostile text must not hold its size for good.
-            *buffers = Buffers::default();
-        }
     }
 
     /// The one pass when some pattern has no literal set: every pattern in one leftmost-first
@@ -684,14 +681,7 @@ type LooseCacheFn = Box<dyn Fn() -> hybrid::dfa::Cache + Send + Sync + UnwindSaf
 fn loose_automaton(
     loose: &[Hir],
 ) -> Option<(hybrid::dfa::DFA, Pool<hybrid::dfa::Cache, LooseCacheFn>)> {
-    let nfa = thompson::Compiler::new()
-        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
-        .build_many_from_hir(loose)
-        .ok()?;
-    let dfa = hybrid::dfa::DFA::builder()
-        .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
-        .build_from_nfa(nfa)
-        .ok()?;
+    let dfa = lazy_dfa(loose, hybrid::dfa::DFA::config().match_kind(MatchKind::All))?;
     let for_caches = dfa.clone();
     let create: LooseCacheFn = Box::new(move || for_caches.create_cache());
     Some((dfa, Pool::new(create)))
@@ -820,9 +810,6 @@ const PROBE_WINDOW: usize = 256;
 /// lowercased and its literal starts stay in the processor's cache.
 const STRETCH: usize = 32 << 10;
 
-/// The largest buffers kept for the next check.
-const BUFFER_KEPT: usize = 1 << 20;
-
 /// How many bytes the probes of one pattern may read per byte of text the scan went past
 /// (plus one [`PROBE_WINDOW`]) before the pattern is searched on its own from there: text full
 /// of literals that start no match of a pattern cannot make the scan much slower than that
@@ -834,7 +821,8 @@ const PROBE_PER_BYTE: usize = 8;
 const PROBE_COST: usize = 32;
 
 /// The buffers of one literal search: the stretch of text lowercased, and the literal starts
-/// found in it.
+/// found in it. Both are bounded by [`STRETCH`] (times the few literals that can start at one
+/// position) whatever the text, so they are kept across checks as they are.
 #[derive(Debug, Default)]
 struct Buffers {
     lower: Vec<u8>,
@@ -860,25 +848,33 @@ enum Probe {
 /// pattern's own search. `None` when the pattern cannot have one; its probes are then always
 /// undecided, which only costs speed.
 fn build_probe(hir: &Hir) -> Option<hybrid::dfa::DFA> {
-    let nfa = thompson::Compiler::new()
-        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
-        .build_from_hir(hir)
-        .ok()?;
-    hybrid::dfa::DFA::builder()
-        .configure(hybrid::dfa::DFA::config().unicode_word_boundary(true))
-        .build_from_nfa(nfa)
-        .ok()
+    lazy_dfa(
+        &[hir],
+        hybrid::dfa::DFA::config().unicode_word_boundary(true),
+    )
 }
 
 /// A lazy DFA of a pattern without its Unicode word boundaries, with all of its matches: where
 /// it dies, no match of the exact pattern extends past (see [`Loose`]).
 fn build_loose_probe(loose: &Hir) -> Option<hybrid::dfa::DFA> {
+    lazy_dfa(
+        &[loose],
+        hybrid::dfa::DFA::config().match_kind(MatchKind::All),
+    )
+}
+
+/// A lazy DFA of `hirs`, without captures; `None` when it does not build, which only costs
+/// speed wherever one is used.
+fn lazy_dfa<H: std::borrow::Borrow<Hir>>(
+    hirs: &[H],
+    config: hybrid::dfa::Config,
+) -> Option<hybrid::dfa::DFA> {
     let nfa = thompson::Compiler::new()
         .configure(thompson::Config::new().which_captures(WhichCaptures::None))
-        .build_from_hir(loose)
+        .build_many_from_hir(hirs)
         .ok()?;
     hybrid::dfa::DFA::builder()
-        .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
+        .configure(config)
         .build_from_nfa(nfa)
         .ok()
 }
@@ -948,6 +944,10 @@ impl<'e, 't> Scan<'e, 't> {
             return;
         }
         let forbidden = self.engine.singles.len();
+        // After a word character, no pattern that starts a word can start here.
+        let after_word = position
+            .checked_sub(1)
+            .is_some_and(|at| regex_syntax::is_word_byte(self.text.as_bytes()[at]));
         for &pattern in patterns {
             let waiting = if pattern < forbidden {
                 self.resume_at[pattern] <= position
@@ -957,11 +957,7 @@ impl<'e, 't> Scan<'e, 't> {
             if !waiting || self.spent[pattern] == usize::MAX {
                 continue;
             }
-            let before = position.checked_sub(1).map(|at| self.text.as_bytes()[at]);
-            if self.engine.word_start[pattern]
-                && before.is_some_and(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
-            {
-                // The boundary the pattern starts with cannot be here.
+            if after_word && self.engine.word_start[pattern] {
                 continue;
             }
             let allowance = PROBE_PER_BYTE
@@ -983,13 +979,12 @@ impl<'e, 't> Scan<'e, 't> {
     /// scan finds the rest of its matches, a required one is searched for at the end.
     fn give_up_probes(&mut self, pattern: usize) {
         self.spent[pattern] = usize::MAX;
-        let forbidden = self.engine.singles.len();
+        let engine = self.engine;
+        let forbidden = engine.singles.len();
         if pattern < forbidden {
-            let from = self.resume_at[pattern];
-            let regex = &self.engine.singles[pattern];
-            let input = Input::new(self.text).span(from.min(self.text.len())..self.text.len());
-            let found: Vec<_> = regex.find_iter(input).collect();
-            for found in found {
+            let from = self.resume_at[pattern].min(self.text.len());
+            let input = Input::new(self.text).span(from..self.text.len());
+            for found in engine.singles[pattern].find_iter(input) {
                 self.record(pattern, found.start(), found.end());
             }
             self.resume_at[pattern] = usize::MAX;
