@@ -363,6 +363,10 @@ pub mod format {
 #[doc = include_str!("tool_attr.md")]
 pub use guardrails_derive::tool;
 
+#[cfg(feature = "rmcp")]
+#[doc = include_str!("guarded_attr.md")]
+pub use guardrails_derive::guarded;
+
 /// Items used by generated code. Not part of the public API: no stability guarantees.
 #[doc(hidden)]
 pub mod __private {
@@ -397,9 +401,14 @@ pub mod __private {
     pub use guardrails_derive::string_formats;
     pub use std::boxed::Box;
 
+    /// What `#[guarded]` makes `Self::tool_router()` return.
+    #[cfg(feature = "rmcp")]
+    pub use crate::mcp::{RouterGuard, guarded_router};
     /// What a `#[tool]` method of an rmcp `#[tool_router]` impl returns to rmcp.
     #[cfg(feature = "rmcp")]
     pub use crate::mcp::{call_result as mcp_call_result, definition as mcp_definition};
+    #[cfg(feature = "rmcp")]
+    pub use rmcp::handler::server::router::tool::ToolRouter;
     #[cfg(feature = "rmcp")]
     pub use rmcp::model::{CallToolResult as McpCallToolResult, Tool as McpTool};
 

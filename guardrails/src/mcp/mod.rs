@@ -98,6 +98,8 @@ use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
 /// The most characters of an unknown method's name that an error echoes back.
 const MAX_METHOD_CHARS: usize = 64;
 
+#[doc(hidden)]
+pub use guard::guarded_router;
 pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[cfg(feature = "http")]
 pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
