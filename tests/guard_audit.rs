@@ -1,0 +1,178 @@
+//! Audit mode on native rmcp servers: nothing is refused, every call the guard would refuse is
+//! logged through `tracing` with its tool, paths and codes and none of the caller's values.
+
+use std::sync::{Mutex, PoisonError};
+
+use guardrails::mcp::RouterGuard;
+use guardrails_tests::client::{call, connect, text};
+use guardrails_tests::notes_server::Notes;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
+use serde_json::json;
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+/// Every event of target `guardrails::audit`, its fields written `name=value`.
+static LOG: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+struct AuditLog;
+
+struct Fields(String);
+
+impl Visit for Fields {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.push_str(&format!("{}={value:?} ", field.name()));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.push_str(&format!("{}={value} ", field.name()));
+    }
+}
+
+impl Subscriber for AuditLog {
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        metadata.target() == "guardrails::audit"
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        let mut fields = Fields(format!("{} ", event.metadata().level()));
+        event.record(&mut fields);
+        LOG.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(fields.0);
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+/// The lines logged so far that name `tool`.
+fn logged(tool: &str) -> Vec<String> {
+    let _ = tracing::subscriber::set_global_default(AuditLog);
+    let needle = format!("tool={tool} ");
+    LOG.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .filter(|line| line.contains(&needle))
+        .cloned()
+        .collect()
+}
+
+fn deserialize_i32_from_string_or_int<'de, D>(deserializer: D) -> Result<i32, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::Deserialize;
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum StringOrInt {
+        Int(i32),
+        Str(String),
+    }
+    match StringOrInt::deserialize(deserializer)? {
+        StringOrInt::Int(n) => Ok(n),
+        StringOrInt::Str(s) => s.parse::<i32>().map_err(serde::de::Error::custom),
+    }
+}
+
+/// rmcp's counter's analysis arguments: a `deserialize_with` more lenient than the schema.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Goal {
+    #[serde(deserialize_with = "deserialize_i32_from_string_or_int")]
+    goal: i32,
+}
+
+#[derive(Clone)]
+struct Counter;
+
+#[guardrails::guarded(guard = RouterGuard::new().audit())]
+#[tool_router]
+impl Counter {
+    #[tool(description = "Sets a goal")]
+    fn set_goal(&self, Parameters(Goal { goal }): Parameters<Goal>) -> String {
+        format!("goal {goal}")
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Counter {}
+
+#[tokio::test]
+async fn a_call_the_guard_would_refuse_reaches_the_tool_and_is_logged() {
+    let _ = logged("");
+    let audited = RouterGuard::new().audit().guard(Notes::tool_router());
+    let client = connect(Notes::with_router(10, audited)).await;
+    let plain = connect(Notes::new(10)).await;
+    let args =
+        json!({"title": "Buy milk", "tag": "home", "priority": "low", "titel": "secret-value"});
+    let a = client
+        .call_tool(call("create_note", args.clone()))
+        .await
+        .unwrap();
+    let b = plain.call_tool(call("create_note", args)).await.unwrap();
+    assert_ne!(a.is_error, Some(true), "{}", text(&a, 0));
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+    let lines = logged("create_note");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let line = &lines[0];
+    assert!(line.starts_with("WARN "), "{line}");
+    assert!(line.contains("issues=1 "), "{line}");
+    assert!(line.contains(r#"codes="titel:unknown_field""#), "{line}");
+    assert!(!line.contains("secret-value"), "{line}");
+    // A valid call is not logged; a call serde refuses too reaches rmcp's own error.
+    client
+        .call_tool(call(
+            "create_note",
+            json!({"title": "a", "tag": "b", "priority": "low"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(logged("create_note").len(), 1);
+    let a = client
+        .call_tool(call("create_note", json!({"title": "a"})))
+        .await;
+    let b = plain
+        .call_tool(call("create_note", json!({"title": "a"})))
+        .await;
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    let lines = logged("create_note");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[1].contains("tag:missing"), "{lines:?}");
+    assert!(lines[1].contains("priority:missing"), "{lines:?}");
+    // The client sees the tool's own schema.
+    let tools = client.list_all_tools().await.unwrap();
+    let native = plain.list_all_tools().await.unwrap();
+    let find = |list: &[rmcp::model::Tool]| {
+        list.iter()
+            .find(|t| t.name == "create_note")
+            .unwrap()
+            .input_schema
+            .clone()
+    };
+    assert_eq!(find(&tools), find(&native));
+    client.cancel().await.unwrap();
+    plain.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_lenient_deserialize_with_shows_in_the_audit_log() {
+    let _ = logged("");
+    let client = connect(Counter).await;
+    let result = client
+        .call_tool(call("set_goal", json!({"goal": "42"})))
+        .await
+        .unwrap();
+    assert_ne!(result.is_error, Some(true), "{}", text(&result, 0));
+    assert_eq!(text(&result, 0), "goal 42");
+    let lines = logged("set_goal");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains(r#"codes="goal:type""#), "{lines:?}");
+    assert!(!lines[0].contains("42"), "{lines:?}");
+    client.cancel().await.unwrap();
+}
