@@ -176,3 +176,120 @@ async fn a_lenient_deserialize_with_shows_in_the_audit_log() {
     assert!(!lines[0].contains("42"), "{lines:?}");
     client.cancel().await.unwrap();
 }
+
+/// Behaviours of serde that a JSON Schema cannot say: an alias, `#[serde(other)]`, a set that
+/// drops duplicates.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Shade {
+    Light,
+    Dark,
+    #[serde(other)]
+    Unknown,
+}
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Style {
+    #[serde(alias = "colour")]
+    color: String,
+    shade: Shade,
+    tags: std::collections::BTreeSet<String>,
+}
+
+#[derive(Clone)]
+struct Styles;
+
+#[guardrails::guarded(guard = RouterGuard::new().audit())]
+#[tool_router]
+impl Styles {
+    #[tool(description = "Describes a style")]
+    fn style(&self, Parameters(style): Parameters<Style>) -> String {
+        format!("{} {:?} {}", style.color, style.shade, style.tags.len())
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Styles {}
+
+#[tokio::test]
+async fn aliases_other_variants_and_set_duplicates_show_in_the_audit_log() {
+    let _ = logged("");
+    let client = connect(Styles).await;
+    let result = client
+        .call_tool(call(
+            "style",
+            json!({"colour": "red", "shade": "dim", "tags": ["a", "a"]}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(text(&result, 0), "red Unknown 1");
+    let lines = logged("style");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    for code in [
+        "colour:unknown_field",
+        "color:missing",
+        "shade:enum",
+        "tags:not_unique",
+    ] {
+        assert!(lines[0].contains(code), "{code} not in {lines:?}");
+    }
+    client.cancel().await.unwrap();
+}
+
+/// A `#[tool]` server in audit mode.
+mod derived {
+    use guardrails::{Server, ToolArgs, tool};
+
+    #[derive(serde::Deserialize, ToolArgs)]
+    pub(super) struct Greet {
+        #[guard(length(min = 3))]
+        pub(super) name: String,
+    }
+
+    /// Greets someone.
+    #[tool]
+    pub(super) fn greet(args: Greet) -> String {
+        format!("Hello, {}!", args.name)
+    }
+
+    pub(super) fn server(audit: bool) -> Server<()> {
+        Server::new(()).audit(audit).tool(greet)
+    }
+}
+
+#[tokio::test]
+async fn a_tool_server_in_audit_mode_runs_what_serde_reads_and_logs_it() {
+    let _ = logged("");
+    let audited = derived::server(true);
+    let enforcing = derived::server(false);
+    let short = json!({"name": "Al", "extra": "secret-value"});
+    assert!(
+        enforcing
+            .call("greet", short.clone())
+            .await
+            .unwrap()
+            .is_error
+    );
+    let output = audited.call("greet", short).await.unwrap();
+    assert!(!output.is_error, "{:?}", output.text);
+    assert_eq!(output.text, ["Hello, Al!"]);
+    let lines = logged("greet");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains(r#"codes="name:too_short, extra:unknown_field""#)
+            || lines[0].contains(r#"codes="extra:unknown_field, name:too_short""#),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("let_through=true"), "{lines:?}");
+    assert!(!lines[0].contains("secret-value"), "{lines:?}");
+    // What serde refuses too is refused, coached, and logged as such.
+    let missing = audited.call("greet", json!({})).await.unwrap();
+    assert!(missing.is_error);
+    assert!(missing.text[0].contains("missing"), "{:?}", missing.text);
+    let lines = logged("greet");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[1].contains("let_through=false"), "{lines:?}");
+    // An enforcing server logs nothing.
+    let _ = enforcing.call("greet", json!({"name": "Al"})).await;
+    assert_eq!(logged("greet").len(), 2);
+}

@@ -377,7 +377,10 @@ pub mod __private {
     pub use crate::policy::{Policy, Profile};
     pub use crate::tool::cursor::with_cursor;
     pub use crate::tool::presenter::{present_collection, present_value};
-    pub use crate::tool::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
+    pub use crate::tool::probe::{
+        ListingOf, NotListing, Probe, WithDeserialize, WithSchema, WithoutDeserialize,
+        WithoutSchema,
+    };
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{Presented, Presenter, blocking, run, run_paged};
     pub use crate::tool::{

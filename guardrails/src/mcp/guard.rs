@@ -17,7 +17,8 @@ use crate::render::RenderOptions;
 use crate::text::{head_bytes, json_text};
 use crate::tool::CallOutput;
 use crate::tool::presenter::keep_within;
-use crate::validation::{ArgsInfo, Report, SchemaArgs, SchemaError};
+use crate::tool::run::audit_log;
+use crate::validation::{ArgsInfo, SchemaArgs, SchemaError};
 
 /// Guards every tool of an rmcp `ToolRouter`, rendering messages as XML-style tags: the
 /// router, with each tool's `inputSchema` made strict and its arguments checked against it
@@ -427,7 +428,7 @@ impl NativeTool {
         }
         if let Err(report) = checked {
             if self.audit {
-                audit_log(&self.name, &report);
+                audit_log(&self.name, &report, true);
                 return self.run(inner, ctx);
             }
             let rejection =
@@ -537,24 +538,4 @@ impl NativeTool {
         );
         Some(crate::render::truncation(&notice, &self.render))
     }
-}
-
-/// Logs a call that the guard would have refused: the tool, how many issues, and each issue's
-/// path and code (`ids.to:missing`), never what was sent.
-pub(crate) fn audit_log(tool: &str, report: &Report) {
-    use std::fmt::Write as _;
-    let mut issues = String::new();
-    for issue in report.issues() {
-        if !issues.is_empty() {
-            issues.push_str(", ");
-        }
-        let _ = write!(issues, "{}:{}", issue.location(), issue.code);
-    }
-    tracing::warn!(
-        target: "guardrails::audit",
-        tool,
-        issues = report.issues().len() + report.omitted(),
-        codes = ?issues,
-        "a call the guard would refuse was let through",
-    );
 }
