@@ -40,7 +40,7 @@ pub(crate) fn parse(args: TokenStream, item: &TokenStream) -> syn::Result<Guarde
             for meta in metas {
                 match meta {
                     Meta::NameValue(pair) if pair.path.is_ident("guard") => {
-                        guard = Some(pair.value)
+                        guard = Some(pair.value);
                     }
                     other => push(syn::Error::new_spanned(
                         &other,
@@ -72,7 +72,7 @@ pub(crate) fn parse(args: TokenStream, item: &TokenStream) -> syn::Result<Guarde
     let metas = match &item.attrs[router_attr].meta {
         Meta::List(list) => list
             .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
-            .map_err(|e| push(e))
+            .map_err(&mut push)
             .unwrap_or_default(),
         _ => Punctuated::new(),
     };
@@ -137,7 +137,7 @@ pub(crate) fn expand(model: Guarded) -> TokenStream {
     item.attrs[router_attr] = syn::parse_quote!(#[#path(#(#kept,)* router = #unguarded)]);
     let guard = guard.map_or_else(
         || quote!(::guardrails::__private::RouterGuard::new()),
-        |guard| guard.into_token_stream(),
+        ToTokens::into_token_stream,
     );
     let doc = format!(
         "The tool router with every tool guarded (`#[guarded]`), built once; \

@@ -351,7 +351,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
 
                 fn from_value_unchecked(arguments: __gr::Value) -> ::core::option::Option<Self> {
                     use __gr::{WithDeserialize as _, WithoutDeserialize as _};
-                    (&__gr::Probe::<Self>::new(__gr::PhantomData)).from_value_unchecked(arguments)
+                    (&__gr::Probe::<Self>::new(__gr::PhantomData)).read_unchecked(arguments)
                 }
             }
 

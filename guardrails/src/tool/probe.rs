@@ -66,10 +66,10 @@ impl<T: ?Sized> WithoutSchema for &Probe<T> {}
 /// validate.
 pub trait WithDeserialize<T> {
     /// The value as serde reads it, or `None` when serde refuses it too.
-    fn from_value_unchecked(&self, value: Value) -> Option<T>;
+    fn read_unchecked(&self, value: Value) -> Option<T>;
 }
 impl<T: serde::de::DeserializeOwned> WithDeserialize<T> for Probe<T> {
-    fn from_value_unchecked(&self, value: Value) -> Option<T> {
+    fn read_unchecked(&self, value: Value) -> Option<T> {
         serde_json::from_value(value).ok()
     }
 }
@@ -77,7 +77,7 @@ impl<T: serde::de::DeserializeOwned> WithDeserialize<T> for Probe<T> {
 /// Chosen for every other type, one auto-reference later: nothing reads it but the guard.
 pub trait WithoutDeserialize<T> {
     /// Nothing.
-    fn from_value_unchecked(&self, value: Value) -> Option<T> {
+    fn read_unchecked(&self, value: Value) -> Option<T> {
         let _ = value;
         None
     }

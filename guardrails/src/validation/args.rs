@@ -21,6 +21,7 @@ pub trait ToolArgs: Sized {
     /// The arguments as serde alone reads them, when the type implements `Deserialize`:
     /// what audit mode runs a call with when it does not validate. Generated.
     #[doc(hidden)]
+    #[must_use]
     fn from_value_unchecked(arguments: Value) -> Option<Self> {
         let _ = arguments;
         None
