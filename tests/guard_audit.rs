@@ -1,6 +1,12 @@
 //! Audit mode on native rmcp servers: nothing is refused, every call the guard would refuse is
 //! logged through `tracing` with its tool, paths and codes and none of the caller's values.
 
+#![expect(
+    clippy::unused_self,
+    reason = "tools are methods on `&self`, as rmcp's examples write them"
+)]
+
+use std::fmt::Write as _;
 use std::sync::{Mutex, PoisonError};
 
 use guardrails::mcp::RouterGuard;
@@ -22,10 +28,10 @@ struct Fields(String);
 
 impl Visit for Fields {
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.0.push_str(&format!("{}={value:?} ", field.name()));
+        let _ = write!(self.0, "{}={value:?} ", field.name());
     }
     fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.push_str(&format!("{}={value} ", field.name()));
+        let _ = write!(self.0, "{}={value} ", field.name());
     }
 }
 

@@ -2,6 +2,11 @@
 //! router in a field, the default `#[tool_handler]`, `#[tool_router(server_handler)]`, a
 //! generic service, combined routers): each one serves guarded tools, its validators built once.
 
+#![expect(
+    clippy::unused_self,
+    reason = "tools are methods on `&self`, as rmcp's examples write them"
+)]
+
 use std::sync::Arc;
 
 use guardrails::mcp::{GuardError, RouterGuard, guard_router};

@@ -176,15 +176,15 @@ pub(crate) fn fallback(item: &TokenStream, errors: &syn::Error) -> TokenStream {
 mod tests {
     use super::*;
 
-    fn expanded(args: TokenStream, item: TokenStream) -> String {
-        expand(parse(args, &item).unwrap()).to_string()
+    fn expanded(args: TokenStream, item: &TokenStream) -> String {
+        expand(parse(args, item).unwrap()).to_string()
     }
 
     #[test]
     fn the_router_is_renamed_and_served_guarded() {
         let out = expanded(
             quote!(),
-            quote! {
+            &quote! {
                 #[tool_router(vis = "pub", server_handler)]
                 impl Counter {}
             },
@@ -208,7 +208,7 @@ mod tests {
     fn a_named_router_keeps_its_name_and_other_arguments() {
         let out = expanded(
             quote!(guard = RouterGuard::new().audit()),
-            quote! {
+            &quote! {
                 #[rmcp::tool_router(router = math, allow_empty)]
                 impl<T: Send> Calc<T> {}
             },

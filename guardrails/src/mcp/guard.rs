@@ -26,7 +26,10 @@ use crate::validation::{ArgsInfo, SchemaArgs, SchemaError};
 /// [`RouterGuard`] for the render format and limits on results.
 ///
 /// Build the guarded router once and clone it (its routes are shared): the validators are
-/// compiled here.
+/// compiled here. The router must be the one the server serves: rmcp's default
+/// `#[tool_handler]` asks `Self::tool_router()` on every request, not a field. On a
+/// `#[tool_router]` impl, [`#[guarded]`](macro@crate::guarded) guards that function itself,
+/// for every shape of server.
 ///
 /// # Panics
 /// When a tool's input schema does not compile (a reference to another document, an invalid

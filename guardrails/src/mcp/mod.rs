@@ -2,11 +2,14 @@
 //! SDK. No protocol code lives here; this module only maps between the pipeline and rmcp, and
 //! it is the only module that knows rmcp.
 //!
-//! Three ways in:
+//! Ways in:
 //!
-//! - [`guard_router`] / [`RouterGuard`]: an existing rmcp server's native `#[tool]` methods,
-//!   guarded in one call on its `ToolRouter`: strict input schemas checked before the handler
-//!   runs, coaching messages, limits on results. Nothing else of the server changes.
+//! - [`#[guarded]`](macro@crate::guarded) above rmcp's `#[tool_router]`: an existing rmcp
+//!   server's native `#[tool]` methods guarded by one line, whichever way the server serves its
+//!   router (`Self::tool_router()` itself returns it guarded): strict input schemas checked
+//!   before the handler runs, coaching messages, limits on results, or
+//!   [audit mode](RouterGuard::audit). Nothing else of the server changes.
+//! - [`guard_router`] / [`RouterGuard`]: the same guard on any `ToolRouter` you build.
 //! - [`Server`]: implements rmcp's `ServerHandler`, and is served over stdio
 //!   ([`Server::serve_stdio`]) or Streamable HTTP ([`Server::serve_http`], feature `http`).
 //! - In an existing rmcp server, `#[guardrails::tool]` on a `&self` method of the impl that
@@ -18,8 +21,8 @@
 //!   serves from: store it in the server and name it in `#[tool_handler(router = …)]`, as
 //!   [`GuardedRoutes`] shows.
 //!
-//! Guarding a native server: keep the router in a field, guarded once, and point
-//! `#[tool_handler]` at it.
+//! Guarding a router yourself: keep it in a field, guarded once, and point `#[tool_handler]`
+//! at it (or let [`#[guarded]`](macro@crate::guarded) do it for every shape of server).
 //!
 //! ```
 //! use guardrails::mcp::{ResultLimits, RouterGuard, guard_router};
