@@ -318,12 +318,13 @@ where
     if let Some(router) = find(&ROUTERS.read().unwrap_or_else(PoisonError::into_inner)) {
         return router;
     }
+    // Built outside the lock: `guard` is the user's code, and may ask for another router.
+    let router = guard().guard(unguarded());
     let mut routers = ROUTERS.write().unwrap_or_else(PoisonError::into_inner);
-    // Another thread may have built it while this one waited.
+    // A router another thread built meanwhile is kept, so that every caller shares one.
     if let Some(router) = find(&routers) {
         return router;
     }
-    let router = guard().guard(unguarded());
     routers.insert(key, Box::new(router.clone()));
     router
 }
