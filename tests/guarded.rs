@@ -282,3 +282,73 @@ fn the_unguarded_router_stays_rmcps() {
     let fresh = guard_router(plain);
     assert!(!same_route(&fresh, &guarded, "sum"));
 }
+
+/// A `#[guardrails::tool]` method beside native ones.
+#[derive(serde::Deserialize, guardrails::ToolArgs)]
+struct Invoice {
+    /// The customer's id.
+    #[guard(pattern = "^cus_[a-z0-9]{8}$")]
+    customer: String,
+}
+
+#[derive(Clone)]
+struct Mixed;
+
+#[guardrails::guarded]
+#[tool_router]
+impl Mixed {
+    #[tool(description = "Calculate the sum of two numbers")]
+    fn sum(&self, Parameters(SumRequest { a, b }): Parameters<SumRequest>) -> String {
+        (a + b).to_string()
+    }
+
+    /// Creates an invoice.
+    #[guardrails::tool]
+    fn invoice(&self, args: Invoice) -> String {
+        args.customer
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Mixed {}
+
+#[tokio::test]
+async fn a_guardrails_tool_beside_native_ones_keeps_its_own_coaching() {
+    let guarded = Mixed::tool_router();
+    let plain = Mixed::tool_router_unguarded();
+    // Its route is left as it is: checked once, by its own pipeline.
+    assert_eq!(
+        guarded.map["invoice"].attr.input_schema,
+        plain.map["invoice"].attr.input_schema
+    );
+    assert!(Arc::ptr_eq(
+        &guarded.map["invoice"].attr.input_schema,
+        &plain.map["invoice"].attr.input_schema
+    ));
+    let client = connect(Mixed).await;
+    let result = client
+        .call_tool(call("invoice", json!({"customer": "bob", "extra": 1})))
+        .await
+        .unwrap();
+    let message = text(&result, 0);
+    assert_eq!(result.is_error, Some(true));
+    // The derived tool's own message, as its method answers the call without a router.
+    let own = Mixed
+        .invoice(guardrails_tests::testing::object(
+            json!({"customer": "bob", "extra": 1}),
+        ))
+        .await;
+    assert_eq!(message, text(&own, 0));
+    assert!(message.contains("issues=\"2\""), "{message}");
+    client.cancel().await.unwrap();
+    assert_guarded(connect(Mixed).await, "sum", "3").await;
+    // Limits on it belong on the tool.
+    let error = RouterGuard::new()
+        .tool(
+            "invoice",
+            guardrails::mcp::ResultLimits::new().max_bytes(10),
+        )
+        .try_guard(Mixed::tool_router_unguarded())
+        .unwrap_err();
+    assert!(matches!(error, GuardError::DerivedTool { .. }), "{error}");
+}

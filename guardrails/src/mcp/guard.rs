@@ -89,7 +89,8 @@ impl ResultLimits {
 /// How [`guard_router`] guards a router: the format of its messages and the limits on the
 /// results of some of its tools.
 ///
-/// Every tool of the router is guarded:
+/// Every native tool of the router is guarded (a `#[guardrails::tool]` method in it is left to
+/// its own pipeline, which checks its calls already, with the coaching its declarations give):
 ///
 /// - its advertised `inputSchema` is made strict ([`strict_schema`](crate::validation::strict_schema):
 ///   `additionalProperties: false` on every object that says nothing of other keys, local
@@ -222,6 +223,16 @@ impl RouterGuard {
         }
         for (name, route) in &mut router.map {
             let limits = self.limits.get(name.as_ref()).copied().unwrap_or_default();
+            // A `#[guardrails::tool]` method's own pipeline checks its calls, with the coaching
+            // its declarations give; limits on it are the tool's own.
+            if super::is_derived_schema(&route.attr.input_schema) {
+                if limits.is_none() {
+                    continue;
+                }
+                return Err(GuardError::DerivedTool {
+                    tool: name.to_string(),
+                });
+            }
             if let Some(guarded) = guarded_by(&route.attr.input_schema) {
                 if guarded.limits == limits
                     && guarded.audit == self.audit
@@ -348,6 +359,15 @@ pub enum GuardError {
          `#[guarded]`, set the settings in `#[guarded(guard = …)]` and drop the other guard)"
     )]
     AlreadyGuarded {
+        /// The tool.
+        tool: String,
+    },
+    /// Limits were set for a tool written with `#[guardrails::tool]`, whose limits are its own.
+    #[error(
+        "limits set for `{tool}`, a `#[guardrails::tool]`: set them on the tool \
+         (`#[tool(agent_limit = .., max_bytes = ..)]`)"
+    )]
+    DerivedTool {
         /// The tool.
         tool: String,
     },

@@ -111,8 +111,8 @@ pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
 /// arguments type and `outputSchema` when its output type provides one.
 #[must_use]
 pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
-    let input: JsonObject = spec.input_schema().as_object().cloned().unwrap_or_default();
-    let mut tool = rmcp::model::Tool::new(spec.name(), spec.description(), Arc::new(input));
+    let input = derived_schema(spec.input_schema());
+    let mut tool = rmcp::model::Tool::new(spec.name(), spec.description(), input);
     if let Some(title) = spec.title() {
         tool = tool.with_title(title);
     }
@@ -130,6 +130,43 @@ pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
         tool = tool.with_raw_output_schema(Arc::new(schema.clone()));
     }
     tool
+}
+
+/// The input schemas of derived tools, one shared copy of each (keyed by the address of the
+/// static it is read from), and the addresses of those copies.
+#[derive(Default)]
+struct DerivedSchemas {
+    by_static: std::collections::HashMap<usize, Arc<JsonObject>>,
+    copies: std::collections::HashSet<usize>,
+}
+
+static DERIVED_SCHEMAS: std::sync::LazyLock<std::sync::Mutex<DerivedSchemas>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// The `inputSchema` of a derived tool, copied once: rmcp's default handler rebuilds its router
+/// on every request, and a router guard knows a derived tool's route by it.
+fn derived_schema(schema: &'static schemars::Schema) -> Arc<JsonObject> {
+    let mut schemas = DERIVED_SCHEMAS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let key = std::ptr::from_ref(schema) as usize;
+    if let Some(copy) = schemas.by_static.get(&key) {
+        return Arc::clone(copy);
+    }
+    let copy = Arc::new(schema.as_object().cloned().unwrap_or_default());
+    schemas.copies.insert(Arc::as_ptr(&copy) as usize);
+    schemas.by_static.insert(key, Arc::clone(&copy));
+    copy
+}
+
+/// Whether `schema` is the `inputSchema` of a derived tool's route, whose calls its own
+/// pipeline checks. The copies live as long as the process, so an address is never reused.
+pub(crate) fn is_derived_schema(schema: &Arc<JsonObject>) -> bool {
+    DERIVED_SCHEMAS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .copies
+        .contains(&(Arc::as_ptr(schema) as usize))
 }
 
 /// The MCP result of a call's output.
