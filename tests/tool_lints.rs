@@ -75,8 +75,44 @@ impl Methods {
     }
 }
 
+/// Native rmcp servers guarded by `#[guarded]`, away from the shadowing names above (rmcp's
+/// own macros are not written against them).
+pub mod native {
+    /// A native rmcp server, guarded by `#[guarded]`.
+    pub struct Native {
+        count: u32,
+    }
+
+    #[guardrails::guarded]
+    #[rmcp::tool_router(vis = "pub")]
+    impl Native {
+        /// Counts, as a native rmcp tool.
+        #[rmcp::tool]
+        fn native_count(&self) -> String {
+            self.count.to_string()
+        }
+    }
+
+    /// The same, with settings.
+    pub struct NativeWithSettings {
+        count: u32,
+    }
+
+    #[guardrails::guarded(guard = guardrails::mcp::RouterGuard::new())]
+    #[rmcp::tool_router(router = counting, vis = "pub")]
+    impl NativeWithSettings {
+        /// Counts, as a native rmcp tool.
+        #[rmcp::tool]
+        fn native_count(&self) -> String {
+            self.count.to_string()
+        }
+    }
+}
+
 #[test]
 fn generated_code_is_lint_clean() {
+    assert_eq!(native::Native::tool_router().list_all().len(), 1);
+    assert_eq!(native::NativeWithSettings::counting().list_all().len(), 1);
     assert_eq!(Methods::tool_router().list_all().len(), 2);
     assert_eq!(Methods.plain_method_handler(Args { count: 3 }), 3);
     assert_eq!(counted.spec().name(), "counted");

@@ -8,6 +8,7 @@ mod checked;
 mod diagnostic;
 mod expand;
 mod fallback;
+mod guarded;
 mod names;
 // The runtime's own did-you-mean, included through a link so that both crates suggest alike.
 #[expect(
@@ -50,6 +51,13 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     derive::tool(args.into(), &item.into()).into()
 }
 
+/// Makes `Self::tool_router()` of an rmcp `#[tool_router]` impl return its router guarded;
+/// documented in the `guardrails` crate.
+#[proc_macro_attribute]
+pub fn guarded(args: TokenStream, item: TokenStream) -> TokenStream {
+    derive::guarded(args.into(), &item.into()).into()
+}
+
 /// The string formats `format = ".."` accepts, as `[(name, StringFormat)]`: lets the runtime's
 /// tests hold the derive's names against its own. Not part of the API.
 #[doc(hidden)]
@@ -66,6 +74,13 @@ mod derive {
     use proc_macro2::TokenStream;
 
     use crate::{ast, expand, fallback, tool_attr, tool_valid, valid};
+
+    pub(crate) fn guarded(args: TokenStream, item: &TokenStream) -> TokenStream {
+        match crate::guarded::parse(args, item) {
+            Ok(model) => crate::guarded::expand(model),
+            Err(errors) => crate::guarded::fallback(item, &errors),
+        }
+    }
 
     pub(crate) fn tool(args: TokenStream, item: &TokenStream) -> TokenStream {
         let function: syn::ItemFn = match syn::parse2(item.clone()) {

@@ -363,6 +363,10 @@ pub mod format {
 #[doc = include_str!("tool_attr.md")]
 pub use guardrails_derive::tool;
 
+#[cfg(feature = "rmcp")]
+#[doc = include_str!("guarded_attr.md")]
+pub use guardrails_derive::guarded;
+
 /// Items used by generated code. Not part of the public API: no stability guarantees.
 #[doc(hidden)]
 pub mod __private {
@@ -373,7 +377,10 @@ pub mod __private {
     pub use crate::policy::{Policy, Profile};
     pub use crate::tool::cursor::with_cursor;
     pub use crate::tool::presenter::{present_collection, present_value};
-    pub use crate::tool::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
+    pub use crate::tool::probe::{
+        ListingOf, NotListing, Probe, WithDeserialize, WithSchema, WithoutDeserialize,
+        WithoutSchema,
+    };
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{Presented, Presenter, blocking, run, run_paged};
     pub use crate::tool::{
@@ -397,9 +404,14 @@ pub mod __private {
     pub use guardrails_derive::string_formats;
     pub use std::boxed::Box;
 
+    /// What `#[guarded]` makes `Self::tool_router()` return.
+    #[cfg(feature = "rmcp")]
+    pub use crate::mcp::{RouterGuard, guarded_router};
     /// What a `#[tool]` method of an rmcp `#[tool_router]` impl returns to rmcp.
     #[cfg(feature = "rmcp")]
     pub use crate::mcp::{call_result as mcp_call_result, definition as mcp_definition};
+    #[cfg(feature = "rmcp")]
+    pub use rmcp::handler::server::router::tool::ToolRouter;
     #[cfg(feature = "rmcp")]
     pub use rmcp::model::{CallToolResult as McpCallToolResult, Tool as McpTool};
 

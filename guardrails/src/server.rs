@@ -101,6 +101,8 @@ pub struct Server<S> {
     awareness: AwarenessConfig,
     /// Whether structured results are checked against their output schema.
     check_outputs: bool,
+    /// Whether calls that do not validate are logged and, where serde reads them, run.
+    audit: bool,
 }
 
 impl<S> Clone for Server<S> {
@@ -113,6 +115,7 @@ impl<S> Clone for Server<S> {
             known_good: self.known_good.clone(),
             awareness: self.awareness,
             check_outputs: self.check_outputs,
+            audit: self.audit,
         }
     }
 }
@@ -161,6 +164,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             known_good: None,
             awareness: AwarenessConfig::default(),
             check_outputs: cfg!(debug_assertions),
+            audit: false,
         }
     }
 
@@ -367,6 +371,24 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.refresh()
     }
 
+    /// Audit mode, to adopt the guard on a live server: a call whose arguments do not
+    /// validate is logged through `tracing` (target `guardrails::audit`, level `WARN`: the
+    /// tool, each issue's path and code, never a value sent) and, when serde reads the
+    /// arguments into their type (it implements `Deserialize`), the handler runs with what
+    /// serde read, as it would without the guard. A call serde refuses too is answered with
+    /// the coaching message, as always; the log says which calls were let through
+    /// (`let_through`). Turn it off once the log is quiet.
+    ///
+    /// ```
+    /// let server = guardrails::Server::new(()).audit(true);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn audit(mut self, on: bool) -> Self {
+        self.audit = on;
+        self.refresh()
+    }
+
     /// How the calls of the tool `spec` are answered under the current options.
     fn settings_of(&self, spec: &ToolSpec) -> CallSettings {
         let contract = self
@@ -376,6 +398,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         CallSettings::new(self.options.clone())
             .with_contract(contract)
             .with_output_schema_check(self.check_outputs)
+            .with_audit(self.audit)
     }
 
     /// Rebuilds every tool's settings after the options or the known-good contracts changed.

@@ -348,6 +348,11 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                     static EXAMPLE: __gr::OnceLock<__gr::Value> = __gr::OnceLock::new();
                     EXAMPLE.get_or_init(|| __gr::build_example(&__INFO))
                 }
+
+                fn from_value_unchecked(arguments: __gr::Value) -> ::core::option::Option<Self> {
+                    use __gr::{WithDeserialize as _, WithoutDeserialize as _};
+                    (&__gr::Probe::<Self>::new(__gr::PhantomData)).read_unchecked(arguments)
+                }
             }
 
             #[automatically_derived]

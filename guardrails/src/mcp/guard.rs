@@ -1,12 +1,13 @@
 //! Guarding the native tools of an rmcp `ToolRouter`: [`guard_router`] and [`RouterGuard`].
 
-use std::collections::BTreeMap;
+use std::any::{Any, TypeId};
+use std::collections::{BTreeMap, HashMap};
 use std::future::ready;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError, RwLock, Weak};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
 
 use crate::message::{
@@ -16,6 +17,7 @@ use crate::render::RenderOptions;
 use crate::text::{head_bytes, json_text};
 use crate::tool::CallOutput;
 use crate::tool::presenter::keep_within;
+use crate::tool::run::audit_log;
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError};
 
 /// Guards every tool of an rmcp `ToolRouter`, rendering messages as XML-style tags: the
@@ -24,7 +26,10 @@ use crate::validation::{ArgsInfo, SchemaArgs, SchemaError};
 /// [`RouterGuard`] for the render format and limits on results.
 ///
 /// Build the guarded router once and clone it (its routes are shared): the validators are
-/// compiled here.
+/// compiled here. The router must be the one the server serves: rmcp's default
+/// `#[tool_handler]` asks `Self::tool_router()` on every request, not a field. On a
+/// `#[tool_router]` impl, [`#[guarded]`](macro@crate::guarded) guards that function itself,
+/// for every shape of server.
 ///
 /// # Panics
 /// When a tool's input schema does not compile (a reference to another document, an invalid
@@ -84,7 +89,8 @@ impl ResultLimits {
 /// How [`guard_router`] guards a router: the format of its messages and the limits on the
 /// results of some of its tools.
 ///
-/// Every tool of the router is guarded:
+/// Every native tool of the router is guarded (a `#[guardrails::tool]` method in it is left to
+/// its own pipeline, which checks its calls already, with the coaching its declarations give):
 ///
 /// - its advertised `inputSchema` is made strict ([`strict_schema`](crate::validation::strict_schema):
 ///   `additionalProperties: false` on every object that says nothing of other keys, local
@@ -124,6 +130,7 @@ impl ResultLimits {
 pub struct RouterGuard {
     render: RenderOptions,
     limits: BTreeMap<String, ResultLimits>,
+    audit: bool,
 }
 
 impl RouterGuard {
@@ -139,6 +146,33 @@ impl RouterGuard {
     #[must_use]
     pub fn render(mut self, options: impl Into<RenderOptions>) -> Self {
         self.render = options.into().with_schema_summary(false);
+        self
+    }
+
+    /// Audit mode, to adopt the guard on a live server: nothing is refused. Every call the
+    /// guard would have refused reaches the tool as it came, and is logged through `tracing`
+    /// (target `guardrails::audit`, level `WARN`) with the tool's name and each issue's path
+    /// and code, never a value of the caller's. The advertised `inputSchema` stays the tool's
+    /// own, so clients see no change either; limits on results still apply.
+    ///
+    /// Switch to enforcing (drop `.audit()`) once the log is quiet: every call it names is one
+    /// the guard would refuse. Most are the model's slips (a misspelt key, a value out of
+    /// range) that serde ignored or that failed later in the handler; the rest are behaviours
+    /// of serde that a schema cannot express (an alias, `#[serde(other)]`, a lenient
+    /// `deserialize_with`, duplicates in a set): see the crate's README for how each shows.
+    ///
+    /// ```
+    /// use guardrails::mcp::RouterGuard;
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
+    /// # struct Server;
+    /// # let router: ToolRouter<Server> = ToolRouter::new();
+    ///
+    /// let router = RouterGuard::new().audit().guard(router);
+    /// # let _ = router;
+    /// ```
+    #[must_use]
+    pub fn audit(mut self) -> Self {
+        self.audit = true;
         self
     }
 
@@ -164,9 +198,13 @@ impl RouterGuard {
 
     /// The router with every tool guarded.
     ///
+    /// A route this guard, or one with the same settings, guarded already is left as it is:
+    /// guarding twice checks each call once.
+    ///
     /// # Errors
-    /// A tool's input schema does not compile, or limits were set for a tool the router does
-    /// not have.
+    /// A tool's input schema does not compile, limits were set for a tool the router does
+    /// not have, or a tool was guarded already with other settings (a format, limits or mode
+    /// that would be silently ignored).
     pub fn try_guard<S: Send + Sync + 'static>(
         self,
         mut router: ToolRouter<S>,
@@ -184,23 +222,122 @@ impl RouterGuard {
             });
         }
         for (name, route) in &mut router.map {
+            let limits = self.limits.get(name.as_ref()).copied().unwrap_or_default();
+            // A `#[guardrails::tool]` method's own pipeline checks its calls, with the coaching
+            // its declarations give; limits on it are the tool's own.
+            if super::is_derived_schema(&route.attr.input_schema) {
+                if limits.is_none() {
+                    continue;
+                }
+                return Err(GuardError::DerivedTool {
+                    tool: name.to_string(),
+                });
+            }
+            if let Some(guarded) = guarded_by(&route.attr.input_schema) {
+                if guarded.limits == limits
+                    && guarded.audit == self.audit
+                    && guarded.render == self.render
+                {
+                    continue;
+                }
+                return Err(GuardError::AlreadyGuarded {
+                    tool: name.to_string(),
+                });
+            }
             let args =
                 SchemaArgs::new(&route.attr.input_schema).map_err(|source| GuardError::Schema {
                     tool: name.to_string(),
                     source,
                 })?;
-            route.attr.input_schema = Arc::new(args.schema().clone());
+            // Audited, the tool keeps its own schema: nothing changes for the client.
+            let schema = Arc::new(if self.audit {
+                (*route.attr.input_schema).clone()
+            } else {
+                args.schema().clone()
+            });
             let guard = Arc::new(NativeTool::new(
                 name.to_string(),
                 args,
-                self.limits.get(name.as_ref()).copied().unwrap_or_default(),
+                limits,
                 self.render.clone(),
+                self.audit,
+                Arc::clone(&schema),
             ));
+            register(&schema, &guard);
+            route.attr.input_schema = schema;
             let inner = Arc::clone(&route.call);
             route.call = Arc::new(move |ctx: ToolCallContext<'_, S>| guard.call(&inner, ctx));
         }
         Ok(router)
     }
+}
+
+/// The guarded routes alive, by the address of the schema each advertises: an entry holds a
+/// weak reference to that schema, so its address is not reused while the entry exists.
+type Registry = HashMap<usize, (Weak<JsonObject>, Weak<NativeTool>)>;
+
+static GUARDED: LazyLock<Mutex<Registry>> = LazyLock::new(Mutex::default);
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    GUARDED.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Records that the route advertising `schema` is guarded by `tool`.
+fn register(schema: &Arc<JsonObject>, tool: &Arc<NativeTool>) {
+    let mut guarded = registry();
+    // Forget routers that are gone, before the map would grow.
+    if guarded.len() == guarded.capacity() {
+        guarded.retain(|_, (schema, _)| schema.strong_count() > 0);
+    }
+    guarded.insert(
+        Arc::as_ptr(schema) as usize,
+        (Arc::downgrade(schema), Arc::downgrade(tool)),
+    );
+}
+
+/// The guard of the route that advertises `schema`, when it is one guarded here.
+fn guarded_by(schema: &Arc<JsonObject>) -> Option<Arc<NativeTool>> {
+    let guarded = registry();
+    let (weak, tool) = guarded.get(&(Arc::as_ptr(schema) as usize))?;
+    weak.upgrade()
+        .filter(|kept| Arc::ptr_eq(kept, schema))
+        .and(tool.upgrade())
+}
+
+/// The guarded routers that `#[guarded]` built, one per unguarded router function (keyed by
+/// the type of that function, which is one per impl and per instance of a generic impl).
+static ROUTERS: LazyLock<RwLock<Routers>> = LazyLock::new(RwLock::default);
+
+type Routers = HashMap<TypeId, Box<dyn Any + Send + Sync>>;
+
+/// The guarded router of the unguarded router function `unguarded`, built and guarded with
+/// `guard` on the first call and shared by every later one: what `#[guarded]` makes
+/// `Self::tool_router()` return, so that rmcp's handler, which asks for the router on each
+/// request, gets it without compiling a validator again.
+///
+/// # Panics
+/// When the router cannot be guarded ([`RouterGuard::guard`]): a server that cannot check its
+/// tools' arguments does not serve them.
+#[doc(hidden)]
+pub fn guarded_router<S, F>(unguarded: F, guard: impl FnOnce() -> RouterGuard) -> ToolRouter<S>
+where
+    S: Send + Sync + 'static,
+    F: FnOnce() -> ToolRouter<S> + 'static,
+{
+    let key = TypeId::of::<F>();
+    let find = |routers: &Routers| routers.get(&key)?.downcast_ref::<ToolRouter<S>>().cloned();
+    if let Some(router) = find(&ROUTERS.read().unwrap_or_else(PoisonError::into_inner)) {
+        return router;
+    }
+    // Built outside the lock: `guard` is the user's code, and may ask for another router.
+    let router = guard().guard(unguarded());
+    let mut routers = ROUTERS.write().unwrap_or_else(PoisonError::into_inner);
+    // A router another thread built meanwhile is kept, so that every caller shares one.
+    if let Some(router) = find(&routers) {
+        return router;
+    }
+    routers.insert(key, Box::new(router.clone()));
+    router
 }
 
 /// Why a router could not be guarded.
@@ -214,6 +351,25 @@ pub enum GuardError {
         tool: String,
         /// What is wrong with its schema.
         source: SchemaError,
+    },
+    /// A tool was guarded already, with other settings: a router guarded by `#[guarded]`
+    /// (whose `Self::tool_router()` returns it guarded) passed to a guard of its own.
+    #[error(
+        "tool `{tool}` is guarded already, with other settings: guard it once (with \
+         `#[guarded]`, set the settings in `#[guarded(guard = …)]` and drop the other guard)"
+    )]
+    AlreadyGuarded {
+        /// The tool.
+        tool: String,
+    },
+    /// Limits were set for a tool written with `#[guardrails::tool]`, whose limits are its own.
+    #[error(
+        "limits set for `{tool}`, a `#[guardrails::tool]`: set them on the tool \
+         (`#[tool(agent_limit = .., max_bytes = ..)]`)"
+    )]
+    DerivedTool {
+        /// The tool.
+        tool: String,
     },
     /// Limits were set for a tool the router does not have.
     #[error("limits set for `{name}`, which is not a tool of the router (its tools: {})", available.join(", "))]
@@ -235,6 +391,11 @@ struct NativeTool {
     example: Value,
     filters: Vec<Filter>,
     paging: Vec<&'static str>,
+    /// Whether calls that do not validate are let through, and logged.
+    audit: bool,
+    /// The schema the route advertises, kept so that its address identifies the route as
+    /// guarded for as long as this guard lives.
+    _schema: Arc<JsonObject>,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -242,7 +403,14 @@ type CallFuture<'a> =
     futures_util::future::BoxFuture<'a, Result<CallToolResponse, rmcp::ErrorData>>;
 
 impl NativeTool {
-    fn new(name: String, args: SchemaArgs, limits: ResultLimits, render: RenderOptions) -> Self {
+    fn new(
+        name: String,
+        args: SchemaArgs,
+        limits: ResultLimits,
+        render: RenderOptions,
+        audit: bool,
+        schema: Arc<JsonObject>,
+    ) -> Self {
         let mut filters = Vec::new();
         let mut paging = Vec::new();
         for (property, accepts) in args.optional_properties() {
@@ -262,6 +430,8 @@ impl NativeTool {
             render,
             filters,
             paging,
+            audit,
+            _schema: schema,
         }
     }
 
@@ -281,11 +451,25 @@ impl NativeTool {
             ctx.arguments = Some(arguments);
         }
         if let Err(report) = checked {
+            if self.audit {
+                audit_log(&self.name, &report, true);
+                return self.run(inner, ctx);
+            }
             let rejection =
                 Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example);
             let result = super::call_result(CallOutput::rejection(&rejection, &self.render));
             return Box::pin(ready(Ok(result.into())));
         }
+        self.run(inner, ctx)
+    }
+
+    /// The tool's own call, its result cut to the limits. Without limits, the tool's own
+    /// future.
+    fn run<'a, S: Send + Sync + 'static>(
+        self: &Arc<Self>,
+        inner: &Arc<Inner<S>>,
+        ctx: ToolCallContext<'a, S>,
+    ) -> CallFuture<'a> {
         if self.limits.is_none() {
             return inner(ctx);
         }

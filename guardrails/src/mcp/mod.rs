@@ -2,11 +2,14 @@
 //! SDK. No protocol code lives here; this module only maps between the pipeline and rmcp, and
 //! it is the only module that knows rmcp.
 //!
-//! Three ways in:
+//! Ways in:
 //!
-//! - [`guard_router`] / [`RouterGuard`]: an existing rmcp server's native `#[tool]` methods,
-//!   guarded in one call on its `ToolRouter`: strict input schemas checked before the handler
-//!   runs, coaching messages, limits on results. Nothing else of the server changes.
+//! - [`#[guarded]`](macro@crate::guarded) above rmcp's `#[tool_router]`: an existing rmcp
+//!   server's native `#[tool]` methods guarded by one line, whichever way the server serves its
+//!   router (`Self::tool_router()` itself returns it guarded): strict input schemas checked
+//!   before the handler runs, coaching messages, limits on results, or
+//!   [audit mode](RouterGuard::audit). Nothing else of the server changes.
+//! - [`guard_router`] / [`RouterGuard`]: the same guard on any `ToolRouter` you build.
 //! - [`Server`]: implements rmcp's `ServerHandler`, and is served over stdio
 //!   ([`Server::serve_stdio`]) or Streamable HTTP ([`Server::serve_http`], feature `http`).
 //! - In an existing rmcp server, `#[guardrails::tool]` on a `&self` method of the impl that
@@ -18,8 +21,8 @@
 //!   serves from: store it in the server and name it in `#[tool_handler(router = …)]`, as
 //!   [`GuardedRoutes`] shows.
 //!
-//! Guarding a native server: keep the router in a field, guarded once, and point
-//! `#[tool_handler]` at it.
+//! Guarding a router yourself: keep it in a field, guarded once, and point `#[tool_handler]`
+//! at it (or let [`#[guarded]`](macro@crate::guarded) do it for every shape of server).
 //!
 //! ```
 //! use guardrails::mcp::{ResultLimits, RouterGuard, guard_router};
@@ -98,6 +101,8 @@ use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
 /// The most characters of an unknown method's name that an error echoes back.
 const MAX_METHOD_CHARS: usize = 64;
 
+#[doc(hidden)]
+pub use guard::guarded_router;
 pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[cfg(feature = "http")]
 pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
@@ -106,8 +111,8 @@ pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
 /// arguments type and `outputSchema` when its output type provides one.
 #[must_use]
 pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
-    let input: JsonObject = spec.input_schema().as_object().cloned().unwrap_or_default();
-    let mut tool = rmcp::model::Tool::new(spec.name(), spec.description(), Arc::new(input));
+    let input = derived_schema(spec.input_schema());
+    let mut tool = rmcp::model::Tool::new(spec.name(), spec.description(), input);
     if let Some(title) = spec.title() {
         tool = tool.with_title(title);
     }
@@ -125,6 +130,43 @@ pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
         tool = tool.with_raw_output_schema(Arc::new(schema.clone()));
     }
     tool
+}
+
+/// The input schemas of derived tools, one shared copy of each (keyed by the address of the
+/// static it is read from), and the addresses of those copies.
+#[derive(Default)]
+struct DerivedSchemas {
+    by_static: std::collections::HashMap<usize, Arc<JsonObject>>,
+    copies: std::collections::HashSet<usize>,
+}
+
+static DERIVED_SCHEMAS: std::sync::LazyLock<std::sync::Mutex<DerivedSchemas>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// The `inputSchema` of a derived tool, copied once: rmcp's default handler rebuilds its router
+/// on every request, and a router guard knows a derived tool's route by it.
+fn derived_schema(schema: &'static schemars::Schema) -> Arc<JsonObject> {
+    let mut schemas = DERIVED_SCHEMAS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let key = std::ptr::from_ref(schema) as usize;
+    if let Some(copy) = schemas.by_static.get(&key) {
+        return Arc::clone(copy);
+    }
+    let copy = Arc::new(schema.as_object().cloned().unwrap_or_default());
+    schemas.copies.insert(Arc::as_ptr(&copy) as usize);
+    schemas.by_static.insert(key, Arc::clone(&copy));
+    copy
+}
+
+/// Whether `schema` is the `inputSchema` of a derived tool's route, whose calls its own
+/// pipeline checks. The copies live as long as the process, so an address is never reused.
+pub(crate) fn is_derived_schema(schema: &Arc<JsonObject>) -> bool {
+    DERIVED_SCHEMAS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .copies
+        .contains(&(Arc::as_ptr(schema) as usize))
 }
 
 /// The MCP result of a call's output.

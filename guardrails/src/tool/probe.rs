@@ -62,6 +62,28 @@ pub trait WithoutSchema {
 }
 impl<T: ?Sized> WithoutSchema for &Probe<T> {}
 
+/// Chosen for argument types serde can read: audit mode's fallback when a call does not
+/// validate.
+pub trait WithDeserialize<T> {
+    /// The value as serde reads it, or `None` when serde refuses it too.
+    fn read_unchecked(&self, value: Value) -> Option<T>;
+}
+impl<T: serde::de::DeserializeOwned> WithDeserialize<T> for Probe<T> {
+    fn read_unchecked(&self, value: Value) -> Option<T> {
+        serde_json::from_value(value).ok()
+    }
+}
+
+/// Chosen for every other type, one auto-reference later: nothing reads it but the guard.
+pub trait WithoutDeserialize<T> {
+    /// Nothing.
+    fn read_unchecked(&self, value: Value) -> Option<T> {
+        let _ = value;
+        None
+    }
+}
+impl<T> WithoutDeserialize<T> for &Probe<T> {}
+
 /// The type-level output of a tool with an agent limit: the envelope of its items.
 pub trait ListingOf {
     /// The envelope type.

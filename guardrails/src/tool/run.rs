@@ -69,6 +69,10 @@ pub struct CallSettings {
     /// in tests), off in release builds, where it costs nothing. See
     /// [`Server::check_output_schemas`](crate::Server::check_output_schemas).
     pub check_output_schema: bool,
+    /// Audit mode: a call whose arguments do not validate is logged (see
+    /// [`Server::audit`](crate::Server::audit)) and, when serde reads them into the arguments
+    /// type, runs anyway.
+    pub audit: bool,
 }
 
 impl Default for CallSettings {
@@ -86,7 +90,15 @@ impl CallSettings {
             render,
             contract: None,
             check_output_schema: cfg!(debug_assertions),
+            audit: false,
         }
+    }
+
+    /// Turns audit mode on or off.
+    #[must_use]
+    pub fn with_audit(mut self, on: bool) -> Self {
+        self.audit = on;
+        self
     }
 
     /// Turns the check of structured results against the output schema on or off.
@@ -204,6 +216,8 @@ where
     } else {
         Cx::withholding_values()
     };
+    // Audited, the call as sent is kept to be read by serde should it not validate.
+    let sent = settings.audit.then(|| Value::Object(arguments.clone()));
     let validated = match (A::validate_in(arguments, cx), issue) {
         (Ok(args), None) => Ok(args),
         (Ok(_), Some(issue)) => {
@@ -216,6 +230,14 @@ where
             Err(report)
         }
         (Err(report), None) => Err(report),
+    };
+    let validated = match (validated, sent) {
+        (Err(report), Some(sent)) => {
+            let unchecked = A::from_value_unchecked(sent);
+            audit_log(spec.name(), &report, unchecked.is_some());
+            unchecked.ok_or(report)
+        }
+        (validated, _) => validated,
     };
     let args = match validated {
         Ok(args) => args,
@@ -414,4 +436,26 @@ pub(crate) mod outcome {
             PhantomData
         }
     }
+}
+
+/// Logs a call that the guard refuses, or would refuse in audit mode: the tool, how many
+/// issues, each issue's path and code (`ids.to:missing`; an unknown key's path is the key,
+/// cut short and escaped), and whether the call was let through; never a value sent.
+pub(crate) fn audit_log(tool: &str, report: &Report, let_through: bool) {
+    use std::fmt::Write as _;
+    let mut issues = String::new();
+    for issue in report.issues() {
+        if !issues.is_empty() {
+            issues.push_str(", ");
+        }
+        let _ = write!(issues, "{}:{}", issue.location(), issue.code);
+    }
+    tracing::warn!(
+        target: "guardrails::audit",
+        tool,
+        issues = report.issues().len() + report.omitted(),
+        codes = ?issues,
+        let_through,
+        "a call the guard would refuse",
+    );
 }

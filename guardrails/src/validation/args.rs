@@ -18,6 +18,15 @@ pub trait ToolArgs: Sized {
     #[doc(hidden)]
     fn validate_fields(object: Map<String, Value>, cx: &mut Cx) -> Option<Self>;
 
+    /// The arguments as serde alone reads them, when the type implements `Deserialize`:
+    /// what audit mode runs a call with when it does not validate. Generated.
+    #[doc(hidden)]
+    #[must_use]
+    fn from_value_unchecked(arguments: Value) -> Option<Self> {
+        let _ = arguments;
+        None
+    }
+
     /// The JSON Schema (draft 2020-12) of the arguments, computed once.
     fn schema() -> &'static schemars::Schema;
 

@@ -1,0 +1,90 @@
+//! Native rmcp servers shaped as rmcp's own examples are, each adopted with the one line
+//! `#[guardrails::guarded]`, over stdio: the server the Python client tests of `#[guarded]` drive.
+//!
+//! ```sh
+//! cargo run --example shapes_server -- calculator|counter|audited
+//! ```
+
+#![expect(
+    clippy::unused_self,
+    reason = "tools are methods on `&self`, as rmcp's examples write them"
+)]
+
+use guardrails::mcp::RouterGuard;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::{ServerHandler, ServiceExt as _, schemars, tool, tool_handler, tool_router};
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct SumRequest {
+    /// The left hand side number.
+    a: i32,
+    b: i32,
+}
+
+/// rmcp's calculator: `#[tool_router(server_handler)]`.
+#[derive(Clone)]
+struct Calculator;
+
+#[guardrails::guarded]
+#[tool_router(server_handler)]
+impl Calculator {
+    #[tool(description = "Calculate the sum of two numbers")]
+    fn sum(&self, Parameters(SumRequest { a, b }): Parameters<SumRequest>) -> String {
+        (a + b).to_string()
+    }
+}
+
+/// rmcp's counter: the router in a field.
+#[derive(Clone)]
+struct Counter {
+    tool_router: ToolRouter<Self>,
+}
+
+#[guardrails::guarded]
+#[tool_router]
+impl Counter {
+    #[tool(description = "Calculate the sum of two numbers")]
+    fn sum(&self, Parameters(SumRequest { a, b }): Parameters<SumRequest>) -> String {
+        (a + b).to_string()
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Counter {}
+
+/// The default `#[tool_handler]`, in audit mode.
+#[derive(Clone)]
+struct Audited;
+
+#[guardrails::guarded(guard = RouterGuard::new().audit())]
+#[tool_router]
+impl Audited {
+    #[tool(description = "Calculate the sum of two numbers")]
+    fn sum(&self, Parameters(SumRequest { a, b }): Parameters<SumRequest>) -> String {
+        (a + b).to_string()
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Audited {}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let shape = std::env::args().nth(1).unwrap_or_default();
+    let io = rmcp::transport::stdio();
+    match shape.as_str() {
+        "calculator" => Calculator.serve(io).await?.waiting().await?,
+        "counter" => {
+            let counter = Counter {
+                tool_router: Counter::tool_router(),
+            };
+            counter.serve(io).await?.waiting().await?
+        }
+        "audited" => Audited.serve(io).await?.waiting().await?,
+        other => {
+            return Err(format!("unknown shape {other:?}: calculator, counter or audited").into());
+        }
+    };
+    Ok(())
+}
