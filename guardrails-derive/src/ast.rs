@@ -258,6 +258,8 @@ pub(crate) struct Struct<'a, G = Guards> {
     pub(crate) description: Option<String>,
     pub(crate) container_default: bool,
     pub(crate) fields: Vec<Field<'a, G>>,
+    /// `#[guard(check = .., example = ..)]` on the struct.
+    pub(crate) rules: crate::rules::StructRules,
 }
 
 /// A unit variant of an enum of allowed values.

@@ -490,11 +490,7 @@ impl<'a> Struct<'a> {
                 "`ToolArgs` does not support generic structs",
             ));
         }
-        no_guards_on(
-            &input.attrs,
-            "the struct itself; put guards on its fields",
-            acc,
-        );
+        let rules = crate::rules::parse(&input.attrs, acc);
         let serde = serde_container(&input.attrs, acc);
         let mut fields = Vec::new();
         for field in &named.named {
@@ -529,6 +525,7 @@ impl<'a> Struct<'a> {
             description: doc_comment(&input.attrs),
             container_default: serde.default,
             fields,
+            rules,
         })
     }
 }

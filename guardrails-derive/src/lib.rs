@@ -9,6 +9,7 @@ mod diagnostic;
 mod expand;
 mod fallback;
 mod names;
+mod rules;
 // The runtime's own did-you-mean, included through a link so that both crates suggest alike.
 #[expect(
     unreachable_pub,

@@ -21,6 +21,12 @@ pub(crate) fn check_struct<'a>(
 ) -> Option<CheckedStruct<'a>> {
     let mut found = darling::Error::accumulator();
     check_acknowledgement(&input, &mut found);
+    crate::rules::check(
+        &input.rules,
+        &input.fields,
+        |field| field.guards.example.is_some(),
+        &mut found,
+    );
     let mut seen: Vec<(String, &Ident)> = Vec::new();
     let mut fields = Vec::new();
     for field in input.fields {
@@ -43,6 +49,7 @@ pub(crate) fn check_struct<'a>(
         description: input.description,
         container_default: input.container_default,
         fields,
+        rules: input.rules,
     };
     acc.handle(found.finish_with(checked))
 }

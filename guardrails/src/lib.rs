@@ -53,7 +53,27 @@ pub use tool::present;
 /// example is built from the guards (a string matching the pattern, a number inside the range
 /// and on the step, the first allowed value, …). A `custom` check runs on the typed value after
 /// the declared guards pass; on an `Option<T>` field it may take `&T` and then runs only when a
-/// value is present. Patterns use the `regex` crate's syntax; prefer constructs that mean the
+/// value is present.
+///
+/// # Struct-level rules
+///
+/// `#[guard(..)]` on the struct itself takes two guards:
+///
+/// | guard | what it does | example |
+/// |---|---|---|
+/// | `check = path` (repeatable) | a rule across fields: `fn(&Self) -> Result<(), E>` with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass once every field passed its own guards (unknown keys do not stop it), each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check = end_after_start)]` |
+/// | `example = "{…}"` | the struct's example, a JSON object: the fields it sets take its values, the others keep the example built from their guards | `#[guard(example = r#"{"start": 9, "end": 10}"#)]` |
+///
+/// A struct with a `check` must state its example (on the struct, or `example` on a field), or
+/// it does not compile: no example can be built to pass a rule the derive cannot read.
+///
+/// **The example guarantee.** No rejection shows, and no schema advertises, an example that the
+/// type's own validator rejects. What the derive can see it proves at compile time; a `custom`
+/// check or a struct-level `check` is proven at run time by
+/// [`ToolArgs::checked_example`](trait@ToolArgs), which validates the example with every rule,
+/// once per type. [`Server::tool`] refuses a tool whose example a rule rejects (a panic at
+/// startup that names the tool and each issue), and a rejection or schema of such a type shows
+/// no example rather than a wrong one. Patterns use the `regex` crate's syntax; prefer constructs that mean the
 /// same in ECMA-262 (which clients read the schema with): explicit classes such as `[0-9]`
 /// rather than `\d`, no inline flags.
 ///
@@ -333,7 +353,7 @@ pub use server::{Server, UnknownTool};
 #[expect(deprecated, reason = "the old name stays available for a release")]
 pub use tool::Verdict;
 pub use tool::{CallOutput, CallSettings, OutputCheck, OutputVerdict, StateRef, Tool, ToolSpec};
-pub use validation::{ArgValue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
+pub use validation::{ArgValue, FieldIssue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
 
 /// The old name of [`ToolErrorSeverity`].
 #[deprecated(
@@ -380,12 +400,14 @@ pub mod __private {
         AgentLimit, Annotations, BoxFuture, CallOutput, CallSettings, StateRef, Teaching, Tool,
         ToolSpec,
     };
+    pub use crate::validation::Report;
     pub use crate::validation::StringFormat as Format;
     pub use crate::validation::example::{build_example, enum_example, nested_example};
     pub use crate::validation::hooks::{
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
+    pub use crate::validation::rules::{build_example_over, example_rejection, run_struct_check};
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
     pub use crate::validation::{
         Acknowledgement, ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num,

@@ -295,6 +295,15 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         inits.push(quote!(#fid: #bound));
     }
     let policies = policy_checks(input);
+    let rules = crate::rules::expand(&input.rules, &quote!(Self { #(#inits),* }));
+    let (keep_sent, mark, fields_clean, finish) = (
+        &rules.keep_sent,
+        &rules.mark,
+        &rules.fields_clean,
+        &rules.finish,
+    );
+    let example = crate::rules::example(&input.rules);
+    let checked_example = crate::rules::checked_example();
 
     quote! {
         #[doc(hidden)]
@@ -323,6 +332,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 ) -> ::core::option::Option<Self> {
                     #(let mut #slots: ::core::option::Option<__gr::Value> = ::core::option::Option::None;)*
                     let mut unknown = ::std::vec::Vec::new();
+                    #keep_sent
                     for (key, value) in object {
                         match key.as_str() {
                             #(#wire_names => #slots = ::core::option::Option::Some(value),)*
@@ -330,13 +340,15 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                         }
                     }
                     #container_defaults
+                    #mark
                     #(#reads)*
                     #policies
+                    #fields_clean
                     if !unknown.is_empty() {
                         cx.unknown_fields(unknown, &__FIELDS);
                     }
                     #(#takes)*
-                    ::core::option::Option::Some(Self { #(#inits),* })
+                    #finish
                 }
 
                 fn schema() -> &'static __gr::schemars::Schema {
@@ -346,8 +358,10 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
 
                 fn example() -> &'static __gr::Value {
                     static EXAMPLE: __gr::OnceLock<__gr::Value> = __gr::OnceLock::new();
-                    EXAMPLE.get_or_init(|| __gr::build_example(&__INFO))
+                    EXAMPLE.get_or_init(|| #example)
                 }
+
+                #checked_example
             }
 
             #[automatically_derived]

@@ -85,7 +85,10 @@ pub fn root_schema<T: ToolArgs>() -> schemars::Schema {
     let mut schema = Map::new();
     schema.insert("$schema".into(), DIALECT.into());
     schema.extend(object_schema(info));
-    schema.insert("examples".into(), Value::Array(vec![T::example().clone()]));
+    // Only an example the type's own validator passes is advertised.
+    if let Ok(example) = T::checked_example() {
+        schema.insert("examples".into(), Value::Array(vec![example.clone()]));
+    }
     schemars::Schema::from(schema)
 }
 
