@@ -264,7 +264,7 @@ pub use tool::present;
 /// Field types are decided by the [`ArgValue`] trait: strings, booleans, every integer and
 /// float type (each with its own range: `300` for a `u8` is a range issue, `1.5` for an integer
 /// a type issue; 64-bit integers accept ±(2^53 - 1), the integers every JSON client holds
-/// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Vec<T>`, `Box<T>`, string-keyed maps,
+/// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Option<Option<T>>` (absent, `null` or a value: see below), `Vec<T>`, `Box<T>`, string-keyed maps,
 /// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`) and
 /// [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
 /// (`uuid`), `Url` (`url`) and `Decimal` (`rust_decimal`) are strings in their JSON Schema
@@ -297,6 +297,39 @@ pub use tool::present;
 /// let Err(report) = CreateUser::validate_value(args) else { unreachable!() };
 /// assert_eq!(report.len(), 4);
 /// assert!(CreateUser::validate_value(CreateUser::example().clone()).is_ok());
+/// ```
+///
+/// ## Partial updates: `Option<Option<T>>`
+///
+/// A field that a call may leave as it is, set, or clear is an `Option<Option<T>>`: absent is
+/// `None` (leave it), `null` is `Some(None)` (clear it), a value is `Some(Some(v))` (set it).
+/// Its schema is `T`'s or `null`, and it is never required. The derived validator builds the
+/// value itself, so the three cases hold without any serde attribute; a handler deserializing
+/// the same struct with serde alone needs serde's `default` with `deserialize_with` to tell
+/// `null` from absent. Clippy's pedantic `option_option` lint flags the type: allow it on the
+/// field, where the three states are meant.
+///
+/// ```
+/// use guardrails::ToolArgs;
+///
+/// /// Changes a task.
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
+/// struct UpdateTask {
+///     id: u64,
+///     /// The new due date; `null` removes it.
+///     #[guard(format = "date")]
+///     due: Option<Option<String>>,
+/// }
+///
+/// let keep = UpdateTask::validate_value(serde_json::json!({"id": 1})).unwrap();
+/// assert_eq!(keep.due, None);
+/// let clear = UpdateTask::validate_value(serde_json::json!({"id": 1, "due": null})).unwrap();
+/// assert_eq!(clear.due, Some(None));
+/// let set = UpdateTask::validate_value(serde_json::json!({"id": 1, "due": "2026-03-01"})).unwrap();
+/// assert_eq!(set.due, Some(Some("2026-03-01".to_owned())));
+/// let schema = serde_json::to_value(UpdateTask::schema()).unwrap();
+/// assert_eq!(schema["properties"]["due"]["type"], serde_json::json!(["string", "null"]));
+/// assert_eq!(schema["required"], serde_json::json!(["id"]));
 /// ```
 ///
 /// # The JSON Schema is derived too

@@ -401,6 +401,9 @@ impl<T: ArgValue> ArgValue for Option<T> {
     }
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
         match value {
+            // `Option<Option<T>>`: an absent field is `None` (`absent`), `null` is
+            // `Some(None)`, a value `Some(Some(v))`, so a partial update can clear a field.
+            Value::Null if T::OPTIONAL => T::from_arg(Value::Null, cx).map(Some),
             Value::Null => Some(None),
             other => T::from_arg(other, cx).map(Some),
         }
