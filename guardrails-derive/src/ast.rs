@@ -245,6 +245,8 @@ pub(crate) struct Field<'a, G = Guards> {
     pub(crate) ident: &'a Ident,
     pub(crate) ty: &'a Type,
     pub(crate) wire_name: String,
+    /// serde's `alias`es: other names the field is read under.
+    pub(crate) aliases: Vec<String>,
     pub(crate) description: Option<String>,
     pub(crate) default: FieldDefault,
     /// Skipped by serde: never read (and, once checked, without guards).

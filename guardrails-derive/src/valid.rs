@@ -31,16 +31,18 @@ pub(crate) fn check_struct<'a>(
     let mut fields = Vec::new();
     for field in input.fields {
         if !field.skip {
-            if let Some((_, first)) = seen.iter().find(|(name, _)| *name == field.wire_name) {
-                found.push(error(
-                    field.ident.span(),
-                    format!(
-                        "field `{}` has the same name on the wire as `{first}`: `{}`",
-                        field.ident, field.wire_name
-                    ),
-                ));
+            for name in std::iter::once(&field.wire_name).chain(&field.aliases) {
+                if let Some((_, first)) = seen.iter().find(|(seen, _)| seen == name) {
+                    found.push(error(
+                        field.ident.span(),
+                        format!(
+                            "field `{}` has the same name on the wire as `{first}`: `{name}`",
+                            field.ident
+                        ),
+                    ));
+                }
+                seen.push((name.clone(), field.ident));
             }
-            seen.push((field.wire_name.clone(), field.ident));
         }
         fields.extend(found.handle(check_field(field)));
     }
@@ -102,6 +104,7 @@ fn check_field(field: Field<'_>) -> darling::Result<CheckedField<'_>> {
         ident: field.ident,
         ty: field.ty,
         wire_name: field.wire_name,
+        aliases: field.aliases,
         description: field.description,
         default: field.default,
         skip: field.skip,

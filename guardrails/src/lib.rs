@@ -332,6 +332,26 @@ pub use tool::present;
 /// assert_eq!(schema["required"], serde_json::json!(["id"]));
 /// ```
 ///
+/// # Serde attributes
+///
+/// The validator builds the struct itself, so each serde attribute that changes what is read
+/// is either honoured exactly as serde honours it or a compile error; none is silently dropped.
+///
+/// | attribute | where | treatment |
+/// |---|---|---|
+/// | `rename`, `rename(deserialize = ..)` | field, variant | honoured: the wire name |
+/// | `rename_all`, `rename_all(deserialize = ..)` | struct, enum | honoured |
+/// | `alias` | field | honoured: the field is read under each alias; two of its names in one call are refused (serde's "duplicate field"); the schema lists each name, requires one and forbids two; a did-you-mean names the field's own name |
+/// | `alias` | `ToolEnum` variant | compile error: the schema lists one name per variant |
+/// | `default`, `default = "path"` | field | honoured: the field is not required |
+/// | `default` | struct | honoured; `default = "path"` on a struct is a compile error |
+/// | `skip`, `skip_deserializing` | field, variant | honoured: never read, unknown on the wire |
+/// | `other` | variant | compile error: it would accept any name |
+/// | `with`, `deserialize_with`, `borrow` | field | compile error: each field is read by its [`ArgValue`] |
+/// | `transparent`, `from`, `try_from` | struct | compile error |
+/// | `deny_unknown_fields` | struct | nothing to do: unknown keys are always refused |
+/// | `serialize_with`, `skip_serializing`, `skip_serializing_if`, `into`, `getter`, `bound`, `crate`, `expecting`, `remote` | any | ignored: they change serialization, bounds, paths or serde's own error text, not what is read |
+///
 /// # The JSON Schema is derived too
 ///
 /// The derive also implements `schemars::JsonSchema`, with the schema the validator enforces
@@ -435,6 +455,7 @@ pub mod __private {
     };
     pub use crate::validation::Report;
     pub use crate::validation::StringFormat as Format;
+    pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
     pub use crate::validation::example::{build_example, enum_example, nested_example};
     pub use crate::validation::hooks::{
         enum_mismatch, nested, run_custom, take_field, take_field_or,

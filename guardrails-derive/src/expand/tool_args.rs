@@ -234,7 +234,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         .iter()
         .map(|(i, _)| format_ident!("__slot_{}", i))
         .collect();
-    let wire_names: Vec<&String> = wire.iter().map(|(_, f)| &f.wire_name).collect();
+    let arms = wire.iter().map(|(i, f)| crate::expand::aliases::arm(*i, f));
 
     let container_defaults = input.container_default.then(|| {
         let idents = input.fields.iter().map(|f| f.ident);
@@ -304,6 +304,8 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     );
     let example = crate::rules::example(&input.rules);
     let checked_example = crate::rules::checked_example();
+    let root_schema = crate::expand::aliases::root_schema(&input.fields);
+    let nested_schema = crate::expand::aliases::nested_schema(&input.fields);
 
     quote! {
         #[doc(hidden)]
@@ -335,7 +337,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                     #keep_sent
                     for (key, value) in object {
                         match key.as_str() {
-                            #(#wire_names => #slots = ::core::option::Option::Some(value),)*
+                            #(#arms)*
                             _ => unknown.push((key, value)),
                         }
                     }
@@ -353,7 +355,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
 
                 fn schema() -> &'static __gr::schemars::Schema {
                     static SCHEMA: __gr::OnceLock<__gr::schemars::Schema> = __gr::OnceLock::new();
-                    SCHEMA.get_or_init(__gr::root_schema::<Self>)
+                    SCHEMA.get_or_init(#root_schema)
                 }
 
                 fn example() -> &'static __gr::Value {
@@ -371,7 +373,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 }
 
                 fn schema() -> __gr::Map<::std::string::String, __gr::Value> {
-                    __gr::nested_schema::<Self>()
+                    #nested_schema
                 }
 
                 fn shape_matches(value: &__gr::Value) -> ::core::primitive::bool {

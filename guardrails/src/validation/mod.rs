@@ -12,6 +12,7 @@
 //! [`ToolEnum`]); examples and schemas; field types ([`ArgValue`]); output policies on text
 //! fields ([`PolicyText`]); arguments known only by a JSON Schema ([`SchemaArgs`]).
 
+pub(crate) mod aliases;
 mod args;
 mod constraint;
 mod context;
