@@ -34,8 +34,8 @@ pub use tool::present;
 ///
 /// | guard | applies to | JSON Schema | example |
 /// |---|---|---|---|
-/// | `length(min = A, max = B)`, `length(equal = N)` | strings (characters), arrays (items) | `minLength`/`maxLength`, `minItems`/`maxItems` | `#[guard(length(min = 3, max = 20))]` |
-/// | `non_empty` | strings, arrays | `minLength: 1` / `minItems: 1` | `#[guard(non_empty)]` |
+/// | `length(min = A, max = B)`, `length(equal = N)` | strings (characters), arrays (items), maps (entries) | `minLength`/`maxLength`, `minItems`/`maxItems`, `minProperties`/`maxProperties` | `#[guard(length(min = 3, max = 20))]` |
+/// | `non_empty` | strings, arrays, maps | `minLength: 1` / `minItems: 1` / `minProperties: 1` | `#[guard(non_empty)]` |
 /// | `range(min, max, exclusive_min, exclusive_max)` | numbers | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` | `#[guard(range(min = 18, max = 120))]` |
 /// | `multiple_of = N` | numbers | `multipleOf` | `#[guard(multiple_of = 0.25)]` |
 /// | `pattern = "regex"` | strings | `pattern` (unanchored, as in JSON Schema) | `#[guard(pattern = "^[a-z0-9_]+$")]` |
@@ -486,9 +486,10 @@ pub mod __private {
 
         use serde_json::Value;
 
-        /// Types whose length can be bounded: strings (characters) and arrays (items).
+        /// Types whose length can be bounded: strings (characters), arrays (items) and maps
+        /// (entries).
         #[diagnostic::on_unimplemented(
-            message = "`length` and `non_empty` need a string or an array field, not `{Self}`"
+            message = "`length` and `non_empty` need a string, an array or a map field, not `{Self}`"
         )]
         pub trait Length {}
         /// Types that hold numbers: `range` and `multiple_of` apply.

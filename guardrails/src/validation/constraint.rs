@@ -20,6 +20,7 @@ struct Unit(&'static str, &'static str);
 
 const CHARACTERS: Unit = Unit("character", "characters");
 const ITEMS: Unit = Unit("item", "items");
+const ENTRIES: Unit = Unit("entry", "entries");
 
 impl Unit {
     /// `n` with the unit in the right number: `1 character`, `3 characters`.
@@ -349,6 +350,8 @@ impl Constraints {
             Value::String(s) => self.check_string(s, value, cx),
             Value::Array(items) => self.check_array(items, value, cx),
             Value::Number(n) => self.check_number(n, value, cx),
+            // A map's `length` counts its entries (`minProperties` / `maxProperties`).
+            Value::Object(map) => self.check_length(map.len() as u64, ENTRIES, value, cx),
             _ => {}
         }
         if !self.one_of.is_empty()
@@ -481,8 +484,16 @@ impl Constraints {
     /// `of 3 to 20 characters matching ^[a-z]+$`; lengths count `items` of an array, characters
     /// otherwise.
     pub(crate) fn describe(&self, items: bool) -> String {
+        self.describe_in(if items { ITEMS } else { CHARACTERS })
+    }
+
+    /// [`Constraints::describe`] for a map, whose length counts entries.
+    pub(crate) fn describe_map(&self) -> String {
+        self.describe_in(ENTRIES)
+    }
+
+    fn describe_in(&self, unit: Unit) -> String {
         let mut out = String::new();
-        let unit = if items { ITEMS } else { CHARACTERS };
         match (self.min_length, self.max_length) {
             (Some(a), Some(b)) if a == b => {
                 let _ = write!(out, " of exactly {}", unit.of(a));

@@ -153,6 +153,14 @@ fn constraint_keywords(
             schema.insert("uniqueItems".into(), true.into());
         }
     }
+    if matches!(kind, Kind::Map(_) | Kind::Any) {
+        if let Some(n) = constraints.min_length {
+            schema.insert("minProperties".into(), n.into());
+        }
+        if let Some(n) = constraints.max_length {
+            schema.insert("maxProperties".into(), n.into());
+        }
+    }
     if let Some(b) = constraints.minimum {
         tighten(schema, b, true);
     }
