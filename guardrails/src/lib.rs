@@ -358,7 +358,11 @@ pub use tool::present;
 /// (the one `tools/list` advertises): so an arguments struct nests in another one's schema,
 /// and a tool can return it with an `outputSchema`. Deriving `schemars::JsonSchema` as well is
 /// therefore an error, "conflicting implementations of trait `JsonSchema`" at `ToolArgs`: two
-/// schemas for one type could disagree. Drop `JsonSchema` from the derive list; a type that must
+/// schemas for one type could disagree. Inside another schema the type is its object schema
+/// alone, without the root's `$schema` and input `examples`. Output schemas carry only the
+/// formats JSON Schema 2020-12 defines, so that strict validators (AJV's `Ajv2020`) compile
+/// them: schemars' integer formats (`uint8`, `int32`, …) become the `minimum` and `maximum`
+/// they stand for, other formats of its own (`double`) are dropped. Drop `JsonSchema` from the derive list; a type that must
 /// describe itself differently as an output (without the guards, say) is a second type, with a
 /// `From` between the two.
 ///

@@ -304,6 +304,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     );
     let example = crate::rules::example(&input.rules);
     let checked_example = crate::rules::checked_example();
+    let acknowledgement = crate::expand::acknowledgement::read(input);
     let root_schema = crate::expand::aliases::root_schema(&input.fields);
     let nested_schema = crate::expand::aliases::nested_schema(&input.fields);
 
@@ -313,6 +314,8 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             use ::guardrails::__private as __gr;
 
             #(#asserts)*
+
+            #acknowledgement
 
             static __FIELDS: [__gr::FieldInfo; #count] = [#(#infos),*];
 
@@ -407,8 +410,10 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                     ::std::borrow::Cow::Borrowed(#type_name)
                 }
 
+                // The schema of the object inside another schema: without the root's `$schema`
+                // and input `examples`, which an output schema must not carry.
                 fn json_schema(_: &mut __gr::schemars::SchemaGenerator) -> __gr::schemars::Schema {
-                    ::core::clone::Clone::clone(<Self as __gr::ToolArgs>::schema())
+                    __gr::schemars::Schema::from(<Self as __gr::ArgValue>::schema())
                 }
             }
         };
