@@ -450,7 +450,9 @@ pub mod __private {
     pub use crate::policy::{Policy, Profile};
     pub use crate::tool::cursor::with_cursor;
     pub use crate::tool::presenter::{present_collection, present_value};
-    pub use crate::tool::probe::{ListingOf, NotListing, Probe, WithSchema, WithoutSchema};
+    pub use crate::tool::probe::{
+        ListingOf, NotListing, Opaque, Probe, WithSchema, WithoutSchema, phantom_of,
+    };
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{Presented, Presenter, blocking, run, run_paged};
     pub use crate::tool::{

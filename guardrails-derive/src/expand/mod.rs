@@ -3,6 +3,7 @@
 
 pub(crate) mod acknowledgement;
 pub(crate) mod aliases;
+pub(crate) mod opaque;
 pub(crate) mod string_formats;
 pub(crate) mod tool;
 pub(crate) mod tool_args;

@@ -127,6 +127,18 @@ pub(crate) fn standard_formats(schema: &mut Value) {
     }
 }
 
+/// What generated code finds the output schema of an `impl Trait` return type from, when the
+/// trait says nothing of items (`impl Serialize`): a type without a schema.
+#[derive(Debug)]
+pub enum Opaque {}
+
+/// The marker of the type of `value`: how generated code dispatches on a type it cannot name
+/// (a handler's `impl Trait`).
+#[must_use]
+pub fn phantom_of<T>(_: &T) -> PhantomData<T> {
+    PhantomData
+}
+
 /// Chosen for every other type, one auto-reference later.
 pub trait WithoutSchema {
     /// No schema.
