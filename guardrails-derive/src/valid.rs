@@ -219,10 +219,25 @@ fn type_needs(g: &Guards) -> Vec<(Span, TypeNeed)> {
         (g.format.as_ref().map(|f| f.span), TypeNeed::Text),
         (g.unique, TypeNeed::Items),
         (g.sensitive, TypeNeed::Leaf),
+        one_of_need(g),
     ]
     .into_iter()
     .filter_map(|(span, need)| Some((span?, need)))
     .collect()
+}
+
+/// `one_of` needs a type that holds values of the kind of its first value: a string list on a
+/// number field rejects every call.
+fn one_of_need(g: &Guards) -> (Option<Span>, TypeNeed) {
+    let Some(one_of) = &g.one_of else {
+        return (None, TypeNeed::Text);
+    };
+    let need = match one_of.value.first() {
+        Some(ValueLit::Scalar(Scalar::Num(_))) => TypeNeed::Numeric,
+        Some(ValueLit::Scalar(Scalar::Bool(_))) => TypeNeed::Boolean,
+        _ => TypeNeed::Text,
+    };
+    (Some(one_of.span), need)
 }
 
 /// The effective length bounds: `length` with `non_empty` raising the minimum to one.

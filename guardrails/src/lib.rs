@@ -40,7 +40,7 @@ pub use tool::present;
 /// | `multiple_of = N` | numbers | `multipleOf` | `#[guard(multiple_of = 0.25)]` |
 /// | `pattern = "regex"` | strings | `pattern` (unanchored, as in JSON Schema) | `#[guard(pattern = "^[a-z0-9_]+$")]` |
 /// | `format = "…"` | strings | `format`: `email`, `uri` (`url`), `uuid`, `date`, `date-time`, `time`, `ipv4`, `ipv6`, `hostname` | `#[guard(format = "email")]` |
-/// | `one_of(…)` | strings, numbers, booleans | `enum` | `#[guard(one_of("EUR", "USD"))]` |
+/// | `one_of(…)` | strings, numbers, booleans: values of the field's own kind | `enum` | `#[guard(one_of("EUR", "USD"))]` |
 /// | `unique` | arrays | `uniqueItems` | `#[guard(unique)]` |
 /// | `custom = path` | any | (not expressible) | `#[guard(custom = no_weekends)]` with `fn(&T) -> Result<(), String>` |
 /// | `policy = "profile"`, `policy = path` | strings, and `Option`, `Box`, `Vec` of them | (not expressible) | `#[guard(policy = "decision")]`, `#[guard(policy = house_rules)]` with `fn() -> &'static Policy` |
@@ -500,17 +500,26 @@ pub mod __private {
         pub trait Length {}
         /// Types that hold numbers: `range` and `multiple_of` apply.
         #[diagnostic::on_unimplemented(
-            message = "`range` and `multiple_of` need a numeric field, not `{Self}`"
+            message = "`range`, `multiple_of` and `one_of` with numbers need a numeric field, not `{Self}`"
         )]
         pub trait Numeric {}
         /// Types that hold strings: `pattern` and `format` apply.
         #[diagnostic::on_unimplemented(
-            message = "`pattern` and `format` need a string field, not `{Self}`"
+            message = "`pattern`, `format` and `one_of` with strings need a string field, not `{Self}`"
         )]
         pub trait Text {}
         /// Types that hold arrays: `unique` applies.
         #[diagnostic::on_unimplemented(message = "`unique` needs an array field, not `{Self}`")]
         pub trait Items {}
+        /// Types that hold booleans: `one_of` with booleans applies.
+        #[diagnostic::on_unimplemented(
+            message = "`one_of` with booleans needs a boolean field, not `{Self}`"
+        )]
+        pub trait Boolean {}
+        impl Boolean for bool {}
+        impl Boolean for Value {}
+        impl<T: Boolean> Boolean for Option<T> {}
+        impl<T: Boolean> Boolean for Box<T> {}
 
         impl Length for String {}
         impl<T> Length for Vec<T> {}
@@ -563,6 +572,8 @@ pub mod __private {
         pub const fn assert_text<T: ?Sized + Text>() {}
         /// Asserts at compile time that `T` holds arrays.
         pub const fn assert_items<T: ?Sized + Items>() {}
+        /// Asserts at compile time that `T` holds booleans.
+        pub const fn assert_boolean<T: ?Sized + Boolean>() {}
         /// Asserts at compile time that `T` has no declared fields of its own.
         pub const fn assert_leaf<T: ?Sized + Leaf>() {}
     }

@@ -141,6 +141,7 @@ fn guard_asserts(field: &CheckedField<'_>) -> TokenStream {
             TypeNeed::Numeric => "assert_numeric",
             TypeNeed::Text => "assert_text",
             TypeNeed::Items => "assert_items",
+            TypeNeed::Boolean => "assert_boolean",
             TypeNeed::Leaf => "assert_leaf",
         };
         let check = format_ident!("{}", check);

@@ -21,6 +21,8 @@ struct Unit(&'static str, &'static str);
 const CHARACTERS: Unit = Unit("character", "characters");
 const ITEMS: Unit = Unit("item", "items");
 const ENTRIES: Unit = Unit("entry", "entries");
+/// What the length of any JSON value counts: whichever its type has.
+const ANY_UNITS: Unit = Unit("character, item or entry", "characters, items or entries");
 
 impl Unit {
     /// `n` with the unit in the right number: `1 character`, `3 characters`.
@@ -490,6 +492,12 @@ impl Constraints {
     /// [`Constraints::describe`] for a map, whose length counts entries.
     pub(crate) fn describe_map(&self) -> String {
         self.describe_in(ENTRIES)
+    }
+
+    /// [`Constraints::describe`] for any JSON value, whose length counts characters, items or
+    /// entries by its type.
+    pub(crate) fn describe_any(&self) -> String {
+        self.describe_in(ANY_UNITS)
     }
 
     fn describe_in(&self, unit: Unit) -> String {

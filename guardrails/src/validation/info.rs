@@ -89,6 +89,7 @@ impl Kind {
     pub fn describe(&self, constraints: &Constraints) -> String {
         let details = match self {
             Self::Map(_) => constraints.describe_map(),
+            Self::Any => constraints.describe_any(),
             _ => constraints.describe(matches!(self, Self::Array(_))),
         };
         match self {
