@@ -23,6 +23,9 @@ mod shadowing {
     struct bool;
     struct str;
     struct usize;
+    // Unit structs that a generated binding of the same name would match instead of binding.
+    struct report;
+    struct schema;
 
     /// An enum next to the shadowed names.
     #[derive(ToolEnum)]

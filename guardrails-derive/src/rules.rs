@@ -153,8 +153,8 @@ pub(crate) fn checked_example() -> TokenStream {
                 ::core::option::Option::None => {
                     ::core::result::Result::Ok(<Self as __gr::ToolArgs>::example())
                 }
-                ::core::option::Option::Some(report) => {
-                    ::core::result::Result::Err(::core::clone::Clone::clone(report))
+                ::core::option::Option::Some(__report) => {
+                    ::core::result::Result::Err(::core::clone::Clone::clone(__report))
                 }
             }
         }

@@ -45,9 +45,9 @@ pub(crate) fn root_schema(fields: &[CheckedField<'_>]) -> TokenStream {
 pub(crate) fn nested_schema(fields: &[CheckedField<'_>]) -> TokenStream {
     match table(fields) {
         Some(table) => quote! {{
-            let mut schema = __gr::nested_schema::<Self>();
-            __gr::alias_schema(&mut schema, #table);
-            schema
+            let mut __schema = __gr::nested_schema::<Self>();
+            __gr::alias_schema(&mut __schema, #table);
+            __schema
         }},
         None => quote!(__gr::nested_schema::<Self>()),
     }
