@@ -91,6 +91,11 @@ impl FieldIssue {
 }
 
 /// What a struct-level check may return as its error: one [`FieldIssue`], or several.
+#[diagnostic::on_unimplemented(
+    message = "a struct-level check fails with a `FieldIssue` or a `Vec<FieldIssue>`, not `{Self}`",
+    label = "this check's error names no field",
+    note = "return `Err(FieldIssue::new(\"end\", \"Must be after `start`.\"))`: the issue is reported at that field"
+)]
 pub trait IntoFieldIssues {
     /// The issues, in the order the report lists them.
     fn into_field_issues(self) -> Vec<FieldIssue>;
