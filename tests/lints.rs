@@ -23,6 +23,9 @@ mod shadowing {
     struct bool;
     struct str;
     struct usize;
+    // Unit structs that a generated binding of the same name would match instead of binding.
+    struct report;
+    struct schema;
 
     /// An enum next to the shadowed names.
     #[derive(ToolEnum)]
@@ -69,6 +72,25 @@ mod shadowing {
         pub(crate) acknowledge: core::primitive::bool,
     }
 
+    /// Arguments with a rule across fields, an alias and the struct's own example, next to the
+    /// shadowed names.
+    #[derive(ToolArgs)]
+    #[guard(check = ordered, example = r#"{"low": 1, "high": 2}"#)]
+    pub(crate) struct Bounds {
+        /// The low end.
+        #[serde(alias = "min")]
+        pub(crate) low: u8,
+        /// The high end.
+        pub(crate) high: u8,
+    }
+
+    fn ordered(bounds: &Bounds) -> core::result::Result<(), guardrails::FieldIssue> {
+        if bounds.low < bounds.high {
+            return core::result::Result::Ok(());
+        }
+        core::result::Result::Err(guardrails::FieldIssue::new("high", "Must be above `low`."))
+    }
+
     fn house_rules() -> &'static guardrails::policy::Policy {
         static POLICY: std::sync::LazyLock<guardrails::policy::Policy> =
             std::sync::LazyLock::new(|| guardrails::policy::Profile::Decision.policy());
@@ -84,4 +106,16 @@ fn shadowed_names_do_not_leak_into_generated_code() {
         "acknowledge": true
     }));
     assert!(args.is_ok(), "{:?}", args.err());
+}
+
+#[test]
+fn struct_checks_and_aliases_compile_next_to_shadowed_names() {
+    use guardrails::ToolArgs;
+    assert!(shadowing::Bounds::validate_value(serde_json::json!({"min": 1, "high": 2})).is_ok());
+    let report = shadowing::Bounds::validate_value(serde_json::json!({"low": 3, "high": 2}));
+    assert_eq!(
+        report.err().map(|r| r.issues()[0].path.clone()).as_deref(),
+        Some("high")
+    );
+    assert!(shadowing::Bounds::checked_example().is_ok());
 }

@@ -152,4 +152,12 @@ async fn demo(server: &guardrails::Server<tracker::Tracker>) {
                "destination": {"url": "https://example.com/hook", "token": "sk-live-4f9a2c7d1e8b6a3f5c0d"}}),
     )
     .await;
+    step(
+        server,
+        "12. A rule across fields joins the same report: a blocked task must say what blocks it",
+        "create_task",
+        json!({"title": "Renew the certificate", "assignee": "ada", "due": "2026-12-01",
+               "status": "blocked", "priorty": 2}),
+    )
+    .await;
 }

@@ -5,7 +5,8 @@
 //! - `list_tasks` returns thousands of tasks under an agent limit of 50, with a teaching block
 //!   that names its real filters;
 //! - `create_task` takes strict arguments, and its free-text `description` is held to the
-//!   `decision` output policy;
+//!   `decision` output policy and, for a task created `blocked`, required by a rule across
+//!   fields (`#[guard(check = ..)]`);
 //! - `update_task` and `delete_task` fail with `NOT_FOUND` and `FORBIDDEN` errors that carry a
 //!   recovery and the tools to call instead;
 //! - `export_tasks` takes a nested `filter` (a filter sent beside it is pointed to its place)
@@ -16,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use guardrails::contract::{AwarenessConfig, KnownGood};
 use guardrails::present::Paged;
-use guardrails::{Server, ToolArgs, ToolEnum, ToolError, tool};
+use guardrails::{FieldIssue, Server, ToolArgs, ToolEnum, ToolError, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -222,6 +223,7 @@ fn default_status() -> Status {
 
 /// Arguments of `create_task`.
 #[derive(Debug, Deserialize, ToolArgs)]
+#[guard(check = blocked_says_why)]
 pub struct CreateTask {
     /// Short title.
     #[guard(length(min = 3, max = 120))]
@@ -246,6 +248,21 @@ pub struct CreateTask {
     #[serde(default)]
     #[guard(length(max = 10), unique)]
     pub labels: Vec<String>,
+}
+
+/// A rule across fields: a task created `blocked` says what blocks it, in its description.
+fn blocked_says_why(args: &CreateTask) -> Result<(), FieldIssue> {
+    let said = args
+        .description
+        .as_deref()
+        .is_some_and(|d| !d.trim().is_empty());
+    if args.status == Status::Blocked && !said {
+        return Err(
+            FieldIssue::new("description", "A blocked task says what blocks it.")
+                .expected("a description of what blocks the task"),
+        );
+    }
+    Ok(())
 }
 
 /// Creates a task and returns it. The creator (the assignee) owns it.

@@ -245,6 +245,8 @@ pub(crate) struct Field<'a, G = Guards> {
     pub(crate) ident: &'a Ident,
     pub(crate) ty: &'a Type,
     pub(crate) wire_name: String,
+    /// serde's `alias`es: other names the field is read under.
+    pub(crate) aliases: Vec<String>,
     pub(crate) description: Option<String>,
     pub(crate) default: FieldDefault,
     /// Skipped by serde: never read (and, once checked, without guards).
@@ -258,6 +260,8 @@ pub(crate) struct Struct<'a, G = Guards> {
     pub(crate) description: Option<String>,
     pub(crate) container_default: bool,
     pub(crate) fields: Vec<Field<'a, G>>,
+    /// `#[guard(check = .., example = ..)]` on the struct.
+    pub(crate) rules: crate::rules::StructRules,
 }
 
 /// A unit variant of an enum of allowed values.

@@ -128,6 +128,7 @@ fn serde_container(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeContainer
 
 struct SerdeField {
     rename: Option<String>,
+    aliases: Vec<String>,
     default: FieldDefault,
     skip: bool,
 }
@@ -135,6 +136,7 @@ struct SerdeField {
 fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
     let mut out = SerdeField {
         rename: None,
+        aliases: Vec::new(),
         default: FieldDefault::None,
         skip: false,
     };
@@ -143,6 +145,7 @@ fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
             let name = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
             match name.as_str() {
                 "rename" => out.rename = serde_name(&meta)?.map(|l| l.value()),
+                "alias" => out.aliases.push(string(&meta)?.value),
                 "default" => {
                     if meta.input.peek(syn::Token![=]) {
                         let lit: LitStr = meta.value()?.parse()?;
@@ -152,6 +155,12 @@ fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
                     }
                 }
                 "skip" | "skip_deserializing" => out.skip = true,
+                "other" => {
+                    acc.push(error(
+                        meta.path.span(),
+                        "`#[serde(other)]` is not supported by `ToolEnum`: it would take any name, and the schema lists the names accepted; name each variant",
+                    ));
+                }
                 "flatten" | "deserialize_with" | "with" | "borrow" => {
                     acc.push(error(
                         meta.path.span(),
@@ -490,11 +499,7 @@ impl<'a> Struct<'a> {
                 "`ToolArgs` does not support generic structs",
             ));
         }
-        no_guards_on(
-            &input.attrs,
-            "the struct itself; put guards on its fields",
-            acc,
-        );
+        let rules = crate::rules::parse(&input.attrs, acc);
         let serde = serde_container(&input.attrs, acc);
         let mut fields = Vec::new();
         for field in &named.named {
@@ -518,6 +523,7 @@ impl<'a> Struct<'a> {
                 ident,
                 ty: &field.ty,
                 wire_name,
+                aliases: serde_f.aliases,
                 description,
                 default: serde_f.default,
                 skip: serde_f.skip,
@@ -529,6 +535,7 @@ impl<'a> Struct<'a> {
             description: doc_comment(&input.attrs),
             container_default: serde.default,
             fields,
+            rules,
         })
     }
 }
@@ -561,6 +568,12 @@ impl<'a> Enum<'a> {
                 continue;
             }
             let serde_v = serde_field(&variant.attrs, acc);
+            if !serde_v.aliases.is_empty() {
+                acc.push(error(
+                    variant.ident.span(),
+                    "`#[serde(alias)]` on a variant is not supported by `ToolEnum`: its schema lists one name per variant; rename the variant or accept the old name in a variant of its own",
+                ));
+            }
             if serde_v.skip {
                 continue;
             }

@@ -86,12 +86,14 @@ pub(crate) struct Pattern {
 pub(crate) enum TypeNeed {
     /// `length`, `non_empty`.
     Length,
-    /// `range`, `multiple_of`.
+    /// `range`, `multiple_of`, `one_of` with numbers.
     Numeric,
-    /// `pattern`, `format`.
+    /// `pattern`, `format`, `one_of` with strings.
     Text,
     /// `unique`.
     Items,
+    /// `one_of` with booleans (strings need `Text`, numbers `Numeric`).
+    Boolean,
     /// `sensitive`: a value with no fields of its own, so that what is withheld is the whole
     /// value.
     Leaf,

@@ -10,6 +10,7 @@ mod expand;
 mod fallback;
 mod guarded;
 mod names;
+mod rules;
 // The runtime's own did-you-mean, included through a link so that both crates suggest alike.
 #[expect(
     unreachable_pub,

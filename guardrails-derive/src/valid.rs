@@ -21,20 +21,28 @@ pub(crate) fn check_struct<'a>(
 ) -> Option<CheckedStruct<'a>> {
     let mut found = darling::Error::accumulator();
     check_acknowledgement(&input, &mut found);
+    crate::rules::check(
+        &input.rules,
+        &input.fields,
+        |field| field.guards.example.is_some(),
+        &mut found,
+    );
     let mut seen: Vec<(String, &Ident)> = Vec::new();
     let mut fields = Vec::new();
     for field in input.fields {
         if !field.skip {
-            if let Some((_, first)) = seen.iter().find(|(name, _)| *name == field.wire_name) {
-                found.push(error(
-                    field.ident.span(),
-                    format!(
-                        "field `{}` has the same name on the wire as `{first}`: `{}`",
-                        field.ident, field.wire_name
-                    ),
-                ));
+            for name in std::iter::once(&field.wire_name).chain(&field.aliases) {
+                if let Some((_, first)) = seen.iter().find(|(seen, _)| seen == name) {
+                    found.push(error(
+                        field.ident.span(),
+                        format!(
+                            "field `{}` has the same name on the wire as `{first}`: `{name}`",
+                            field.ident
+                        ),
+                    ));
+                }
+                seen.push((name.clone(), field.ident));
             }
-            seen.push((field.wire_name.clone(), field.ident));
         }
         fields.extend(found.handle(check_field(field)));
     }
@@ -43,6 +51,7 @@ pub(crate) fn check_struct<'a>(
         description: input.description,
         container_default: input.container_default,
         fields,
+        rules: input.rules,
     };
     acc.handle(found.finish_with(checked))
 }
@@ -95,6 +104,7 @@ fn check_field(field: Field<'_>) -> darling::Result<CheckedField<'_>> {
         ident: field.ident,
         ty: field.ty,
         wire_name: field.wire_name,
+        aliases: field.aliases,
         description: field.description,
         default: field.default,
         skip: field.skip,
@@ -209,10 +219,25 @@ fn type_needs(g: &Guards) -> Vec<(Span, TypeNeed)> {
         (g.format.as_ref().map(|f| f.span), TypeNeed::Text),
         (g.unique, TypeNeed::Items),
         (g.sensitive, TypeNeed::Leaf),
+        one_of_need(g),
     ]
     .into_iter()
     .filter_map(|(span, need)| Some((span?, need)))
     .collect()
+}
+
+/// `one_of` needs a type that holds values of the kind of its first value: a string list on a
+/// number field rejects every call.
+fn one_of_need(g: &Guards) -> (Option<Span>, TypeNeed) {
+    let Some(one_of) = &g.one_of else {
+        return (None, TypeNeed::Text);
+    };
+    let need = match one_of.value.first() {
+        Some(ValueLit::Scalar(Scalar::Num(_))) => TypeNeed::Numeric,
+        Some(ValueLit::Scalar(Scalar::Bool(_))) => TypeNeed::Boolean,
+        _ => TypeNeed::Text,
+    };
+    (Some(one_of.span), need)
 }
 
 /// The effective length bounds: `length` with `non_empty` raising the minimum to one.

@@ -34,13 +34,13 @@ pub use tool::present;
 ///
 /// | guard | applies to | JSON Schema | example |
 /// |---|---|---|---|
-/// | `length(min = A, max = B)`, `length(equal = N)` | strings (characters), arrays (items) | `minLength`/`maxLength`, `minItems`/`maxItems` | `#[guard(length(min = 3, max = 20))]` |
-/// | `non_empty` | strings, arrays | `minLength: 1` / `minItems: 1` | `#[guard(non_empty)]` |
+/// | `length(min = A, max = B)`, `length(equal = N)` | strings (characters), arrays (items), maps (entries) | `minLength`/`maxLength`, `minItems`/`maxItems`, `minProperties`/`maxProperties` | `#[guard(length(min = 3, max = 20))]` |
+/// | `non_empty` | strings, arrays, maps | `minLength: 1` / `minItems: 1` / `minProperties: 1` | `#[guard(non_empty)]` |
 /// | `range(min, max, exclusive_min, exclusive_max)` | numbers | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` | `#[guard(range(min = 18, max = 120))]` |
 /// | `multiple_of = N` | numbers | `multipleOf` | `#[guard(multiple_of = 0.25)]` |
 /// | `pattern = "regex"` | strings | `pattern` (unanchored, as in JSON Schema) | `#[guard(pattern = "^[a-z0-9_]+$")]` |
 /// | `format = "…"` | strings | `format`: `email`, `uri` (`url`), `uuid`, `date`, `date-time`, `time`, `ipv4`, `ipv6`, `hostname` | `#[guard(format = "email")]` |
-/// | `one_of(…)` | strings, numbers, booleans | `enum` | `#[guard(one_of("EUR", "USD"))]` |
+/// | `one_of(…)` | strings, numbers, booleans: values of the field's own kind | `enum` | `#[guard(one_of("EUR", "USD"))]` |
 /// | `unique` | arrays | `uniqueItems` | `#[guard(unique)]` |
 /// | `custom = path` | any | (not expressible) | `#[guard(custom = no_weekends)]` with `fn(&T) -> Result<(), String>` |
 /// | `policy = "profile"`, `policy = path` | strings, and `Option`, `Box`, `Vec` of them | (not expressible) | `#[guard(policy = "decision")]`, `#[guard(policy = house_rules)]` with `fn() -> &'static Policy` |
@@ -53,7 +53,27 @@ pub use tool::present;
 /// example is built from the guards (a string matching the pattern, a number inside the range
 /// and on the step, the first allowed value, …). A `custom` check runs on the typed value after
 /// the declared guards pass; on an `Option<T>` field it may take `&T` and then runs only when a
-/// value is present. Patterns use the `regex` crate's syntax; prefer constructs that mean the
+/// value is present.
+///
+/// # Struct-level rules
+///
+/// `#[guard(..)]` on the struct itself takes two guards:
+///
+/// | guard | what it does | example |
+/// |---|---|---|
+/// | `check = path` (repeatable) | a rule across fields: `fn(&Self) -> Result<(), E>` with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass once every field passed its own guards (unknown keys do not stop it), each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check = end_after_start)]` |
+/// | `example = "{…}"` | the struct's example, a JSON object: the fields it sets take its values, the others keep the example built from their guards | `#[guard(example = r#"{"start": 9, "end": 10}"#)]` |
+///
+/// A struct with a `check` must state its example (on the struct, or `example` on a field), or
+/// it does not compile: no example can be built to pass a rule the derive cannot read.
+///
+/// **The example guarantee.** No rejection shows, and no schema advertises, an example that the
+/// type's own validator rejects. What the derive can see it proves at compile time; a `custom`
+/// check or a struct-level `check` is proven at run time by
+/// [`ToolArgs::checked_example`](trait@ToolArgs), which validates the example with every rule,
+/// once per type. [`Server::tool`] refuses a tool whose example a rule rejects (a panic at
+/// startup that names the tool and each issue), and a rejection or schema of such a type shows
+/// no example rather than a wrong one. Patterns use the `regex` crate's syntax; prefer constructs that mean the
 /// same in ECMA-262 (which clients read the schema with): explicit classes such as `[0-9]`
 /// rather than `\d`, no inline flags.
 ///
@@ -244,7 +264,7 @@ pub use tool::present;
 /// Field types are decided by the [`ArgValue`] trait: strings, booleans, every integer and
 /// float type (each with its own range: `300` for a `u8` is a range issue, `1.5` for an integer
 /// a type issue; 64-bit integers accept ±(2^53 - 1), the integers every JSON client holds
-/// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Vec<T>`, `Box<T>`, string-keyed maps,
+/// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Option<Option<T>>` (absent, `null` or a value: see below), `Vec<T>`, `Box<T>`, string-keyed maps,
 /// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`) and
 /// [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
 /// (`uuid`), `Url` (`url`) and `Decimal` (`rust_decimal`) are strings in their JSON Schema
@@ -279,13 +299,70 @@ pub use tool::present;
 /// assert!(CreateUser::validate_value(CreateUser::example().clone()).is_ok());
 /// ```
 ///
+/// ## Partial updates: `Option<Option<T>>`
+///
+/// A field that a call may leave as it is, set, or clear is an `Option<Option<T>>`: absent is
+/// `None` (leave it), `null` is `Some(None)` (clear it), a value is `Some(Some(v))` (set it).
+/// Its schema is `T`'s or `null`, and it is never required. The derived validator builds the
+/// value itself, so the three cases hold without any serde attribute; a handler deserializing
+/// the same struct with serde alone needs serde's `default` with `deserialize_with` to tell
+/// `null` from absent. Clippy's pedantic `option_option` lint flags the type: allow it on the
+/// field, where the three states are meant.
+///
+/// ```
+/// use guardrails::ToolArgs;
+///
+/// /// Changes a task.
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
+/// struct UpdateTask {
+///     id: u64,
+///     /// The new due date; `null` removes it.
+///     #[guard(format = "date")]
+///     due: Option<Option<String>>,
+/// }
+///
+/// let keep = UpdateTask::validate_value(serde_json::json!({"id": 1})).unwrap();
+/// assert_eq!(keep.due, None);
+/// let clear = UpdateTask::validate_value(serde_json::json!({"id": 1, "due": null})).unwrap();
+/// assert_eq!(clear.due, Some(None));
+/// let set = UpdateTask::validate_value(serde_json::json!({"id": 1, "due": "2026-03-01"})).unwrap();
+/// assert_eq!(set.due, Some(Some("2026-03-01".to_owned())));
+/// let schema = serde_json::to_value(UpdateTask::schema()).unwrap();
+/// assert_eq!(schema["properties"]["due"]["type"], serde_json::json!(["string", "null"]));
+/// assert_eq!(schema["required"], serde_json::json!(["id"]));
+/// ```
+///
+/// # Serde attributes
+///
+/// The validator builds the struct itself, so each serde attribute that changes what is read
+/// is either honoured exactly as serde honours it or a compile error; none is silently dropped.
+///
+/// | attribute | where | treatment |
+/// |---|---|---|
+/// | `rename`, `rename(deserialize = ..)` | field, variant | honoured: the wire name |
+/// | `rename_all`, `rename_all(deserialize = ..)` | struct, enum | honoured |
+/// | `alias` | field | honoured: the field is read under each alias; two of its names in one call are refused (serde's "duplicate field"); the schema lists each name, requires one and forbids two; a did-you-mean names the field's own name |
+/// | `alias` | `ToolEnum` variant | compile error: the schema lists one name per variant |
+/// | `default`, `default = "path"` | field | honoured: the field is not required |
+/// | `default` | struct | honoured; `default = "path"` on a struct is a compile error |
+/// | `skip`, `skip_deserializing` | field, variant | honoured: never read, unknown on the wire |
+/// | `other` | variant | compile error: it would accept any name |
+/// | `with`, `deserialize_with`, `borrow` | field | compile error: each field is read by its [`ArgValue`] |
+/// | `transparent`, `from`, `try_from` | struct | compile error |
+/// | `deny_unknown_fields` | struct | nothing to do: unknown keys are always refused |
+/// | `serialize_with`, `skip_serializing`, `skip_serializing_if`, `into`, `getter`, `bound`, `crate`, `expecting`, `remote` | any | ignored: they change serialization, bounds, paths or serde's own error text, not what is read |
+///
 /// # The JSON Schema is derived too
 ///
 /// The derive also implements `schemars::JsonSchema`, with the schema the validator enforces
 /// (the one `tools/list` advertises): so an arguments struct nests in another one's schema,
 /// and a tool can return it with an `outputSchema`. Deriving `schemars::JsonSchema` as well is
 /// therefore an error, "conflicting implementations of trait `JsonSchema`" at `ToolArgs`: two
-/// schemas for one type could disagree. Drop `JsonSchema` from the derive list; a type that must
+/// schemas for one type could disagree. Inside another schema the type is its object schema
+/// alone, without the root's `$schema` and input `examples`. Output schemas carry only the
+/// formats JSON Schema 2020-12 defines, so that strict validators (AJV's `Ajv2020`) compile
+/// them: schemars' integer formats (`uint8`, `int32`, …) become the `minimum` and `maximum`
+/// they stand for, other formats of its own (`double`) are dropped. Drop `JsonSchema` from the derive list; a type that must
 /// describe itself differently as an output (without the guards, say) is a second type, with a
 /// `From` between the two.
 ///
@@ -333,7 +410,7 @@ pub use server::{Server, UnknownTool};
 #[expect(deprecated, reason = "the old name stays available for a release")]
 pub use tool::Verdict;
 pub use tool::{CallOutput, CallSettings, OutputCheck, OutputVerdict, StateRef, Tool, ToolSpec};
-pub use validation::{ArgValue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
+pub use validation::{ArgValue, FieldIssue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
 
 /// The old name of [`ToolErrorSeverity`].
 #[deprecated(
@@ -378,8 +455,8 @@ pub mod __private {
     pub use crate::tool::cursor::with_cursor;
     pub use crate::tool::presenter::{present_collection, present_value};
     pub use crate::tool::probe::{
-        ListingOf, NotListing, Probe, WithDeserialize, WithSchema, WithoutDeserialize,
-        WithoutSchema,
+        ListingOf, NotListing, Opaque, Probe, WithDeserialize, WithSchema, WithoutDeserialize,
+        WithoutSchema, phantom_of,
     };
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{Presented, Presenter, blocking, run, run_paged};
@@ -387,12 +464,15 @@ pub mod __private {
         AgentLimit, Annotations, BoxFuture, CallOutput, CallSettings, StateRef, Teaching, Tool,
         ToolSpec,
     };
+    pub use crate::validation::Report;
     pub use crate::validation::StringFormat as Format;
+    pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
     pub use crate::validation::example::{build_example, enum_example, nested_example};
     pub use crate::validation::hooks::{
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
+    pub use crate::validation::rules::{build_example_over, example_rejection, run_struct_check};
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
     pub use crate::validation::{
         Acknowledgement, ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num,
@@ -422,24 +502,34 @@ pub mod __private {
 
         use serde_json::Value;
 
-        /// Types whose length can be bounded: strings (characters) and arrays (items).
+        /// Types whose length can be bounded: strings (characters), arrays (items) and maps
+        /// (entries).
         #[diagnostic::on_unimplemented(
-            message = "`length` and `non_empty` need a string or an array field, not `{Self}`"
+            message = "`length` and `non_empty` need a string, an array or a map field, not `{Self}`"
         )]
         pub trait Length {}
         /// Types that hold numbers: `range` and `multiple_of` apply.
         #[diagnostic::on_unimplemented(
-            message = "`range` and `multiple_of` need a numeric field, not `{Self}`"
+            message = "`range`, `multiple_of` and `one_of` with numbers need a numeric field, not `{Self}`"
         )]
         pub trait Numeric {}
         /// Types that hold strings: `pattern` and `format` apply.
         #[diagnostic::on_unimplemented(
-            message = "`pattern` and `format` need a string field, not `{Self}`"
+            message = "`pattern`, `format` and `one_of` with strings need a string field, not `{Self}`"
         )]
         pub trait Text {}
         /// Types that hold arrays: `unique` applies.
         #[diagnostic::on_unimplemented(message = "`unique` needs an array field, not `{Self}`")]
         pub trait Items {}
+        /// Types that hold booleans: `one_of` with booleans applies.
+        #[diagnostic::on_unimplemented(
+            message = "`one_of` with booleans needs a boolean field, not `{Self}`"
+        )]
+        pub trait Boolean {}
+        impl Boolean for bool {}
+        impl Boolean for Value {}
+        impl<T: Boolean> Boolean for Option<T> {}
+        impl<T: Boolean> Boolean for Box<T> {}
 
         impl Length for String {}
         impl<T> Length for Vec<T> {}
@@ -492,6 +582,8 @@ pub mod __private {
         pub const fn assert_text<T: ?Sized + Text>() {}
         /// Asserts at compile time that `T` holds arrays.
         pub const fn assert_items<T: ?Sized + Items>() {}
+        /// Asserts at compile time that `T` holds booleans.
+        pub const fn assert_boolean<T: ?Sized + Boolean>() {}
         /// Asserts at compile time that `T` has no declared fields of its own.
         pub const fn assert_leaf<T: ?Sized + Leaf>() {}
     }

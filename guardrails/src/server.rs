@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -176,10 +177,18 @@ impl<S: Send + Sync + 'static> Server<S> {
     ///
     /// # Panics
     /// When a tool of the same name was added before: two tools cannot share a name, and
-    /// finding out at startup beats serving the wrong one.
+    /// finding out at startup beats serving the wrong one. When the tool's own example fails
+    /// its validation (a `custom` or struct-level `check` rejects it, see
+    /// [`ToolArgs::checked_example`](crate::ToolArgs::checked_example)): every rejection would
+    /// tell the model to start from a call that is rejected again. The message names the tool
+    /// and each issue; give an explicit example that passes (`#[guard(example = ..)]` on the
+    /// field, or on the struct).
     #[must_use]
     pub fn tool<T: Tool<S>>(mut self, tool: T) -> Self {
         let spec = tool.spec();
+        if let Some(report) = spec.example_rejection() {
+            panic!("{}", example_refusal(spec, &report));
+        }
         let settings = self.settings_of(spec);
         let set = Arc::make_mut(&mut self.tools);
         assert!(
@@ -415,6 +424,26 @@ impl<S: Send + Sync + 'static> Server<S> {
         }
         self
     }
+}
+
+/// Why a server refuses the tool `spec`, whose own example `report` rejects.
+fn example_refusal(spec: &ToolSpec, report: &crate::Report) -> String {
+    let example = serde_json::to_string(spec.built_example()).unwrap_or_default();
+    let mut out = format!(
+        "the example of tool `{}` fails its own validation, so every rejection would show a call that is rejected again: {}",
+        spec.name(),
+        cut(&example, 400)
+    );
+    for issue in report.issues() {
+        let at = if issue.path.is_empty() {
+            "(arguments)"
+        } else {
+            &issue.path
+        };
+        let _ = write!(out, "\n  {at}: {}", issue.message);
+    }
+    out.push_str("\ngive an explicit example that passes: `#[guard(example = ..)]` on the field, or on the struct with the fields it sets as a JSON object");
+    out
 }
 
 /// The rejection of a call whose arguments are not a JSON object: one `type` issue at the root,

@@ -33,6 +33,12 @@ fn convert(item: &syn::ItemFn) -> TokenStream {
     // At the user's return type with the user's hygiene, which is where the local was bound:
     // an error type that does not fit is underlined there.
     let returned = syn::Ident::new("__returned", span);
+    if let syn::ReturnType::Type(_, ty) = &item.sig.output
+        && crate::expand::opaque::is_opaque(ty)
+    {
+        // An opaque type cannot be named: its marker is read from the value.
+        return quote_spanned!(at(span)=> (&&&__gr::phantom_of(&#returned)).outcome_kind().convert(#returned));
+    }
     quote_spanned!(at(span)=> (&&&__gr::PhantomData::<#ret>).outcome_kind().convert(#returned))
 }
 
@@ -96,7 +102,10 @@ fn paged_input_schema(tool: &CheckedTool<'_>) -> Option<TokenStream> {
 /// The function that finds the output schema once: the success type of the return type, in
 /// the `{items, shown, total}` envelope when the tool has an agent limit.
 fn output_schema(tool: &CheckedTool<'_>) -> TokenStream {
-    let ret = return_type(tool.item);
+    let ret = match &tool.item.sig.output {
+        syn::ReturnType::Type(_, ty) => crate::expand::opaque::stand_in(ty),
+        syn::ReturnType::Default => return_type(tool.item),
+    };
     // A result that is not a collection is reported by the presenter; the probe stays quiet.
     let listing = tool.agent_limit.as_ref().map(|_| {
         quote! {

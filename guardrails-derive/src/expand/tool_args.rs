@@ -141,6 +141,7 @@ fn guard_asserts(field: &CheckedField<'_>) -> TokenStream {
             TypeNeed::Numeric => "assert_numeric",
             TypeNeed::Text => "assert_text",
             TypeNeed::Items => "assert_items",
+            TypeNeed::Boolean => "assert_boolean",
             TypeNeed::Leaf => "assert_leaf",
         };
         let check = format_ident!("{}", check);
@@ -234,7 +235,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         .iter()
         .map(|(i, _)| format_ident!("__slot_{}", i))
         .collect();
-    let wire_names: Vec<&String> = wire.iter().map(|(_, f)| &f.wire_name).collect();
+    let arms = wire.iter().map(|(i, f)| crate::expand::aliases::arm(*i, f));
 
     let container_defaults = input.container_default.then(|| {
         let idents = input.fields.iter().map(|f| f.ident);
@@ -295,6 +296,18 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         inits.push(quote!(#fid: #bound));
     }
     let policies = policy_checks(input);
+    let rules = crate::rules::expand(&input.rules, &quote!(Self { #(#inits),* }));
+    let (keep_sent, mark, fields_clean, finish) = (
+        &rules.keep_sent,
+        &rules.mark,
+        &rules.fields_clean,
+        &rules.finish,
+    );
+    let example = crate::rules::example(&input.rules);
+    let checked_example = crate::rules::checked_example();
+    let acknowledgement = crate::expand::acknowledgement::read(input);
+    let root_schema = crate::expand::aliases::root_schema(&input.fields);
+    let nested_schema = crate::expand::aliases::nested_schema(&input.fields);
 
     quote! {
         #[doc(hidden)]
@@ -302,6 +315,8 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             use ::guardrails::__private as __gr;
 
             #(#asserts)*
+
+            #acknowledgement
 
             static __FIELDS: [__gr::FieldInfo; #count] = [#(#infos),*];
 
@@ -323,36 +338,41 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 ) -> ::core::option::Option<Self> {
                     #(let mut #slots: ::core::option::Option<__gr::Value> = ::core::option::Option::None;)*
                     let mut unknown = ::std::vec::Vec::new();
+                    #keep_sent
                     for (key, value) in object {
                         match key.as_str() {
-                            #(#wire_names => #slots = ::core::option::Option::Some(value),)*
+                            #(#arms)*
                             _ => unknown.push((key, value)),
                         }
                     }
                     #container_defaults
+                    #mark
                     #(#reads)*
                     #policies
+                    #fields_clean
                     if !unknown.is_empty() {
                         cx.unknown_fields(unknown, &__FIELDS);
                     }
                     #(#takes)*
-                    ::core::option::Option::Some(Self { #(#inits),* })
+                    #finish
                 }
 
                 fn schema() -> &'static __gr::schemars::Schema {
                     static SCHEMA: __gr::OnceLock<__gr::schemars::Schema> = __gr::OnceLock::new();
-                    SCHEMA.get_or_init(__gr::root_schema::<Self>)
+                    SCHEMA.get_or_init(#root_schema)
                 }
 
                 fn example() -> &'static __gr::Value {
                     static EXAMPLE: __gr::OnceLock<__gr::Value> = __gr::OnceLock::new();
-                    EXAMPLE.get_or_init(|| __gr::build_example(&__INFO))
+                    EXAMPLE.get_or_init(|| #example)
                 }
 
                 fn from_value_unchecked(arguments: __gr::Value) -> ::core::option::Option<Self> {
                     use __gr::{WithDeserialize as _, WithoutDeserialize as _};
                     (&__gr::Probe::<Self>::new(__gr::PhantomData)).read_unchecked(arguments)
                 }
+
+                #checked_example
             }
 
             #[automatically_derived]
@@ -362,7 +382,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 }
 
                 fn schema() -> __gr::Map<::std::string::String, __gr::Value> {
-                    __gr::nested_schema::<Self>()
+                    #nested_schema
                 }
 
                 fn shape_matches(value: &__gr::Value) -> ::core::primitive::bool {
@@ -396,8 +416,10 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                     ::std::borrow::Cow::Borrowed(#type_name)
                 }
 
+                // The schema of the object inside another schema: without the root's `$schema`
+                // and input `examples`, which an output schema must not carry.
                 fn json_schema(_: &mut __gr::schemars::SchemaGenerator) -> __gr::schemars::Schema {
-                    ::core::clone::Clone::clone(<Self as __gr::ToolArgs>::schema())
+                    __gr::schemars::Schema::from(<Self as __gr::ArgValue>::schema())
                 }
             }
         };

@@ -81,9 +81,14 @@ impl Renderer for Xml {
             }
             out.push_str("</schema>\n");
         }
-        out.push_str("<valid_example>");
-        out.push_str(&example);
-        out.push_str("</valid_example>\n<recovery>");
+        // A type whose example its own validator rejects shows none (`null`): never a call
+        // that is rejected again.
+        if !r.example.is_null() {
+            out.push_str("<valid_example>");
+            out.push_str(&example);
+            out.push_str("</valid_example>\n");
+        }
+        out.push_str("<recovery>");
         out.push_str(RECOVERY);
         out.push_str("</recovery>\n");
         if let Some(contract) = &r.contract {
@@ -459,8 +464,17 @@ mod tests {
             shown_example(&example),
             "{\"a\":\"\u{fffd}&amp;\",\"n\":-0.0}"
         );
-        for other in [json!(1), json!([1, "x"]), json!(null)] {
+        for other in [json!(1), json!([1, "x"])] {
             assert_eq!(shown_example(&other), other.to_string());
         }
+    }
+
+    #[test]
+    fn no_example_shows_no_example_block() {
+        let report = Report::new();
+        let rejection = Rejection::new("t", &report, &ArgsInfo::UNDECLARED, &Value::Null);
+        let text = super::super::rejection(&rejection, &RenderOptions::default());
+        assert!(!text.contains("valid_example"), "{text}");
+        assert!(text.contains("<recovery>"), "{text}");
     }
 }

@@ -242,7 +242,7 @@ where
     let args = match validated {
         Ok(args) => args,
         Err(report) => {
-            let rejection = Rejection::new(spec.name(), &report, A::info(), A::example())
+            let rejection = Rejection::new(spec.name(), &report, A::info(), spec.example())
                 .with_contract(notice());
             return CallOutput::rejection(&rejection, options);
         }

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::contract::{Contract, ContractSource, Declared, Hints, ServerContract};
 use crate::message::{ToolError, Truncated};
-use crate::validation::{ArgsInfo, ProbedPolicy, ToolArgs};
+use crate::validation::{ArgsInfo, ProbedPolicy, Report, ToolArgs};
 
 /// A tool's behaviour hints, as advertised in MCP's `annotations`. `None` leaves a hint out.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -153,7 +153,8 @@ pub struct ToolSpec {
     policy: Option<&'static dyn OutputCheck>,
     args: fn() -> &'static ArgsInfo,
     input_schema: fn() -> &'static schemars::Schema,
-    example: fn() -> &'static Value,
+    example: fn() -> Result<&'static Value, Report>,
+    built_example: fn() -> &'static Value,
     output_schema: fn() -> Option<&'static Map<String, Value>>,
     /// The argument fields whose text a policy checks, learnt from the validator.
     arg_policies: fn() -> Vec<ProbedPolicy>,
@@ -201,7 +202,8 @@ impl ToolSpec {
             policy: None,
             args: A::info,
             input_schema: A::schema,
-            example: A::example,
+            example: A::checked_example,
+            built_example: A::example,
             output_schema: no_output_schema,
             arg_policies: crate::validation::policy_text::probe_policies::<A>,
         }
@@ -321,10 +323,26 @@ impl ToolSpec {
         (self.input_schema)()
     }
 
-    /// A valid example of the arguments.
+    /// The example of the arguments that rejections show: the arguments type's example when it
+    /// passes its own validator, every rule included ([`ToolArgs::checked_example`]); `null`
+    /// when a rule rejects it, so that no rejection shows an example that is rejected again
+    /// ([`Server::tool`](crate::Server::tool) refuses such a tool).
     #[must_use]
     pub fn example(&self) -> &'static Value {
-        (self.example)()
+        static NONE: Value = Value::Null;
+        (self.example)().unwrap_or(&NONE)
+    }
+
+    /// The report of the arguments type's own example, when a rule the derive cannot see (a
+    /// `custom` or struct-level `check`) rejects it; `None` when it passes.
+    #[must_use]
+    pub fn example_rejection(&self) -> Option<Report> {
+        (self.example)().err()
+    }
+
+    /// The example the arguments type builds, whether its validator passes it or not.
+    pub(crate) fn built_example(&self) -> &'static Value {
+        (self.built_example)()
     }
 
     /// The JSON Schema of the structured result (the MCP `outputSchema`), when the output type

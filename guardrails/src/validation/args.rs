@@ -30,8 +30,28 @@ pub trait ToolArgs: Sized {
     /// The JSON Schema (draft 2020-12) of the arguments, computed once.
     fn schema() -> &'static schemars::Schema;
 
-    /// A complete example of valid arguments, computed once; it always validates.
+    /// A complete example of the arguments, computed once, built from the declared guards and
+    /// the explicit examples (`#[guard(example = ..)]` on fields and on the struct).
+    ///
+    /// The derive proves it passes every rule it can see. A rule it cannot see (a field's
+    /// `custom` check, a struct-level `check`) is proven by [`ToolArgs::checked_example`], which
+    /// validates it; rejections show only an example that passes, and
+    /// [`Server::tool`](crate::Server::tool) refuses a tool whose example does not.
     fn example() -> &'static Value;
+
+    /// The example when it passes the type's own validator, every rule included: `custom`
+    /// checks, struct-level checks and nested types' rules; else the report of what rejects it.
+    /// Derived types validate it once and keep the answer.
+    ///
+    /// # Errors
+    /// The report of the example, when a rule rejects it: give an explicit example that
+    /// passes (`#[guard(example = ..)]` on the field or on the struct).
+    fn checked_example() -> Result<&'static Value, Report> {
+        match super::rules::example_rejection::<Self>() {
+            None => Ok(Self::example()),
+            Some(report) => Err(report),
+        }
+    }
 
     /// Checks the arguments of a call (the object an MCP client sends) and builds the typed
     /// value, or reports every issue found.

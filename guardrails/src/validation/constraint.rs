@@ -20,6 +20,9 @@ struct Unit(&'static str, &'static str);
 
 const CHARACTERS: Unit = Unit("character", "characters");
 const ITEMS: Unit = Unit("item", "items");
+const ENTRIES: Unit = Unit("entry", "entries");
+/// What the length of any JSON value counts: whichever its type has.
+const ANY_UNITS: Unit = Unit("character, item or entry", "characters, items or entries");
 
 impl Unit {
     /// `n` with the unit in the right number: `1 character`, `3 characters`.
@@ -349,6 +352,8 @@ impl Constraints {
             Value::String(s) => self.check_string(s, value, cx),
             Value::Array(items) => self.check_array(items, value, cx),
             Value::Number(n) => self.check_number(n, value, cx),
+            // A map's `length` counts its entries (`minProperties` / `maxProperties`).
+            Value::Object(map) => self.check_length(map.len() as u64, ENTRIES, value, cx),
             _ => {}
         }
         if !self.one_of.is_empty()
@@ -481,8 +486,22 @@ impl Constraints {
     /// `of 3 to 20 characters matching ^[a-z]+$`; lengths count `items` of an array, characters
     /// otherwise.
     pub(crate) fn describe(&self, items: bool) -> String {
+        self.describe_in(if items { ITEMS } else { CHARACTERS })
+    }
+
+    /// [`Constraints::describe`] for a map, whose length counts entries.
+    pub(crate) fn describe_map(&self) -> String {
+        self.describe_in(ENTRIES)
+    }
+
+    /// [`Constraints::describe`] for any JSON value, whose length counts characters, items or
+    /// entries by its type.
+    pub(crate) fn describe_any(&self) -> String {
+        self.describe_in(ANY_UNITS)
+    }
+
+    fn describe_in(&self, unit: Unit) -> String {
         let mut out = String::new();
-        let unit = if items { ITEMS } else { CHARACTERS };
         match (self.min_length, self.max_length) {
             (Some(a), Some(b)) if a == b => {
                 let _ = write!(out, " of exactly {}", unit.of(a));

@@ -87,7 +87,11 @@ impl Kind {
     /// "a string of 3 to 20 characters matching ^[a-z]+$" or "an integer from 0 to 255".
     #[must_use]
     pub fn describe(&self, constraints: &Constraints) -> String {
-        let details = constraints.describe(matches!(self, Self::Array(_)));
+        let details = match self {
+            Self::Map(_) => constraints.describe_map(),
+            Self::Any => constraints.describe_any(),
+            _ => constraints.describe(matches!(self, Self::Array(_))),
+        };
         match self {
             Self::Integer { min, max } => {
                 let mut out = String::from("an integer");

@@ -12,6 +12,7 @@
 //! [`ToolEnum`]); examples and schemas; field types ([`ArgValue`]); output policies on text
 //! fields ([`PolicyText`]); arguments known only by a JSON Schema ([`SchemaArgs`]).
 
+pub(crate) mod aliases;
 mod args;
 mod constraint;
 mod context;
@@ -23,6 +24,7 @@ mod json_schema;
 mod misplaced;
 pub(crate) mod policy_text;
 mod report;
+pub(crate) mod rules;
 pub(crate) mod schema;
 mod string_format;
 mod value;
@@ -37,6 +39,7 @@ pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 pub use json_schema::{SchemaArgs, SchemaError, strict_schema};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
+pub use rules::{FieldIssue, IntoFieldIssues, StructCheck};
 pub use schema::DIALECT;
 pub use string_format::StringFormat;
 pub use value::{ArgValue, MAX_SAFE_INTEGER};

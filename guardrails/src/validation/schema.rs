@@ -85,7 +85,10 @@ pub fn root_schema<T: ToolArgs>() -> schemars::Schema {
     let mut schema = Map::new();
     schema.insert("$schema".into(), DIALECT.into());
     schema.extend(object_schema(info));
-    schema.insert("examples".into(), Value::Array(vec![T::example().clone()]));
+    // Only an example the type's own validator passes is advertised.
+    if let Ok(example) = T::checked_example() {
+        schema.insert("examples".into(), Value::Array(vec![example.clone()]));
+    }
     schemars::Schema::from(schema)
 }
 
@@ -148,6 +151,14 @@ fn constraint_keywords(
         }
         if constraints.unique {
             schema.insert("uniqueItems".into(), true.into());
+        }
+    }
+    if matches!(kind, Kind::Map(_) | Kind::Any) {
+        if let Some(n) = constraints.min_length {
+            schema.insert("minProperties".into(), n.into());
+        }
+        if let Some(n) = constraints.max_length {
+            schema.insert("maxProperties".into(), n.into());
         }
     }
     if let Some(b) = constraints.minimum {

@@ -401,6 +401,9 @@ impl<T: ArgValue> ArgValue for Option<T> {
     }
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
         match value {
+            // `Option<Option<T>>`: an absent field is `None` (`absent`), `null` is
+            // `Some(None)`, a value `Some(Some(v))`, so a partial update can clear a field.
+            Value::Null if T::OPTIONAL => T::from_arg(Value::Null, cx).map(Some),
             Value::Null => Some(None),
             other => T::from_arg(other, cx).map(Some),
         }
@@ -531,8 +534,8 @@ impl<T: ArgValue> ArgValue for BTreeMap<String, T> {
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
         map_from_arg(value, cx, &Self::kind())
     }
-    fn example(_: &Constraints, nth: usize) -> Value {
-        json!({ "key": T::example(&Constraints::NONE, nth) })
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        map_example::<T>(constraints, nth)
     }
 }
 
@@ -549,8 +552,8 @@ impl<T: ArgValue, S: BuildHasher + Default> ArgValue for HashMap<String, T, S> {
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
         map_from_arg(value, cx, &Self::kind())
     }
-    fn example(_: &Constraints, nth: usize) -> Value {
-        json!({ "key": T::example(&Constraints::NONE, nth) })
+    fn example(constraints: &Constraints, nth: usize) -> Value {
+        map_example::<T>(constraints, nth)
     }
 }
 
@@ -578,4 +581,24 @@ fn object(value: Value) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     }
+}
+
+/// The example of a map: as many entries as its `length` asks (one when it leaves it free),
+/// `key`, `key2`, …, each value a different example of the value type.
+fn map_example<T: ArgValue>(constraints: &Constraints, nth: usize) -> Value {
+    let min = constraints.min_length.unwrap_or(0).max(1);
+    let entries = constraints.max_length.map_or(min, |max| min.min(max));
+    // A bound in the thousands would make an example no model should copy; the checked example
+    // then says so at startup.
+    let entries = usize::try_from(entries).unwrap_or(usize::MAX).min(64);
+    let mut map = Map::new();
+    for i in 0..entries {
+        let key = if i == 0 {
+            "key".to_owned()
+        } else {
+            format!("key{}", i + 1)
+        };
+        map.insert(key, T::example(&Constraints::NONE, nth + i));
+    }
+    Value::Object(map)
 }
