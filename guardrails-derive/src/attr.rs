@@ -49,7 +49,7 @@ struct SerdeContainer {
     default: bool,
 }
 
-fn parse_rename_rule(lit: &LitStr, acc: &mut Accumulator) -> Option<RenameRule> {
+pub(crate) fn parse_rename_rule(lit: &LitStr, acc: &mut Accumulator) -> Option<RenameRule> {
     let value = lit.value();
     let rule = lookup(RULES, &value);
     if rule.is_none() {
@@ -64,7 +64,7 @@ fn parse_rename_rule(lit: &LitStr, acc: &mut Accumulator) -> Option<RenameRule> 
 }
 
 /// Reads `name = "x"` or `name(deserialize = "x")` (the deserialize side is what counts).
-fn serde_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
+pub(crate) fn serde_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
     if meta.input.peek(syn::Token![=]) {
         return Ok(Some(meta.value()?.parse()?));
     }

@@ -1,6 +1,7 @@
 //! Code generation, one file per macro. Everything generated reaches the runtime through
 //! `::guardrails::__private`, so users need no dependency besides `guardrails`.
 
+pub(crate) mod data_enum;
 pub(crate) mod string_formats;
 pub(crate) mod tool;
 pub(crate) mod tool_args;

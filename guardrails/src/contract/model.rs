@@ -257,6 +257,14 @@ pub struct Field {
     /// the type first appears.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recursive: Option<String>,
+    /// How an enum with data names its variant on the wire: `external`, `internal:<tag>`,
+    /// `adjacent:<tag>,<content>` or `untagged`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tagging: Option<String>,
+    /// The variants of an enum with data, by wire name: the fields of each (none for a unit
+    /// variant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variants: Option<BTreeMap<String, BTreeMap<String, Field>>>,
 }
 
 impl Field {
@@ -283,6 +291,8 @@ impl Field {
             values: None,
             fields: None,
             recursive: None,
+            tagging: None,
+            variants: None,
         }
     }
 }
@@ -456,7 +466,41 @@ fn shape(kind: &Kind, seen: &mut Vec<*const ArgsInfo>) -> Field {
             f
         }
         Kind::Any => Field::of(JsonType::Any),
+        Kind::Variants(info) => variants_shape(info, seen),
     }
+}
+
+/// The shape of an enum with data: its tagging and each variant's fields.
+fn variants_shape(
+    info: &'static crate::validation::EnumInfo,
+    seen: &mut Vec<*const ArgsInfo>,
+) -> Field {
+    use crate::validation::Tagging;
+    let json_type = match Kind::Variants(info).json_type() {
+        "object" => JsonType::Object,
+        "string" => JsonType::String,
+        _ => JsonType::Any,
+    };
+    let mut f = Field::of(json_type);
+    f.tagging = Some(match info.tagging {
+        Tagging::External => "external".to_owned(),
+        Tagging::Internal { tag } => format!("internal:{tag}"),
+        Tagging::Adjacent { tag, content } => format!("adjacent:{tag},{content}"),
+        Tagging::Untagged => "untagged".to_owned(),
+    });
+    f.variants = Some(
+        info.variants
+            .iter()
+            .map(|v| {
+                let fields = v
+                    .fields
+                    .map(|args| object_fields(args(), seen))
+                    .unwrap_or_default();
+                (v.name.to_owned(), fields)
+            })
+            .collect(),
+    );
+    f
 }
 
 /// An integer as a JSON number; a bound beyond 64 bits (an `i128` type's range) is no bound a

@@ -48,6 +48,9 @@ pub enum Kind {
     Text(&'static str),
     /// Any JSON value.
     Any,
+    /// A value of an enum with data (`#[derive(ToolArgs)]` on an enum): its variants and how
+    /// serde tags them.
+    Variants(&'static super::variants::EnumInfo),
 }
 
 impl Kind {
@@ -62,6 +65,7 @@ impl Kind {
             Self::Number { .. } => "number",
             Self::Array(_) => "array",
             Self::Object(_) | Self::Map(_) => "object",
+            Self::Variants(info) => info.json_type(),
             Self::Any => "any",
         }
     }
@@ -79,6 +83,7 @@ impl Kind {
             Self::Enum(values) => format!("one of {}", quoted_list(values)),
             Self::Formatted(format) => format!("a string that is {}", format.describe()),
             Self::Text(words) => (*words).to_owned(),
+            Self::Variants(info) => info.noun(),
             Self::Any => "any JSON value".into(),
         }
     }
@@ -144,6 +149,7 @@ fn plural(kind: &Kind) -> String {
         Kind::Array(inner) => format!("arrays of {}", plural(inner)),
         Kind::Object(_) | Kind::Map(_) => "objects".into(),
         Kind::Enum(values) => format!("values from {}", quoted_list(values)),
+        Kind::Variants(info) => format!("values of `{}`", info.type_name),
         Kind::Any => "values".into(),
     }
 }

@@ -39,8 +39,19 @@ pub(crate) fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo
                     inner.push_str("[]");
                     kind = *item;
                 }
-                if let Kind::Object(nested) = kind {
-                    next.push((inner, nested));
+                match kind {
+                    Kind::Object(nested) => next.push((inner, nested)),
+                    // The fields of every variant, where the enum's representation puts them.
+                    Kind::Variants(variants) => {
+                        for (key, nested) in variants.field_places() {
+                            let mut place = inner.clone();
+                            if let Some(key) = key {
+                                super::report::push_key(&mut place, key);
+                            }
+                            next.push((place, nested));
+                        }
+                    }
+                    _ => {}
                 }
             }
         }

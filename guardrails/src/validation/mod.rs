@@ -26,6 +26,7 @@ mod report;
 pub(crate) mod schema;
 mod string_format;
 mod value;
+pub(crate) mod variants;
 
 pub use args::{ToolArgs, ToolEnum};
 pub use constraint::{
@@ -40,5 +41,6 @@ pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 pub use schema::DIALECT;
 pub use string_format::StringFormat;
 pub use value::{ArgValue, MAX_SAFE_INTEGER};
+pub use variants::{EnumInfo, Tagging, VariantInfo};
 
 pub use crate::text::PREVIEW_CHARS;

@@ -17,6 +17,17 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Makes a schema also accept `null`, as an `Option` field does.
 pub(crate) fn allow_null(schema: &mut Map<String, Value>) {
+    // A union (an enum with data) says `null` as one more alternative.
+    for key in ["oneOf", "anyOf"] {
+        if !schema.contains_key("type")
+            && let Some(Value::Array(shapes)) = schema.get_mut(key)
+        {
+            let null = serde_json::json!({"type": "null"});
+            if !shapes.contains(&null) {
+                shapes.push(null);
+            }
+        }
+    }
     match schema.get_mut("type") {
         Some(Value::String(t)) => {
             let t = std::mem::take(t);
