@@ -287,3 +287,53 @@ fn the_example_validates_and_the_schema_is_a_closed_one_of() {
     let later = schema["properties"]["later"]["oneOf"].as_array().unwrap();
     assert_eq!(later.last().unwrap(), &json!({"type": "null"}));
 }
+
+/// The rejection of a call that misspells the tag of one enum and breaks a variant field of
+/// another, with a field of another variant and a misplaced key: what the model reads.
+fn rejection() -> (
+    Report,
+    &'static guardrails::validation::ArgsInfo,
+    &'static Value,
+) {
+    let report = plan(json!({
+        "title": "standup",
+        "recurrence": {"kind": "weekly", "count": 0, "weekDays": ["mo"], "until": "2026-12-01"},
+        "later": {"kind": "montly", "day": 3},
+        "day": 4,
+    }))
+    .unwrap_err();
+    (report, Plan::info(), <Plan as ToolArgs>::example())
+}
+
+fn render(format: guardrails::render::RenderFormat) -> String {
+    let (report, info, example) = rejection();
+    guardrails::render::render_report(
+        "plan_task",
+        &report,
+        info,
+        example,
+        &guardrails::render::RenderOptions::new(format).with_schema_summary(true),
+    )
+}
+
+#[test]
+fn rejection_xml() {
+    insta::assert_snapshot!(render(guardrails::render::RenderFormat::Xml));
+}
+
+#[test]
+fn rejection_markdown() {
+    insta::assert_snapshot!(render(guardrails::render::RenderFormat::Markdown));
+}
+
+#[test]
+fn rejection_json() {
+    let value: Value =
+        serde_json::from_str(&render(guardrails::render::RenderFormat::Json)).unwrap();
+    insta::assert_json_snapshot!(value);
+}
+
+#[test]
+fn schema_snapshot() {
+    insta::assert_json_snapshot!(<Plan as ToolArgs>::schema());
+}

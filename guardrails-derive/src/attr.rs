@@ -556,7 +556,7 @@ impl<'a> Enum<'a> {
             if !matches!(variant.fields, syn::Fields::Unit) {
                 acc.push(error(
                     variant.ident.span(),
-                    format!("variant `{}` carries data; `ToolEnum` needs unit variants, each a string on the wire", variant.ident),
+                    format!("variant `{}` carries data; `ToolEnum` reads unit variants, each a string on the wire: for an enum with data, derive `ToolArgs` instead", variant.ident),
                 ));
                 continue;
             }

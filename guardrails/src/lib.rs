@@ -387,7 +387,9 @@ pub mod __private {
     };
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
-    pub use crate::validation::variants::{read_variant, variants_example, variants_schema};
+    pub use crate::validation::variants::{
+        NewtypeVariant, read_variant, variants_example, variants_schema,
+    };
     pub use crate::validation::{
         Acknowledgement, ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num,
         Pattern, PolicyText, ToolArgs, ToolEnum,

@@ -38,14 +38,14 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
                 arms.push(quote!(#index => ::core::option::Option::Some(Self::#vident),));
             }
             Shape::Newtype(ty) => {
-                // Not spanned: `__gr::ToolArgs` at the user's span reads as a needless
+                // Not spanned: `__gr::NewtypeVariant` at the user's span reads as a needless
                 // qualification where the user imported `ToolArgs`; the bound still points at
                 // the type.
-                let info = quote!(<#ty as __gr::ToolArgs>::info);
+                let info = quote!(<#ty as __gr::NewtypeVariant>::info);
                 infos.push(quote! {
                     __gr::VariantInfo { name: #name, fields: ::core::option::Option::Some(#info) }
                 });
-                let read = quote!(<#ty as __gr::ToolArgs>::validate_fields(__object, __cx));
+                let read = quote!(<#ty as __gr::NewtypeVariant>::read(__object, __cx));
                 arms.push(quote!(#index => #read.map(Self::#vident),));
             }
             Shape::Struct { hidden, input } => {

@@ -115,7 +115,7 @@ use super::schema::allow_null;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of tool arguments",
     label = "this field's type does not implement `ArgValue`",
-    note = "derive `ToolArgs` on a struct or `ToolEnum` on an enum of unit variants, or implement `guardrails::ArgValue` for it"
+    note = "derive `ToolArgs` on a struct or an enum with data, or `ToolEnum` on an enum of unit variants, or implement `guardrails::ArgValue` for it"
 )]
 pub trait ArgValue: Sized {
     /// Whether the field may be absent or `null` (true for `Option`).

@@ -167,6 +167,30 @@ fn untagged_shape(variant: &VariantInfo) -> String {
     }
 }
 
+/// What a newtype variant holds: a struct that derives `ToolArgs`, whose fields sit where a
+/// struct variant's would. Generated code reads newtype variants through it, so that any other
+/// type is one error that says what to do.
+#[diagnostic::on_unimplemented(
+    message = "a newtype variant of a `ToolArgs` enum holds a struct that derives `ToolArgs`, not `{Self}`",
+    label = "not a `ToolArgs` struct",
+    note = "give the variant named fields (`Rename {{ name: String }}`), or derive `ToolArgs` on the struct it holds"
+)]
+pub trait NewtypeVariant: Sized {
+    /// The fields of the struct.
+    fn info() -> &'static ArgsInfo;
+    /// Reads the struct from the variant's fields.
+    fn read(object: Map<String, Value>, cx: &mut Cx) -> Option<Self>;
+}
+
+impl<T: super::ToolArgs> NewtypeVariant for T {
+    fn info() -> &'static ArgsInfo {
+        T::info()
+    }
+    fn read(object: Map<String, Value>, cx: &mut Cx) -> Option<Self> {
+        T::validate_fields(object, cx)
+    }
+}
+
 /// Reads a value of an enum with data: finds the variant, then `read(index, fields, cx)` builds
 /// it from the object of its fields (empty for a unit variant), recording every issue in `cx`.
 /// Used by generated code.
@@ -248,7 +272,7 @@ fn read_adjacent<T>(
                     info.variant_word(),
                     variant.name
                 );
-                let fix = format!("Remove {content:?}.");
+                let fix = format!("no {content:?}: {:?} carries no fields", variant.name);
                 record_at_key(cx, content, IssueCode::Type, message, &other, None, fix);
                 None
             }
@@ -260,10 +284,7 @@ fn read_adjacent<T>(
             info.variant_word(),
             variant.name
         );
-        let fix = format!(
-            "Add {content:?}: an object with the fields of {:?}.",
-            variant.name
-        );
+        let fix = format!("an object with the fields of {:?}", variant.name);
         record_missing(cx, content, message, fix);
         return None;
     };
@@ -314,7 +335,7 @@ fn read_external<T>(
                 }
                 let message =
                     format!("The variant {name:?} carries no fields: send it as {name:?}.");
-                let fix = format!("Send the string {name:?}.");
+                let fix = format!("the string {name:?}");
                 record_at_key(cx, &name, IssueCode::Type, message, &fields, None, fix);
                 return None;
             }
@@ -440,46 +461,13 @@ fn read_fields<T>(
             Some((key.clone(), owner))
         })
         .collect();
-    let mut clean = true;
+    let mut misplaced = Vec::with_capacity(foreign.len());
     for (key, owner) in foreign {
-        let Some(value) = object.remove(&key) else {
-            continue;
-        };
-        clean = false;
-        let word = info.variant_word();
-        let message = format!(
-            "{} belongs to {word} {}; you chose {}.",
-            code_span(&key),
-            code_span(info.variants[owner].name),
-            code_span(chosen.name),
-        );
-        let fields: Vec<&str> = chosen
-            .args()
-            .map(|args| args.wire_fields().map(|f| f.name).collect())
-            .unwrap_or_default();
-        let fix = if fields.is_empty() {
-            format!(
-                "Remove it: {word} {:?} has no fields; or choose {word} {:?}.",
-                chosen.name, info.variants[owner].name
-            )
-        } else {
-            format!(
-                "Remove it: {word} {:?} takes {}; or choose {word} {:?} with its fields.",
-                chosen.name,
-                quoted_list(&fields),
-                info.variants[owner].name
-            )
-        };
-        record_at_key(
-            cx,
-            &key,
-            IssueCode::UnknownField,
-            message,
-            &value,
-            None,
-            fix,
-        );
+        if let Some(value) = object.remove(&key) {
+            misplaced.push((key, value, owner));
+        }
     }
+    let mut clean = misplaced.is_empty();
     if chosen.fields.is_none() {
         for (key, value) in std::mem::take(&mut object) {
             let message = format!(
@@ -501,7 +489,47 @@ fn read_fields<T>(
         }
     }
     let out = read(index, object, cx);
+    // Reported after the variant's own issues, as unknown keys are.
+    for (key, value, owner) in misplaced {
+        foreign_field(info, chosen, &info.variants[owner], &key, &value, cx);
+    }
     if clean { out } else { None }
+}
+
+/// Records a key that is a field of the variant `owner`, not of the variant `chosen`.
+fn foreign_field(
+    info: &'static EnumInfo,
+    chosen: &VariantInfo,
+    owner: &VariantInfo,
+    key: &str,
+    value: &Value,
+    cx: &mut Cx,
+) {
+    let word = info.variant_word();
+    let message = format!(
+        "{} belongs to {word} {}; you chose {}.",
+        code_span(key),
+        code_span(owner.name),
+        code_span(chosen.name),
+    );
+    let fields: Vec<&str> = chosen
+        .args()
+        .map(|args| args.wire_fields().map(|f| f.name).collect())
+        .unwrap_or_default();
+    let fix = if fields.is_empty() {
+        format!(
+            "Remove it: {word} {:?} has no fields; or choose {word} {:?}.",
+            chosen.name, owner.name
+        )
+    } else {
+        format!(
+            "Remove it: {word} {:?} takes {}; or choose {word} {:?} with its fields.",
+            chosen.name,
+            quoted_list(&fields),
+            owner.name
+        )
+    };
+    record_at_key(cx, key, IssueCode::UnknownField, message, value, None, fix);
 }
 
 /// Takes the tag out of an internally or adjacently tagged object: the index of the variant it
@@ -517,7 +545,7 @@ fn take_tag(
         None => {
             let message =
                 format!("Missing the {tag} {tag:?}, which names the variant: one of {names}.");
-            let fix = format!("Add {tag:?}: one of {names}, with the fields of that {tag}.");
+            let fix = format!("{tag:?}: one of {names}, with the fields of that {tag}");
             record_missing(cx, tag, message, fix);
             None
         }
@@ -532,7 +560,7 @@ fn take_tag(
         }
         Some(other) => {
             let message = format!("Expected the {tag} as a string, one of {names}.");
-            let fix = format!("Send {tag:?} as one of {names}.");
+            let fix = format!("one of {names}");
             record_at_key(
                 cx,
                 tag,
@@ -566,9 +594,7 @@ fn unknown_variant(info: &'static EnumInfo, name: &str, sent: &Value, cx: &mut C
         message,
         received: Some(received),
         expected: Some(format!("one of {list}")),
-        fix: Some(format!(
-            "Use one of {list}, with the fields of that {word}."
-        )),
+        fix: Some(format!("one of {list}, with the fields of that {word}")),
     });
 }
 
