@@ -337,3 +337,97 @@ fn rejection_json() {
 fn schema_snapshot() {
     insta::assert_json_snapshot!(<Plan as ToolArgs>::schema());
 }
+
+/// Two releases of one tool whose argument is an enum with data.
+mod release {
+    pub(crate) mod v1 {
+        use guardrails::{ToolArgs, ToolError, tool};
+        use serde::Deserialize;
+
+        #[derive(Debug, Deserialize, ToolArgs)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[allow(dead_code, reason = "read through validation only")]
+        pub(crate) enum Repeat {
+            Weekly {
+                #[guard(range(min = 1))]
+                count: u8,
+            },
+            Daily {
+                until: String,
+            },
+        }
+
+        #[derive(Debug, Deserialize, ToolArgs)]
+        pub(crate) struct Args {
+            pub(crate) repeat: Repeat,
+        }
+
+        /// Schedules a task.
+        #[tool]
+        pub(crate) fn schedule(args: Args) -> Result<String, ToolError> {
+            Ok(format!("{:?}", args.repeat))
+        }
+    }
+
+    pub(crate) mod v2 {
+        use guardrails::{ToolArgs, ToolError, tool};
+        use serde::Deserialize;
+
+        #[derive(Debug, Deserialize, ToolArgs)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[allow(dead_code, reason = "read through validation only")]
+        pub(crate) enum Repeat {
+            Weekly {
+                #[guard(range(min = 2))]
+                count: u8,
+            },
+            Monthly {
+                day: u8,
+            },
+        }
+
+        #[derive(Debug, Deserialize, ToolArgs)]
+        pub(crate) struct Args {
+            pub(crate) repeat: Repeat,
+        }
+
+        /// Schedules a task.
+        #[tool]
+        pub(crate) fn schedule(args: Args) -> Result<String, ToolError> {
+            Ok(format!("{:?}", args.repeat))
+        }
+    }
+}
+
+#[test]
+fn the_contract_records_the_variants_and_their_changes() {
+    use guardrails::contract::{ChangeSeverity, diff_tool};
+    let before = release::v1::schedule.spec().contract();
+    let after = release::v2::schedule.spec().contract();
+    let repeat = &before.args["repeat"];
+    assert_eq!(repeat.tagging.as_deref(), Some("internal:kind"));
+    let variants = repeat.variants.as_ref().expect("the variants are recorded");
+    assert_eq!(variants.keys().collect::<Vec<_>>(), ["daily", "weekly"]);
+    assert!(variants["weekly"]["count"].required);
+    let deltas: Vec<(ChangeSeverity, String)> = diff_tool(&before, &after)
+        .into_iter()
+        .map(|d| (d.severity, d.path))
+        .collect();
+    assert_eq!(
+        deltas,
+        [
+            (
+                ChangeSeverity::Breaking,
+                "schedule.args.repeat.variants.daily".to_owned()
+            ),
+            (
+                ChangeSeverity::Safe,
+                "schedule.args.repeat.variants.monthly".to_owned()
+            ),
+            (
+                ChangeSeverity::Breaking,
+                "schedule.args.repeat.variants.weekly.count.minimum".to_owned()
+            ),
+        ]
+    );
+}

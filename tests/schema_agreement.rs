@@ -258,8 +258,10 @@ fn field_names<T: ToolArgs>() -> Vec<String> {
     out.extend(["streetLine", "street_line", "unknown", "sku", "quantity"].map(String::from));
     // The tags, variant names and variant fields of `Schedule`'s enums.
     out.extend(
-        ["kind", "weekly", "daily", "count", "via", "to", "rename", "archive", "id", "name"]
-            .map(String::from),
+        [
+            "kind", "weekly", "daily", "count", "via", "to", "rename", "archive", "id", "name",
+        ]
+        .map(String::from),
     );
     out
 }

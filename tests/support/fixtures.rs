@@ -184,7 +184,11 @@ pub struct MonthlyOn {
 
 /// How often a task repeats: internally tagged, with struct, newtype and unit variants.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
-#[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Repeat {
     /// A number of weeks, on some days.
     Weekly {
