@@ -69,6 +69,49 @@ mod shadowing {
         pub(crate) acknowledge: core::primitive::bool,
     }
 
+    /// An enum with data next to the shadowed names: struct, newtype and unit variants.
+    #[derive(ToolArgs)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    pub(crate) enum Step {
+        /// Waits.
+        Wait {
+            /// Seconds.
+            #[guard(range(min = 1, max = 60))]
+            seconds: u8,
+            /// A note.
+            note: core::option::Option<std::string::String>,
+        },
+        /// Runs the inner values.
+        Run(Inner),
+        /// Stops.
+        Stop,
+    }
+
+    /// The same, untagged, holding the enum above.
+    #[derive(ToolArgs)]
+    #[serde(untagged)]
+    pub(crate) enum Either {
+        /// One step.
+        One {
+            /// The step.
+            step: Step,
+        },
+        /// Many steps.
+        Many {
+            /// The steps.
+            steps: std::vec::Vec<Step>,
+        },
+    }
+
+    /// Arguments holding enums with data.
+    #[derive(ToolArgs)]
+    pub(crate) struct Plan {
+        /// What to do.
+        pub(crate) plan: Either,
+        /// What to do next.
+        pub(crate) next: core::option::Option<Step>,
+    }
+
     fn house_rules() -> &'static guardrails::policy::Policy {
         static POLICY: std::sync::LazyLock<guardrails::policy::Policy> =
             std::sync::LazyLock::new(|| guardrails::policy::Profile::Decision.policy());
@@ -84,4 +127,14 @@ fn shadowed_names_do_not_leak_into_generated_code() {
         "acknowledge": true
     }));
     assert!(args.is_ok(), "{:?}", args.err());
+}
+
+#[test]
+fn enums_with_data_compile_clean_next_to_shadowed_names() {
+    use guardrails::ToolArgs;
+    let plan = shadowing::Plan::validate_value(serde_json::json!({
+        "plan": {"steps": [{"kind": "wait", "seconds": 3}, {"kind": "run", "value": 2}, {"kind": "stop"}]},
+        "next": null,
+    }));
+    assert!(plan.is_ok(), "{:?}", plan.err());
 }
