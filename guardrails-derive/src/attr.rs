@@ -130,6 +130,7 @@ struct SerdeField {
     rename: Option<String>,
     default: FieldDefault,
     skip: bool,
+    flatten: Option<Span>,
 }
 
 fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
@@ -137,6 +138,7 @@ fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
         rename: None,
         default: FieldDefault::None,
         skip: false,
+        flatten: None,
     };
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let parsed = attr.parse_nested_meta(|meta| {
@@ -152,7 +154,8 @@ fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
                     }
                 }
                 "skip" | "skip_deserializing" => out.skip = true,
-                "flatten" | "deserialize_with" | "with" | "borrow" => {
+                "flatten" => out.flatten = Some(meta.path.span()),
+                "deserialize_with" | "with" | "borrow" => {
                     acc.push(error(
                         meta.path.span(),
                         format!("`#[serde({name})]` is not supported by `ToolArgs`: fields are read by their `ArgValue` implementation"),
@@ -168,6 +171,22 @@ fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
         }
     }
     out
+}
+
+/// A flattened field is read by the struct it holds: guards and defaults go on that struct's
+/// fields.
+fn check_flatten(guards: &Guards, default: &FieldDefault, span: Span, acc: &mut Accumulator) {
+    if !guards.is_empty() {
+        acc.push(error(
+            span,
+            "a flattened field takes no guards: put them on the fields of the struct it holds",
+        ));
+    } else if !matches!(default, FieldDefault::None) {
+        acc.push(error(
+            span,
+            "a flattened field takes no `default`: give the fields of the struct it holds their defaults",
+        ));
+    }
 }
 
 fn parse_num(expr: &Expr) -> syn::Result<NumLit> {
@@ -514,6 +533,9 @@ impl<'a> Struct<'a> {
                 .description
                 .clone()
                 .or_else(|| doc_comment(&field.attrs));
+            if let Some(span) = serde_f.flatten {
+                check_flatten(&guards, &serde_f.default, span, acc);
+            }
             fields.push(Field {
                 ident,
                 ty: &field.ty,
@@ -521,6 +543,7 @@ impl<'a> Struct<'a> {
                 description,
                 default: serde_f.default,
                 skip: serde_f.skip,
+                flatten: serde_f.flatten.is_some(),
                 guards,
             });
         }

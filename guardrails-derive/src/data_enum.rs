@@ -30,7 +30,7 @@ pub(crate) enum Shape<'a> {
     /// Named fields, read through the hidden struct `hidden`, declared as `input`.
     Struct {
         hidden: Ident,
-        input: syn::DeriveInput,
+        input: Box<syn::DeriveInput>,
     },
 }
 
@@ -295,7 +295,10 @@ impl<'a> DataEnum<'a> {
                 syn::Fields::Named(fields) => {
                     let rename_all = attrs.rename_all.as_ref().or(c.rename_all_fields.as_ref());
                     let (hidden, input) = hidden_struct(&input.ident, variant, fields, rename_all);
-                    Shape::Struct { hidden, input }
+                    Shape::Struct {
+                        hidden,
+                        input: Box::new(input),
+                    }
                 }
             };
             if let Some(first) = variants.iter().find(|v| v.wire_name == wire_name) {

@@ -24,7 +24,7 @@ pub(crate) fn check_struct<'a>(
     let mut seen: Vec<(String, &Ident)> = Vec::new();
     let mut fields = Vec::new();
     for field in input.fields {
-        if !field.skip {
+        if !field.skip && !field.flatten {
             if let Some((_, first)) = seen.iter().find(|(name, _)| *name == field.wire_name) {
                 found.push(error(
                     field.ident.span(),
@@ -98,6 +98,7 @@ fn check_field(field: Field<'_>) -> darling::Result<CheckedField<'_>> {
         description: field.description,
         default: field.default,
         skip: field.skip,
+        flatten: field.flatten,
         guards,
     })
 }

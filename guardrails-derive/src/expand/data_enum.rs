@@ -10,6 +10,10 @@ use crate::expand::opt_str;
 
 /// The expansion of an enum with data; `hidden` holds the expansions of its variants' hidden
 /// structs.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the generated items read best in one template"
+)]
 pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStream {
     let ident = input.ident;
     let type_name = ident.to_string();

@@ -106,7 +106,8 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
     let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
     let description = opt_str(field.description.as_ref());
     let has_default = !matches!(field.default, FieldDefault::None);
-    let skipped = field.skip;
+    // A flattened field has no key of its own: its struct's fields are listed in its place.
+    let skipped = field.skip || field.flatten;
     let checked = field.guards.constrained;
     let constraints = constraints(&field.guards);
     let example = opt_str(field.guards.example.as_ref());
@@ -212,6 +213,28 @@ fn policy_checks(input: &CheckedStruct<'_>) -> TokenStream {
     }
 }
 
+/// What `ToolArgs::info` returns: the static description, or, with flattened fields, the one
+/// that lists their fields in their place (built once).
+fn info_expr(input: &CheckedStruct<'_>) -> TokenStream {
+    let flattened: Vec<TokenStream> = input
+        .fields
+        .iter()
+        .filter(|f| f.flatten)
+        .map(|f| {
+            let ty = f.ty;
+            quote_spanned!(ty.span()=> <#ty as __gr::Flatten>::info)
+        })
+        .collect();
+    if flattened.is_empty() {
+        return quote!(&__INFO);
+    }
+    quote! {
+        static FIELDS: __gr::OnceLock<::std::vec::Vec<__gr::FieldInfo>> = __gr::OnceLock::new();
+        static INFO: __gr::OnceLock<__gr::ArgsInfo> = __gr::OnceLock::new();
+        __gr::flattened_info(&__INFO, &[#(#flattened),*], &FIELDS, &INFO)
+    }
+}
+
 #[expect(
     clippy::too_many_lines,
     reason = "the generated items read best in one template"
@@ -228,7 +251,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         .fields
         .iter()
         .enumerate()
-        .filter(|(_, f)| !f.skip)
+        .filter(|(_, f)| !f.skip && !f.flatten)
         .collect();
     let slots: Vec<_> = wire
         .iter()
@@ -265,6 +288,14 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             inits.push(quote!(#fid: #default));
             continue;
         }
+        if field.flatten {
+            reads.push(quote_spanned! {ty.span()=>
+                let #value = __gr::take_flattened::<#ty>(cx, &mut unknown);
+            });
+            takes.push(quote!(let #bound = #value?;));
+            inits.push(quote!(#fid: #bound));
+            continue;
+        }
         let slot = format_ident!("__slot_{}", i);
         // A policy checks text that passed the field's other guards: the field is clean when
         // reading it (and its custom check) added no issue.
@@ -295,6 +326,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         inits.push(quote!(#fid: #bound));
     }
     let policies = policy_checks(input);
+    let info = info_expr(input);
 
     quote! {
         #[doc(hidden)]
@@ -314,7 +346,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             #[automatically_derived]
             impl __gr::ToolArgs for #ident {
                 fn info() -> &'static __gr::ArgsInfo {
-                    &__INFO
+                    #info
                 }
 
                 fn validate_fields(
@@ -333,7 +365,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                     #(#reads)*
                     #policies
                     if !unknown.is_empty() {
-                        cx.unknown_fields(unknown, &__FIELDS);
+                        cx.unknown_fields(unknown, <Self as __gr::ToolArgs>::info().fields);
                     }
                     #(#takes)*
                     ::core::option::Option::Some(Self { #(#inits),* })
@@ -346,14 +378,14 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
 
                 fn example() -> &'static __gr::Value {
                     static EXAMPLE: __gr::OnceLock<__gr::Value> = __gr::OnceLock::new();
-                    EXAMPLE.get_or_init(|| __gr::build_example(&__INFO))
+                    EXAMPLE.get_or_init(|| __gr::build_example(<Self as __gr::ToolArgs>::info()))
                 }
             }
 
             #[automatically_derived]
             impl __gr::ArgValue for #ident {
                 fn kind() -> __gr::Kind {
-                    __gr::Kind::Object(&__INFO)
+                    __gr::Kind::Object(<Self as __gr::ToolArgs>::info())
                 }
 
                 fn schema() -> __gr::Map<::std::string::String, __gr::Value> {

@@ -17,6 +17,7 @@ mod constraint;
 mod context;
 pub(crate) mod example;
 mod field_types;
+pub(crate) mod flatten;
 pub(crate) mod hooks;
 mod info;
 mod json_schema;

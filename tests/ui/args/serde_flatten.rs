@@ -1,14 +1,17 @@
 use guardrails::ToolArgs;
 
-#[derive(ToolArgs)]
-struct Inner {
-    a: String,
+#[derive(serde::Deserialize, ToolArgs)]
+#[serde(tag = "kind")]
+enum Repeat {
+    Weekly { count: u8 },
+    Never,
 }
 
-#[derive(ToolArgs)]
+#[derive(serde::Deserialize, ToolArgs)]
 struct Args {
+    title: String,
     #[serde(flatten)]
-    inner: Inner,
+    repeat: Repeat,
 }
 
 fn main() {}

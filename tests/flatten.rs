@@ -1,0 +1,75 @@
+//! `#[serde(flatten)]` of a `ToolArgs` struct: one object on the wire, the flattened fields
+//! checked at the holder's level in the same pass, unknown keys judged against the union of the
+//! fields, and a schema of merged properties that stays closed.
+
+use guardrails::{IssueCode, ToolArgs};
+use serde::Deserialize;
+use serde_json::json;
+
+/// Paging, shared by every listing tool.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Paging {
+    /// How many to skip.
+    #[serde(default)]
+    offset: u32,
+    /// How many to return.
+    #[guard(range(min = 1, max = 100))]
+    limit: u8,
+}
+
+/// Lists notes.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct ListNotes {
+    /// Only notes with this tag.
+    #[guard(length(min = 1))]
+    tag: Option<String>,
+    #[serde(flatten)]
+    page: Paging,
+}
+
+#[test]
+fn the_flattened_fields_are_read_beside_the_holders_own() {
+    let call = json!({"tag": "work", "limit": 10});
+    let ours = ListNotes::validate_value(call.clone()).unwrap();
+    let theirs: ListNotes = serde_json::from_value(call).unwrap();
+    assert_eq!(ours, theirs);
+    assert_eq!(
+        ours.page,
+        Paging {
+            offset: 0,
+            limit: 10
+        }
+    );
+}
+
+#[test]
+fn every_issue_of_both_structs_comes_in_one_pass() {
+    let report = ListNotes::validate_value(json!({"tag": "", "limit": 0, "ofset": 3})).unwrap_err();
+    assert_eq!(report.at("tag").unwrap().code, IssueCode::TooShort);
+    assert_eq!(report.at("limit").unwrap().code, IssueCode::TooSmall);
+    // The misspelt key is judged against the union of the fields: `offset` is the flattened
+    // struct's.
+    let unknown = report.at("ofset").unwrap();
+    assert_eq!(unknown.code, IssueCode::UnknownField);
+    assert!(
+        unknown.message.contains("Did you mean \"offset\"?"),
+        "{}",
+        unknown.message
+    );
+    assert_eq!(report.len(), 3, "{report}");
+    let report = ListNotes::validate_value(json!({})).unwrap_err();
+    assert_eq!(report.at("limit").unwrap().code, IssueCode::Missing);
+}
+
+#[test]
+fn the_schema_merges_the_properties_and_stays_closed() {
+    let schema = serde_json::to_value(<ListNotes as ToolArgs>::schema()).unwrap();
+    let names: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["limit", "offset", "tag"]);
+    assert_eq!(schema["required"], json!(["limit"]));
+    assert_eq!(schema["additionalProperties"], json!(false));
+    let example = <ListNotes as ToolArgs>::example().clone();
+    ListNotes::validate_value(example).expect("the example validates");
+    let names: Vec<&str> = ListNotes::info().wire_fields().map(|f| f.name).collect();
+    assert_eq!(names, ["tag", "offset", "limit"]);
+}
