@@ -395,8 +395,9 @@ fn non_objects_agree() {
     }
 }
 
-/// Enums with data in every representation: the closed `oneOf` (or untagged `anyOf`) the
-/// schema advertises accepts exactly what the validator accepts.
+/// Enums with data in every representation and a flattened struct: the closed `oneOf` (or
+/// untagged `anyOf`) and the merged properties the schema advertises accept exactly what the
+/// validator accepts.
 #[test]
 fn enums_with_data_agree() {
     check_agreement::<Schedule>(4000);

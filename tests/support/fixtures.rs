@@ -268,9 +268,23 @@ pub enum Pick {
     },
 }
 
-/// Every representation of an enum with data in one arguments type.
+/// A window of results, flattened into the arguments that use it.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Window {
+    /// How many to skip.
+    #[serde(default)]
+    pub offset: u32,
+    /// How many to return.
+    #[guard(range(min = 1, max = 100))]
+    pub limit: u8,
+}
+
+/// Every representation of an enum with data in one arguments type, and a flattened struct.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
 pub struct Schedule {
+    /// The window of results, its fields beside these.
+    #[serde(flatten)]
+    pub window: Window,
     /// How often.
     pub repeat: Repeat,
     /// Who hears of it.
