@@ -152,4 +152,26 @@ async fn demo(server: &guardrails::Server<tracker::Tracker>) {
                "destination": {"url": "https://example.com/hook", "token": "sk-live-4f9a2c7d1e8b6a3f5c0d"}}),
     )
     .await;
+    step(
+        server,
+        "12. An enum with data: the recurrence's `kind` picks its fields, and a field of another kind is named as such",
+        "schedule_task",
+        json!({"id": 1, "requested_by": "ada",
+               "recurrence": {"kind": "weekly", "days": ["mon", "thu"], "until": "2026-12-01"}}),
+    )
+    .await;
+    step(
+        server,
+        "13. A flattened struct: `requested_by` sits beside the tool's own fields, and a misspelt kind gets a did-you-mean",
+        "schedule_task",
+        json!({"id": 1, "requested_bi": "ada", "recurrence": {"kind": "montly", "day": 3}}),
+    )
+    .await;
+    step(
+        server,
+        "14. It corrects both",
+        "schedule_task",
+        json!({"id": 1, "requested_by": "ada", "recurrence": {"kind": "monthly", "day": 3}}),
+    )
+    .await;
 }
