@@ -17,13 +17,15 @@ pub use tool::present;
 
 /// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields: a strict one-pass
 /// validator, per-field fix texts, a valid example and a JSON Schema, all from the same
-/// declarations.
+/// declarations. On an enum with data it derives a field type (see
+/// [Enums with data](#enums-with-data)).
 ///
 /// Derive serde's `Deserialize` beside it as usual; the derive reads serde's `rename`,
 /// `rename_all`, `default` (on fields and on the struct) and `skip` / `skip_deserializing`, so the
-/// names and defaults it enforces are the ones serde uses. `flatten`, `with` and
+/// names and defaults it enforces are the ones serde uses. `with` and
 /// `deserialize_with` are compile errors: each field is read by its [`ArgValue`]
-/// implementation. Doc comments become descriptions.
+/// implementation; `flatten` is read as serde reads it (see
+/// [Flattened structs](#flattened-structs)). Doc comments become descriptions.
 ///
 /// # Guards
 ///
@@ -245,8 +247,8 @@ pub use tool::present;
 /// float type (each with its own range: `300` for a `u8` is a range issue, `1.5` for an integer
 /// a type issue; 64-bit integers accept ±(2^53 - 1), the integers every JSON client holds
 /// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Vec<T>`, `Box<T>`, string-keyed maps,
-/// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`) and
-/// [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
+/// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`),
+/// `ToolArgs` enums with data and [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
 /// (`uuid`), `Url` (`url`) and `Decimal` (`rust_decimal`) are strings in their JSON Schema
 /// format; a type of your own, a newtype say, implements [`ArgValue`] (its docs show how).
 ///
@@ -277,6 +279,108 @@ pub use tool::present;
 /// let Err(report) = CreateUser::validate_value(args) else { unreachable!() };
 /// assert_eq!(report.len(), 4);
 /// assert!(CreateUser::validate_value(CreateUser::example().clone()).is_ok());
+/// ```
+///
+/// # Enums with data
+///
+/// On an enum, the derive implements [`ArgValue`]: the enum is the type of a field, read in the
+/// same pass as the rest. Every serde representation is read as serde reads it: externally
+/// tagged (the default, `{"weekly": {..}}`, a unit variant as its name), internally tagged
+/// (`#[serde(tag = "kind")]`, the fields beside the tag), adjacently tagged (`tag` and
+/// `content`) and `untagged` (the first variant the value fits). Variants are unit, struct (their
+/// fields take guards and serde attributes as a struct's do) or newtype of a `ToolArgs` struct;
+/// `rename`, `rename_all` and `rename_all_fields` name them. What the model reads:
+///
+/// - a missing or unknown tag is one issue that lists the variants, with a did-you-mean
+///   (`"weekyl"`: did you mean `"weekly"`?);
+/// - the chosen variant's fields are checked at their paths (`recurrence.count`), every issue in
+///   the same pass;
+/// - a field of another variant says so: "`until` belongs to kind `daily`; you chose `weekly`";
+///   a variant's field sent beside the enum is pointed to its place (`recurrence.count`);
+/// - an untagged value that fits no variant is reported against the variant it comes closest to
+///   (the fewest issues), named, with that variant's issues.
+///
+/// The schema is a `oneOf` of closed objects, each tag a `const` (`anyOf` when untagged, since
+/// serde may find several variants that fit); the contract records the variants, so that a
+/// removed variant is a BREAKING change and a new one SAFE. Tuple variants, variant `alias`,
+/// `other` and `untagged`, and `tag` with `untagged` are compile errors that say what to do.
+///
+/// ```
+/// use guardrails::ToolArgs;
+/// use serde::Deserialize;
+///
+/// /// How often a task comes back.
+/// #[derive(Deserialize, ToolArgs)]
+/// #[serde(tag = "kind", rename_all = "snake_case")]
+/// enum Recurrence {
+///     Weekly {
+///         #[guard(range(min = 1, max = 52))]
+///         count: u8,
+///     },
+///     Daily {
+///         #[guard(format = "date")]
+///         until: String,
+///     },
+///     Never,
+/// }
+///
+/// #[derive(Deserialize, ToolArgs)]
+/// struct Schedule {
+///     recurrence: Recurrence,
+/// }
+///
+/// let call = serde_json::json!({"recurrence": {"kind": "weekly", "count": 3}});
+/// assert!(Schedule::validate_value(call).is_ok());
+///
+/// let call = serde_json::json!({"recurrence": {"kind": "weekly", "count": 0, "until": "2026-12-01"}});
+/// let Err(report) = Schedule::validate_value(call) else { unreachable!() };
+/// assert_eq!(report.len(), 2);
+/// assert_eq!(
+///     report.at("recurrence.until").unwrap().message,
+///     "`until` belongs to kind `daily`; you chose `weekly`."
+/// );
+///
+/// let call = serde_json::json!({"recurrence": {"kind": "weekyl", "count": 3}});
+/// let Err(report) = Schedule::validate_value(call) else { unreachable!() };
+/// assert!(report.at("recurrence.kind").unwrap().message.contains("Did you mean \"weekly\"?"));
+/// ```
+///
+/// # Flattened structs
+///
+/// `#[serde(flatten)]` on a field whose type is a `ToolArgs` struct puts that struct's fields in
+/// the object of the struct that holds it, as serde does: shared paging or filter parameters
+/// declared once. Both structs' fields are checked in the one pass; a key that neither declares
+/// is an unknown field, with a did-you-mean over the fields of both. The schema lists the
+/// fields of both as its properties and stays closed (`additionalProperties: false`), and the
+/// example, the contract and the misplaced-field search see them where the model sends them. A
+/// flattened field takes no guards and no `default` (its struct's fields do); flattening an enum
+/// with data is a compile error: hold it in a field of its own.
+///
+/// ```
+/// use guardrails::ToolArgs;
+/// use serde::Deserialize;
+///
+/// /// Paging, shared by the listing tools.
+/// #[derive(Deserialize, ToolArgs)]
+/// struct Paging {
+///     #[serde(default)]
+///     offset: u32,
+///     #[guard(range(min = 1, max = 100))]
+///     limit: u8,
+/// }
+///
+/// #[derive(Deserialize, ToolArgs)]
+/// struct ListNotes {
+///     tag: Option<String>,
+///     #[serde(flatten)]
+///     page: Paging,
+/// }
+///
+/// let call = serde_json::json!({"tag": "work", "limit": 500, "ofset": 3});
+/// let Err(report) = ListNotes::validate_value(call) else { unreachable!() };
+/// assert_eq!(report.len(), 2);
+/// assert!(report.at("ofset").unwrap().message.contains("Did you mean \"offset\"?"));
+/// assert_eq!(ListNotes::schema().as_value()["properties"]["limit"]["maximum"], 100);
 /// ```
 ///
 /// # The JSON Schema is derived too
