@@ -341,7 +341,7 @@ fn schema_snapshot() {
 /// Two releases of one tool whose argument is an enum with data.
 mod release {
     pub(crate) mod v1 {
-        use guardrails::{ToolArgs, ToolError, tool};
+        use guardrails::{ToolArgs, tool};
         use serde::Deserialize;
 
         #[derive(Debug, Deserialize, ToolArgs)]
@@ -364,13 +364,13 @@ mod release {
 
         /// Schedules a task.
         #[tool]
-        pub(crate) fn schedule(args: Args) -> Result<String, ToolError> {
-            Ok(format!("{:?}", args.repeat))
+        pub(crate) fn schedule(args: Args) -> String {
+            format!("{:?}", args.repeat)
         }
     }
 
     pub(crate) mod v2 {
-        use guardrails::{ToolArgs, ToolError, tool};
+        use guardrails::{ToolArgs, tool};
         use serde::Deserialize;
 
         #[derive(Debug, Deserialize, ToolArgs)]
@@ -393,8 +393,8 @@ mod release {
 
         /// Schedules a task.
         #[tool]
-        pub(crate) fn schedule(args: Args) -> Result<String, ToolError> {
-            Ok(format!("{:?}", args.repeat))
+        pub(crate) fn schedule(args: Args) -> String {
+            format!("{:?}", args.repeat)
         }
     }
 }

@@ -152,6 +152,11 @@ async fn demo(server: &guardrails::Server<tracker::Tracker>) {
                "destination": {"url": "https://example.com/hook", "token": "sk-live-4f9a2c7d1e8b6a3f5c0d"}}),
     )
     .await;
+    demo_data_model(server).await;
+}
+
+/// The argument shapes of the serde data model: an enum with data and a flattened struct.
+async fn demo_data_model(server: &guardrails::Server<tracker::Tracker>) {
     step(
         server,
         "12. An enum with data: the recurrence's `kind` picks its fields, and a field of another kind is named as such",

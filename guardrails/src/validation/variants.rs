@@ -130,11 +130,17 @@ impl EnumInfo {
     pub(crate) fn json_type(&self) -> &'static str {
         let unit = self.variants.iter().any(|v| v.fields.is_none());
         let data = self.variants.iter().any(|v| v.fields.is_some());
-        match self.tagging {
-            Tagging::Internal { .. } | Tagging::Adjacent { .. } => "object",
-            Tagging::External if !data => "string",
-            Tagging::External | Tagging::Untagged if unit => "any",
-            Tagging::External | Tagging::Untagged => "object",
+        let tagged = matches!(
+            self.tagging,
+            Tagging::Internal { .. } | Tagging::Adjacent { .. }
+        );
+        if tagged || !unit {
+            "object"
+        } else if self.tagging == Tagging::External && !data {
+            "string"
+        } else {
+            // A unit variant is a string (external) or `null` (untagged) beside objects.
+            "any"
         }
     }
 
@@ -221,9 +227,7 @@ fn read_internal<T>(
         cx.type_mismatch(&Kind::Variants(info), &value);
         return None;
     };
-    let Some(index) = take_tag(info, tag, &mut object, cx) else {
-        return None;
-    };
+    let index = take_tag(info, tag, &mut object, cx)?;
     cx.nested(|cx| read_fields(info, index, object, cx, read))
 }
 
@@ -321,9 +325,7 @@ fn read_external<T>(
             read(index, Map::new(), cx)
         }
         Value::Object(object) if object.len() == 1 => {
-            let Some((name, fields)) = object.into_iter().next() else {
-                return None;
-            };
+            let (name, fields) = object.into_iter().next()?;
             let Some(index) = info.variants.iter().position(|v| v.name == name) else {
                 unknown_variant(info, &name, &Value::String(name.clone()), cx);
                 return None;
