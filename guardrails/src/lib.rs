@@ -486,7 +486,7 @@ pub mod __private {
     };
     pub use crate::validation::StringFormat as Format;
     pub use crate::validation::example::{build_example, enum_example, nested_example};
-    pub use crate::validation::flatten::{Flatten, flattened_info, take_flattened};
+    pub use crate::validation::flatten::{Flatten, flattened_info};
     pub use crate::validation::hooks::{
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };

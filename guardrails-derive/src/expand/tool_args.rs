@@ -290,7 +290,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         }
         if field.flatten {
             reads.push(quote_spanned! {ty.span()=>
-                let #value = __gr::take_flattened::<#ty>(cx, &mut unknown);
+                let #value = <#ty as __gr::Flatten>::take(cx, &mut unknown);
             });
             takes.push(quote!(let #bound = #value?;));
             inits.push(quote!(#fid: #bound));

@@ -25,8 +25,22 @@ pub trait Flatten: Sized {
     fn info() -> &'static ArgsInfo;
     /// Reads the struct from the keys that are its fields.
     fn read(object: Map<String, Value>, cx: &mut Cx) -> Option<Self>;
+
+    /// Reads a flattened field: takes the keys that are its fields out of `rest` (the keys the
+    /// holder did not know) and checks them at the holder's level. Used by generated code.
+    fn take(cx: &mut Cx, rest: &mut Vec<(String, Value)>) -> Option<Self> {
+        let info = Self::info();
+        let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(rest)
+            .into_iter()
+            .partition(|(key, _)| info.wire_fields().any(|f| f.name == key));
+        *rest = others;
+        Self::read(mine.into_iter().collect(), cx)
+    }
 }
 
+// Not recommended: a type that is not flattenable is told so in `Flatten`'s words, not
+// `ToolArgs`'s.
+#[diagnostic::do_not_recommend]
 impl<T: ToolArgs> Flatten for T {
     fn info() -> &'static ArgsInfo {
         T::info()
@@ -34,17 +48,6 @@ impl<T: ToolArgs> Flatten for T {
     fn read(object: Map<String, Value>, cx: &mut Cx) -> Option<Self> {
         T::validate_fields(object, cx)
     }
-}
-
-/// Reads a flattened field: takes the keys that are its fields out of `rest` (the keys the
-/// holder did not know) and checks them at the holder's level. Used by generated code.
-pub fn take_flattened<T: Flatten>(cx: &mut Cx, rest: &mut Vec<(String, Value)>) -> Option<T> {
-    let info = T::info();
-    let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(rest)
-        .into_iter()
-        .partition(|(key, _)| info.wire_fields().any(|f| f.name == key));
-    *rest = others;
-    T::read(mine.into_iter().collect(), cx)
 }
 
 /// The description of a struct with flattened fields: its own wire fields, then those of each

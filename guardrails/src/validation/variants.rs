@@ -179,7 +179,7 @@ fn untagged_shape(variant: &VariantInfo) -> String {
 #[diagnostic::on_unimplemented(
     message = "a newtype variant of a `ToolArgs` enum holds a struct that derives `ToolArgs`, not `{Self}`",
     label = "not a `ToolArgs` struct",
-    note = "give the variant named fields (`Rename {{ name: String }}`), or derive `ToolArgs` on the struct it holds"
+    note = "give the variant named fields instead (`Variant {{ name: String }}`), or derive `ToolArgs` on the struct it holds"
 )]
 pub trait NewtypeVariant: Sized {
     /// The fields of the struct.
@@ -188,6 +188,8 @@ pub trait NewtypeVariant: Sized {
     fn read(object: Map<String, Value>, cx: &mut Cx) -> Option<Self>;
 }
 
+// Not recommended: a type that cannot be held is told so in `NewtypeVariant`'s words.
+#[diagnostic::do_not_recommend]
 impl<T: super::ToolArgs> NewtypeVariant for T {
     fn info() -> &'static ArgsInfo {
         T::info()
