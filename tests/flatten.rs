@@ -104,3 +104,56 @@ fn rejection_json() {
         serde_json::from_str(&render(guardrails::render::RenderFormat::Json)).unwrap();
     insta::assert_json_snapshot!(value);
 }
+
+/// A holder nested in other arguments: the flattened fields are read at the nested path.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Outer {
+    notes: Vec<ListNotes>,
+}
+
+#[test]
+fn a_nested_holder_reads_its_flattened_fields_at_their_paths() {
+    let call = json!({"notes": [{"limit": 5}, {"tag": "x", "limit": 0, "limt": 1}]});
+    let report = Outer::validate_value(call.clone()).unwrap_err();
+    assert_eq!(
+        report.at("notes[1].limit").unwrap().code,
+        IssueCode::TooSmall
+    );
+    assert!(
+        report
+            .at("notes[1].limt")
+            .unwrap()
+            .message
+            .contains("Did you mean \"limit\"?")
+    );
+    assert_eq!(report.len(), 2, "{report}");
+    let call = json!({"notes": [{"limit": 5, "offset": 2}]});
+    let ours = Outer::validate_value(call.clone()).unwrap();
+    let theirs: Outer = serde_json::from_value(call).unwrap();
+    assert_eq!(ours, theirs);
+    let schema = serde_json::to_value(<Outer as ToolArgs>::schema()).unwrap();
+    let item = &schema["properties"]["notes"]["items"];
+    assert_eq!(item["properties"]["limit"]["maximum"], json!(100));
+    assert_eq!(item["additionalProperties"], json!(false));
+}
+
+/// A key the holder declares is the holder's, as serde reads it: the flattened struct does not
+/// see it, and the schema describes the holder's field.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Shadowing {
+    /// The holder's own offset, a cursor.
+    offset: String,
+    #[serde(flatten)]
+    page: Paging,
+}
+
+#[test]
+fn a_key_of_both_is_the_holders() {
+    let call = json!({"offset": "abc", "limit": 3});
+    let ours = Shadowing::validate_value(call.clone()).unwrap();
+    let theirs: Shadowing = serde_json::from_value(call).unwrap();
+    assert_eq!(ours, theirs);
+    assert_eq!(ours.page.offset, 0);
+    let schema = serde_json::to_value(<Shadowing as ToolArgs>::schema()).unwrap();
+    assert_eq!(schema["properties"]["offset"]["type"], json!("string"));
+}
