@@ -157,3 +157,124 @@ fn a_key_of_both_is_the_holders() {
     let schema = serde_json::to_value(<Shadowing as ToolArgs>::schema()).unwrap();
     assert_eq!(schema["properties"]["offset"]["type"], json!("string"));
 }
+
+/// How often, tagged by `kind`: flattened, its tag and fields sit beside the holder's own.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Every {
+    Week {
+        #[guard(range(min = 1, max = 52))]
+        count: u8,
+    },
+    Day {
+        until: String,
+    },
+    Never,
+}
+
+/// Where to send, adjacently tagged: flattened, its tag and content keys sit beside.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "via", content = "to")]
+enum Via {
+    Email {
+        #[guard(length(min = 3))]
+        address: String,
+    },
+    Nobody,
+}
+
+/// A reminder, with both enums flattened.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Remind {
+    #[guard(length(min = 1))]
+    title: String,
+    #[serde(flatten)]
+    every: Every,
+    #[serde(flatten)]
+    via: Via,
+}
+
+#[test]
+fn flattened_enums_read_what_serde_reads() {
+    for call in [
+        json!({"title": "a", "kind": "week", "count": 2, "via": "Email", "to": {"address": "a@b"}}),
+        json!({"title": "a", "kind": "never", "via": "Nobody"}),
+        json!({"title": "a", "kind": "day", "until": "x", "via": "Nobody", "to": null}),
+    ] {
+        let ours = Remind::validate_value(call.clone()).unwrap();
+        let theirs: Remind = serde_json::from_value(call).unwrap();
+        assert_eq!(ours, theirs);
+    }
+}
+
+#[test]
+fn a_flattened_enum_is_checked_beside_the_holders_fields() {
+    let report = Remind::validate_value(json!({
+        "title": "", "kind": "week", "count": 0, "until": "x", "via": "Emial", "titel": 1,
+    }))
+    .unwrap_err();
+    assert_eq!(report.at("title").unwrap().code, IssueCode::TooShort);
+    assert_eq!(report.at("count").unwrap().code, IssueCode::TooSmall);
+    assert_eq!(
+        report.at("until").unwrap().message,
+        "`until` belongs to kind `day`; you chose `week`."
+    );
+    assert!(
+        report
+            .at("via")
+            .unwrap()
+            .message
+            .contains("Did you mean \"Email\"?")
+    );
+    assert!(
+        report
+            .at("titel")
+            .unwrap()
+            .message
+            .contains("Did you mean \"title\"?")
+    );
+    assert_eq!(report.len(), 5, "{report}");
+    let report = Remind::validate_value(json!({"title": "a", "via": "Nobody"})).unwrap_err();
+    assert_eq!(report.at("kind").unwrap().code, IssueCode::Missing);
+}
+
+#[test]
+fn a_flattened_enum_is_a_one_of_beside_the_fields_closed_over_all() {
+    let schema = serde_json::to_value(<Remind as ToolArgs>::schema()).unwrap();
+    assert_eq!(schema["unevaluatedProperties"], json!(false));
+    assert!(schema.get("additionalProperties").is_none());
+    let every = schema["allOf"][0]["oneOf"].as_array().unwrap();
+    assert_eq!(every[0]["properties"]["kind"], json!({"const": "week"}));
+    assert!(every[0].get("additionalProperties").is_none());
+    let example = <Remind as ToolArgs>::example().clone();
+    let theirs: Remind = serde_json::from_value(example.clone()).unwrap();
+    assert_eq!(Remind::validate_value(example).unwrap(), theirs);
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let valid = json!({"title": "a", "kind": "week", "count": 2, "via": "Nobody"});
+    assert!(validator.is_valid(&valid));
+    let foreign = json!({"title": "a", "kind": "week", "count": 2, "until": "x", "via": "Nobody"});
+    assert!(!validator.is_valid(&foreign));
+}
+
+/// Sends a reminder.
+#[guardrails::tool]
+fn remind(args: Remind) -> String {
+    format!("{args:?}")
+}
+
+#[test]
+fn the_contract_records_a_flattened_enum_under_its_tag() {
+    let contract = remind.spec().contract();
+    let names: Vec<&String> = contract.args.keys().collect();
+    assert_eq!(names, ["kind", "title", "via"]);
+    let kind = &contract.args["kind"];
+    assert!(kind.required);
+    assert_eq!(kind.tagging.as_deref(), Some("internal:kind"));
+    let variants = kind.variants.as_ref().unwrap();
+    assert!(variants["week"]["count"].required);
+    assert!(variants["never"].is_empty());
+    assert_eq!(
+        contract.args["via"].tagging.as_deref(),
+        Some("adjacent:via,to")
+    );
+}

@@ -260,6 +260,7 @@ fn field_names<T: ToolArgs>() -> Vec<String> {
     out.extend(
         [
             "kind", "weekly", "daily", "count", "via", "to", "rename", "archive", "id", "name",
+            "urgency", "level", "reason",
         ]
         .map(String::from),
     );
@@ -290,6 +291,10 @@ fn check_agreement<T: ToolArgs + std::fmt::Debug>(cases: u32) {
         json!({"archive": null}),
         json!({"move": {"to": 3}}),
         json!({"name": "ada", "team": "web"}),
+        json!("high"),
+        json!("low"),
+        json!("Email"),
+        json!({"address": "a@b.co"}),
     ];
     // The default persistence: failures are saved next to this file and replayed first.
     let config = ProptestConfig::with_cases(cases);
@@ -395,9 +400,9 @@ fn non_objects_agree() {
     }
 }
 
-/// Enums with data in every representation and a flattened struct: the closed `oneOf` (or
-/// untagged `anyOf`) and the merged properties the schema advertises accept exactly what the
-/// validator accepts.
+/// Enums with data in every representation, a flattened struct and flattened enums: the closed
+/// `oneOf` (or untagged `anyOf`), the merged properties and the flattened variants closed by
+/// `unevaluatedProperties` accept exactly what the validator accepts.
 #[test]
 fn enums_with_data_agree() {
     check_agreement::<Schedule>(4000);

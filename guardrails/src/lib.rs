@@ -353,8 +353,15 @@ pub use tool::present;
 /// is an unknown field, with a did-you-mean over the fields of both. The schema lists the
 /// fields of both as its properties and stays closed (`additionalProperties: false`), and the
 /// example, the contract and the misplaced-field search see them where the model sends them. A
-/// flattened field takes no guards and no `default` (its struct's fields do); flattening an enum
-/// with data is a compile error: hold it in a field of its own.
+/// flattened field takes no guards and no `default` (its struct's fields do).
+///
+/// An enum with data tagged internally (`tag`) or adjacently (`tag` and `content`) flattens
+/// too: its tag (and its content key, or its variant's fields) sit beside the holder's fields,
+/// read with the same coaching as in a field of its own. The schema adds the enum's variants as
+/// a `oneOf` beside the properties and closes the object with `unevaluatedProperties: false`
+/// (a key is allowed when the chosen variant declares it); the contract records the enum under
+/// its tag. An externally tagged or untagged enum is not flattened (a compile error): give it a
+/// `tag`, or hold it in a field of its own.
 ///
 /// ```
 /// use guardrails::ToolArgs;
@@ -381,6 +388,30 @@ pub use tool::present;
 /// assert_eq!(report.len(), 2);
 /// assert!(report.at("ofset").unwrap().message.contains("Did you mean \"offset\"?"));
 /// assert_eq!(ListNotes::schema().as_value()["properties"]["limit"]["maximum"], 100);
+///
+/// /// Where a note goes, tagged by `place`.
+/// #[derive(Deserialize, ToolArgs)]
+/// #[serde(tag = "place", rename_all = "lowercase")]
+/// enum Destination {
+///     Inbox,
+///     Folder { name: String },
+/// }
+///
+/// #[derive(Deserialize, ToolArgs)]
+/// struct MoveNote {
+///     id: u32,
+///     #[serde(flatten)]
+///     destination: Destination,
+/// }
+///
+/// let call = serde_json::json!({"id": 4, "place": "folder", "name": "work"});
+/// assert!(MoveNote::validate_value(call).is_ok());
+/// let call = serde_json::json!({"id": 4, "place": "inbox", "name": "work"});
+/// let Err(report) = MoveNote::validate_value(call) else { unreachable!() };
+/// assert_eq!(
+///     report.at("name").unwrap().message,
+///     "`name` belongs to place `folder`; you chose `inbox`."
+/// );
 /// ```
 ///
 /// # The JSON Schema is derived too
@@ -486,7 +517,10 @@ pub mod __private {
     };
     pub use crate::validation::StringFormat as Format;
     pub use crate::validation::example::{build_example, enum_example, nested_example};
-    pub use crate::validation::flatten::{Flatten, flattened_info};
+    pub use crate::validation::flatten::{
+        EnumVariants, FlatCells, Flatten, Flattened, StructFields, flattened_info,
+        read_flattened_enum,
+    };
     pub use crate::validation::hooks::{
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };

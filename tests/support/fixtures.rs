@@ -268,6 +268,23 @@ pub enum Pick {
     },
 }
 
+/// How urgent: internally tagged, flattened into the arguments that use it.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "urgency", rename_all = "lowercase")]
+pub enum Urgency {
+    /// Whenever.
+    Low,
+    /// Soon, at a level.
+    High {
+        /// From 1 to 3.
+        #[guard(range(min = 1, max = 3))]
+        level: u8,
+        /// Why.
+        #[guard(length(min = 2))]
+        reason: Option<String>,
+    },
+}
+
 /// A window of results, flattened into the arguments that use it.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
 pub struct Window {
@@ -285,6 +302,12 @@ pub struct Schedule {
     /// The window of results, its fields beside these.
     #[serde(flatten)]
     pub window: Window,
+    /// How urgent, its tag and fields beside these.
+    #[serde(flatten)]
+    pub urgency: Urgency,
+    /// The channel, its tag and content beside these.
+    #[serde(flatten)]
+    pub channel: Notify,
     /// How often.
     pub repeat: Repeat,
     /// Who hears of it.

@@ -28,6 +28,26 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
         Tagging::Untagged => quote!(__gr::Tagging::Untagged),
     };
 
+    // serde flattens a tagged enum: its tag names the variant among the holder's keys.
+    let flatten =
+        matches!(input.tagging, Tagging::Internal(_) | Tagging::Adjacent(..)).then(|| {
+            quote! {
+                #[automatically_derived]
+                impl __gr::Flatten<__gr::EnumVariants> for #ident {
+                    fn flattened() -> __gr::Flattened {
+                        __gr::Flattened::Variants(&__ENUM)
+                    }
+
+                    fn read(
+                        object: __gr::Map<::std::string::String, __gr::Value>,
+                        cx: &mut __gr::Cx,
+                    ) -> ::core::option::Option<Self> {
+                        __gr::read_flattened_enum::<Self>(object, cx)
+                    }
+                }
+            }
+        });
+
     let mut definitions = Vec::new();
     let mut infos = Vec::new();
     let mut arms = Vec::new();
@@ -121,6 +141,8 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
                     __gr::variants_example(&__ENUM, nth)
                 }
             }
+
+            #flatten
 
             #[automatically_derived]
             impl __gr::schemars::JsonSchema for #ident {

@@ -222,16 +222,15 @@ fn info_expr(input: &CheckedStruct<'_>) -> TokenStream {
         .filter(|f| f.flatten)
         .map(|f| {
             let ty = f.ty;
-            quote_spanned!(ty.span()=> <#ty as __gr::Flatten>::info)
+            quote_spanned!(ty.span()=> <#ty as __gr::Flatten<_>>::flattened)
         })
         .collect();
     if flattened.is_empty() {
         return quote!(&__INFO);
     }
     quote! {
-        static FIELDS: __gr::OnceLock<::std::vec::Vec<__gr::FieldInfo>> = __gr::OnceLock::new();
-        static INFO: __gr::OnceLock<__gr::ArgsInfo> = __gr::OnceLock::new();
-        __gr::flattened_info(&__INFO, &[#(#flattened),*], &FIELDS, &INFO)
+        static FIELDS: __gr::FlatCells = __gr::FlatCells::new();
+        __gr::flattened_info(&__INFO, &[#(#flattened),*], &FIELDS)
     }
 }
 
@@ -290,7 +289,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         }
         if field.flatten {
             reads.push(quote_spanned! {ty.span()=>
-                let #value = <#ty as __gr::Flatten>::take(cx, &mut unknown);
+                let #value = <#ty as __gr::Flatten<_>>::take(cx, &mut unknown);
             });
             takes.push(quote!(let #bound = #value?;));
             inits.push(quote!(#fid: #bound));
@@ -341,6 +340,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 type_name: #type_name,
                 description: #description,
                 fields: &__FIELDS,
+                flattened: &[],
             };
 
             #[automatically_derived]

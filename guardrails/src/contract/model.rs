@@ -13,7 +13,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::policy::{Policy, Profile};
 use crate::validation::{
-    ArgsInfo, Bound, Constraints, FieldInfo, Kind, Literal, ProbeStep, ProbedPolicy,
+    ArgsInfo, Bound, Constraints, FieldInfo, Kind, Literal, ProbeStep, ProbedPolicy, Tagging,
 };
 
 /// The contract of one tool: its definition, its arguments, its output and its guardrails.
@@ -399,10 +399,21 @@ fn object_fields(
     seen: &mut Vec<*const ArgsInfo>,
 ) -> BTreeMap<String, Field> {
     seen.push(std::ptr::from_ref(info));
-    let fields = info
+    let mut fields: BTreeMap<String, Field> = info
         .wire_fields()
         .map(|f| (f.name.to_owned(), field(f, seen)))
         .collect();
+    // A flattened enum is recorded under its tag: the key that names the variant.
+    for flattened in info.flattened {
+        let (Tagging::Internal { tag } | Tagging::Adjacent { tag, .. }) = flattened.tagging else {
+            continue;
+        };
+        let mut shape = variants_shape(flattened, seen);
+        shape.json_type = JsonType::String;
+        shape.required = true;
+        shape.description = flattened.description.map(str::to_owned);
+        fields.insert(tag.to_owned(), shape);
+    }
     seen.pop();
     fields
 }
@@ -475,7 +486,6 @@ fn variants_shape(
     info: &'static crate::validation::EnumInfo,
     seen: &mut Vec<*const ArgsInfo>,
 ) -> Field {
-    use crate::validation::Tagging;
     let json_type = match Kind::Variants(info).json_type() {
         "object" => JsonType::Object,
         "string" => JsonType::String,

@@ -265,6 +265,9 @@ pub struct ArgsInfo {
     pub description: Option<&'static str>,
     /// Its fields, in declaration order (skipped ones included, marked).
     pub fields: &'static [FieldInfo],
+    /// The enums with data flattened into it (`#[serde(flatten)]`), whose tag and fields sit
+    /// beside its own fields.
+    pub flattened: &'static [&'static super::variants::EnumInfo],
 }
 
 impl ArgsInfo {
@@ -274,6 +277,7 @@ impl ArgsInfo {
         type_name: "",
         description: None,
         fields: &[],
+        flattened: &[],
     };
 
     /// The fields a caller can send.

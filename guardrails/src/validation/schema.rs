@@ -81,7 +81,19 @@ fn object_schema_unguarded(info: &ArgsInfo) -> Map<String, Value> {
     }
     schema.insert("properties".into(), Value::Object(properties));
     schema.insert("required".into(), Value::Array(required));
-    schema.insert("additionalProperties".into(), false.into());
+    if info.flattened.is_empty() {
+        schema.insert("additionalProperties".into(), false.into());
+    } else {
+        // The variants of each flattened enum, beside the fields; closed over all of them,
+        // since a key is allowed when the chosen variant declares it.
+        let all: Vec<Value> = info
+            .flattened
+            .iter()
+            .map(|e| Value::Object(super::variants::flattened_schema(e)))
+            .collect();
+        schema.insert("allOf".into(), Value::Array(all));
+        schema.insert("unevaluatedProperties".into(), false.into());
+    }
     schema
 }
 

@@ -71,6 +71,11 @@ pub struct EnumInfo {
 }
 
 impl EnumInfo {
+    /// Whether `key` is a field of some variant.
+    pub(crate) fn has_variant_field(&self, key: &str) -> bool {
+        self.variants.iter().any(|v| v.has_field(key))
+    }
+
     fn names(&self) -> Vec<&'static str> {
         self.variants.iter().map(|v| v.name).collect()
     }
@@ -708,6 +713,23 @@ pub fn variants_schema(info: &'static EnumInfo) -> Map<String, Value> {
     schema.insert(keyword.into(), Value::Array(shapes));
     if let Some(d) = info.description {
         schema.insert("description".into(), d.into());
+    }
+    schema
+}
+
+/// The schema of an enum flattened into an object: `oneOf` its variants, each naming its tag
+/// and fields but left open, since the holder's own fields sit beside them; the holder closes
+/// the whole with `unevaluatedProperties: false`.
+pub(crate) fn flattened_schema(info: &'static EnumInfo) -> Map<String, Value> {
+    let mut schema = variants_schema(info);
+    schema.remove("description");
+    if let Some(Value::Array(shapes)) = schema.get_mut("oneOf") {
+        for shape in shapes {
+            if let Value::Object(shape) = shape {
+                shape.remove("additionalProperties");
+                shape.remove("description");
+            }
+        }
     }
     schema
 }

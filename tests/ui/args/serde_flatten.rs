@@ -1,17 +1,17 @@
 use guardrails::ToolArgs;
 
 #[derive(serde::Deserialize, ToolArgs)]
-#[serde(tag = "kind")]
-enum Repeat {
-    Weekly { count: u8 },
-    Never,
+#[serde(untagged)]
+enum Target {
+    ById { id: u32 },
+    ByName { name: String },
 }
 
 #[derive(serde::Deserialize, ToolArgs)]
 struct Args {
     title: String,
     #[serde(flatten)]
-    repeat: Repeat,
+    target: Target,
 }
 
 fn main() {}
