@@ -236,6 +236,21 @@ fn a_flattened_enum_is_checked_beside_the_holders_fields() {
     assert_eq!(report.len(), 5, "{report}");
     let report = Remind::validate_value(json!({"title": "a", "via": "Nobody"})).unwrap_err();
     assert_eq!(report.at("kind").unwrap().code, IssueCode::Missing);
+    // A misspelt field of a variant is named by the variant that reads it.
+    let report = Remind::validate_value(json!({
+        "title": "a", "kind": "week", "cout": 2, "via": "Nobody",
+    }))
+    .unwrap_err();
+    assert!(
+        report
+            .at("cout")
+            .unwrap()
+            .message
+            .contains("Did you mean \"count\"?"),
+        "{report}"
+    );
+    assert_eq!(report.at("count").unwrap().code, IssueCode::Missing);
+    assert_eq!(report.len(), 2, "{report}");
 }
 
 #[test]
@@ -277,4 +292,28 @@ fn the_contract_records_a_flattened_enum_under_its_tag() {
         contract.args["via"].tagging.as_deref(),
         Some("adjacent:via,to")
     );
+}
+
+/// An enum flattened before a struct: a field of the struct that is a near miss of a variant's
+/// field stays the struct's.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct EnumFirst {
+    #[serde(flatten)]
+    every: Every,
+    #[serde(flatten)]
+    window: Counted,
+}
+
+/// A field a letter away from `Every::Week`'s `count`.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Counted {
+    counts: Option<u8>,
+}
+
+#[test]
+fn a_near_miss_of_a_variant_field_that_another_struct_declares_is_that_structs() {
+    let call = json!({"kind": "week", "count": 2, "counts": 3});
+    let ours = EnumFirst::validate_value(call.clone()).unwrap();
+    let theirs: EnumFirst = serde_json::from_value(call).unwrap();
+    assert_eq!(ours, theirs);
 }

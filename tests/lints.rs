@@ -103,13 +103,19 @@ mod shadowing {
         },
     }
 
-    /// Arguments holding enums with data.
+    /// Arguments holding enums with data, and a struct and an enum flattened.
     #[derive(ToolArgs)]
-    pub(crate) struct Plan {
+    pub(crate) struct Agenda {
         /// What to do.
         pub(crate) plan: Either,
         /// What to do next.
         pub(crate) next: core::option::Option<Step>,
+        /// The inner values, beside.
+        #[serde(flatten)]
+        pub(crate) inner: Inner,
+        /// A step, beside.
+        #[serde(flatten)]
+        pub(crate) now: Step,
     }
 
     fn house_rules() -> &'static guardrails::policy::Policy {
@@ -132,9 +138,11 @@ fn shadowed_names_do_not_leak_into_generated_code() {
 #[test]
 fn enums_with_data_compile_clean_next_to_shadowed_names() {
     use guardrails::ToolArgs;
-    let plan = shadowing::Plan::validate_value(serde_json::json!({
+    let plan = shadowing::Agenda::validate_value(serde_json::json!({
         "plan": {"steps": [{"kind": "wait", "seconds": 3}, {"kind": "run", "value": 2}, {"kind": "stop"}]},
         "next": null,
+        "value": 4,
+        "kind": "stop",
     }));
     assert!(plan.is_ok(), "{:?}", plan.err());
 }

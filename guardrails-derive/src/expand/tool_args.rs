@@ -288,8 +288,11 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             continue;
         }
         if field.flatten {
+            // Not at the user's span: `__gr::ToolArgs` there reads as a needless qualification
+            // where the user imported `ToolArgs`.
+            let holder = quote!(<Self as __gr::ToolArgs>::info());
             reads.push(quote_spanned! {ty.span()=>
-                let #value = <#ty as __gr::Flatten<_>>::take(cx, &mut unknown);
+                let #value = <#ty as __gr::Flatten<_>>::take(cx, &mut unknown, #holder);
             });
             takes.push(quote!(let #bound = #value?;));
             inits.push(quote!(#fid: #bound));

@@ -14,6 +14,7 @@ use super::context::Cx;
 use super::info::{ArgsInfo, FieldInfo};
 use super::value::ArgValue;
 use super::variants::{EnumInfo, Tagging};
+use crate::text::did_you_mean;
 
 /// What a flattened type brings to the object that holds it.
 #[derive(Debug, Clone, Copy)]
@@ -48,23 +49,37 @@ pub trait Flatten<M>: Sized {
     fn read(object: Map<String, Value>, cx: &mut Cx) -> Option<Self>;
 
     /// Reads a flattened field: takes its keys out of `rest` (the keys the holder did not know)
-    /// and checks them at the holder's level. Used by generated code.
-    fn take(cx: &mut Cx, rest: &mut Vec<(String, Value)>) -> Option<Self> {
+    /// and checks them at the holder's level; `holder` describes the holder, every flattened
+    /// struct's fields included. Used by generated code.
+    fn take(
+        cx: &mut Cx,
+        rest: &mut Vec<(String, Value)>,
+        holder: &'static ArgsInfo,
+    ) -> Option<Self> {
         let flattened = Self::flattened();
         let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(rest)
             .into_iter()
-            .partition(|(key, _)| takes_key(flattened, key));
+            .partition(|(key, _)| takes_key(flattened, key, holder));
         *rest = others;
         Self::read(mine.into_iter().collect(), cx)
     }
 }
 
-/// Whether a key of the holder's object is the flattened type's.
-fn takes_key(flattened: Flattened, key: &str) -> bool {
+/// Whether a key of the holder's object is the flattened type's. An internally tagged enum also
+/// takes a near miss of its variants' fields, so that the variant that reads it names the field
+/// meant; never a field of the holder (or of a struct flattened after it), nor a near miss of
+/// one.
+fn takes_key(flattened: Flattened, key: &str, holder: &'static ArgsInfo) -> bool {
     match flattened {
         Flattened::Fields(info) => info.wire_fields().any(|f| f.name == key),
         Flattened::Variants(info) => match info.tagging {
-            Tagging::Internal { tag } => key == tag || info.has_variant_field(key),
+            Tagging::Internal { tag } => {
+                key == tag
+                    || info.has_variant_field(key)
+                    || (did_you_mean(key, info.variant_field_names()).is_some()
+                        && !holder.wire_fields().any(|f| f.name == key)
+                        && did_you_mean(key, holder.wire_fields().map(|f| f.name)).is_none())
+            }
             Tagging::Adjacent { tag, content } => key == tag || key == content,
             Tagging::External | Tagging::Untagged => false,
         },

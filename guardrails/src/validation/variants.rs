@@ -76,6 +76,15 @@ impl EnumInfo {
         self.variants.iter().any(|v| v.has_field(key))
     }
 
+    /// The wire names of every variant's fields.
+    pub(crate) fn variant_field_names(&self) -> impl Iterator<Item = &'static str> + use<> {
+        let variants: &'static [VariantInfo] = self.variants;
+        variants
+            .iter()
+            .filter_map(VariantInfo::args)
+            .flat_map(|info| info.wire_fields().map(|f| f.name))
+    }
+
     fn names(&self) -> Vec<&'static str> {
         self.variants.iter().map(|v| v.name).collect()
     }
