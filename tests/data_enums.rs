@@ -431,3 +431,22 @@ fn the_contract_records_the_variants_and_their_changes() {
         ]
     );
 }
+
+#[test]
+fn adjacent_content_is_coached_by_the_tag_it_goes_with() {
+    let report = other(json!({"adjacent": {"t": "Weekly"}})).unwrap_err();
+    assert_eq!(
+        report.at("adjacent.c").unwrap().message,
+        "Missing \"c\": \"t\" is \"Weekly\", whose fields go in \"c\"."
+    );
+    let report = other(json!({"adjacent": {"t": "Never", "c": {"count": 1}}})).unwrap_err();
+    assert_eq!(
+        report.at("adjacent.c").unwrap().message,
+        "\"t\" is \"Never\", which carries no fields: leave \"c\" out."
+    );
+    let report = other(json!({"adjacent": {"t": "Never", "x": 1}})).unwrap_err();
+    assert_eq!(
+        report.at("adjacent.x").unwrap().code,
+        IssueCode::UnknownField
+    );
+}

@@ -288,8 +288,7 @@ fn read_adjacent<T>(
             None | Some(Value::Null) => read(index, Map::new(), cx),
             Some(other) => {
                 let message = format!(
-                    "The {} {:?} carries no fields: leave {content:?} out.",
-                    info.variant_word(),
+                    "{tag:?} is {:?}, which carries no fields: leave {content:?} out.",
                     variant.name
                 );
                 let fix = format!("no {content:?}: {:?} carries no fields", variant.name);
@@ -300,8 +299,7 @@ fn read_adjacent<T>(
     }
     let Some(fields) = fields else {
         let message = format!(
-            "Missing {content:?}: the fields of the {} {:?}.",
-            info.variant_word(),
+            "Missing {content:?}: {tag:?} is {:?}, whose fields go in {content:?}.",
             variant.name
         );
         let fix = format!("an object with the fields of {:?}", variant.name);
