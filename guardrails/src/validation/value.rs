@@ -15,8 +15,8 @@ use super::schema::allow_null;
 /// A type that can be a field of tool arguments.
 ///
 /// Implemented for strings, booleans, integers and floats (each with its own range), `Vec`,
-/// `Option`, `Box`, string-keyed maps, [`serde_json::Value`], structs deriving `ToolArgs` and
-/// enums deriving `ToolEnum`; and, each behind the feature named for its crate, for the types
+/// `Option`, `Box`, string-keyed maps, [`serde_json::Value`], structs and enums with data
+/// deriving `ToolArgs`, and enums deriving `ToolEnum`; and, each behind the feature named for its crate, for the types
 /// JSON carries as strings in a format, read with the same check as `#[guard(format = ..)]` and
 /// advertised with the same `format` in the schema:
 ///
