@@ -91,6 +91,55 @@ mod shadowing {
         core::result::Result::Err(guardrails::FieldIssue::new("high", "Must be above `low`."))
     }
 
+    /// An enum with data next to the shadowed names: struct, newtype and unit variants.
+    #[derive(ToolArgs)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    pub(crate) enum Step {
+        /// Waits.
+        Wait {
+            /// Seconds.
+            #[guard(range(min = 1, max = 60))]
+            seconds: u8,
+            /// A note.
+            note: core::option::Option<std::string::String>,
+        },
+        /// Runs the inner values.
+        Run(Inner),
+        /// Stops.
+        Stop,
+    }
+
+    /// The same, untagged, holding the enum above.
+    #[derive(ToolArgs)]
+    #[serde(untagged)]
+    pub(crate) enum Either {
+        /// One step.
+        One {
+            /// The step.
+            step: Step,
+        },
+        /// Many steps.
+        Many {
+            /// The steps.
+            steps: std::vec::Vec<Step>,
+        },
+    }
+
+    /// Arguments holding enums with data, and a struct and an enum flattened.
+    #[derive(ToolArgs)]
+    pub(crate) struct Agenda {
+        /// What to do.
+        pub(crate) plan: Either,
+        /// What to do next.
+        pub(crate) next: core::option::Option<Step>,
+        /// The inner values, beside.
+        #[serde(flatten)]
+        pub(crate) inner: Inner,
+        /// A step, beside.
+        #[serde(flatten)]
+        pub(crate) now: Step,
+    }
+
     fn house_rules() -> &'static guardrails::policy::Policy {
         static POLICY: std::sync::LazyLock<guardrails::policy::Policy> =
             std::sync::LazyLock::new(|| guardrails::policy::Profile::Decision.policy());
@@ -118,4 +167,16 @@ fn struct_checks_and_aliases_compile_next_to_shadowed_names() {
         Some("high")
     );
     assert!(shadowing::Bounds::checked_example().is_ok());
+}
+
+#[test]
+fn enums_with_data_compile_clean_next_to_shadowed_names() {
+    use guardrails::ToolArgs;
+    let plan = shadowing::Agenda::validate_value(serde_json::json!({
+        "plan": {"steps": [{"kind": "wait", "seconds": 3}, {"kind": "run", "value": 2}, {"kind": "stop"}]},
+        "next": null,
+        "value": 4,
+        "kind": "stop",
+    }));
+    assert!(plan.is_ok(), "{:?}", plan.err());
 }

@@ -10,7 +10,7 @@
 
 use guardrails::{IssueCode, ToolArgs};
 use guardrails_tests::fixtures::{
-    Address, CreateUser, Everything, ListTasks, OrderLine, PlaceOrder,
+    Address, CreateUser, Everything, ListTasks, OrderLine, PlaceOrder, Schedule,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -256,6 +256,14 @@ fn arb_mutations(samples: Vec<Value>, keys: Vec<String>) -> impl Strategy<Value 
 fn field_names<T: ToolArgs>() -> Vec<String> {
     let mut out: Vec<String> = T::info().fields.iter().map(|f| f.name.to_owned()).collect();
     out.extend(["streetLine", "street_line", "unknown", "sku", "quantity"].map(String::from));
+    // The tags, variant names and variant fields of `Schedule`'s enums.
+    out.extend(
+        [
+            "kind", "weekly", "daily", "count", "via", "to", "rename", "archive", "id", "name",
+            "urgency", "level", "reason",
+        ]
+        .map(String::from),
+    );
     out
 }
 
@@ -273,6 +281,20 @@ fn check_agreement<T: ToolArgs + std::fmt::Debug>(cases: u32) {
         json!([1, 2, 3]),
         json!([[1, 2], [3]]),
         json!({"k": "v"}),
+        // Variants of `Schedule`'s enums, so that mutations swap one for another.
+        json!({"kind": "daily", "until": "2026-02-30"}),
+        json!({"kind": "monthly", "day": 28}),
+        json!({"kind": "never"}),
+        json!({"via": "Nobody"}),
+        json!({"via": "Email", "to": {"address": "a@b.co"}}),
+        json!("archive"),
+        json!({"archive": null}),
+        json!({"move": {"to": 3}}),
+        json!({"name": "ada", "team": "web"}),
+        json!("high"),
+        json!("low"),
+        json!("Email"),
+        json!({"address": "a@b.co"}),
     ];
     // The default persistence: failures are saved next to this file and replayed first.
     let config = ProptestConfig::with_cases(cases);
@@ -376,4 +398,12 @@ fn non_objects_agree() {
             "{input}"
         );
     }
+}
+
+/// Enums with data in every representation, a flattened struct and flattened enums: the closed
+/// `oneOf` (or untagged `anyOf`), the merged properties and the flattened variants closed by
+/// `unevaluatedProperties` accept exactly what the validator accepts.
+#[test]
+fn enums_with_data_agree() {
+    check_agreement::<Schedule>(4000);
 }

@@ -160,4 +160,31 @@ async fn demo(server: &guardrails::Server<tracker::Tracker>) {
                "status": "blocked", "priorty": 2}),
     )
     .await;
+    demo_data_model(server).await;
+}
+
+/// The argument shapes of the serde data model: an enum with data and a flattened struct.
+async fn demo_data_model(server: &guardrails::Server<tracker::Tracker>) {
+    step(
+        server,
+        "13. An enum with data: the recurrence's `kind` picks its fields, and a field of another kind is named as such",
+        "schedule_task",
+        json!({"id": 1, "requested_by": "ada",
+               "recurrence": {"kind": "weekly", "days": ["mon", "thu"], "until": "2026-12-01"}}),
+    )
+    .await;
+    step(
+        server,
+        "14. A flattened struct: `requested_by` sits beside the tool's own fields, and a misspelt kind gets a did-you-mean",
+        "schedule_task",
+        json!({"id": 1, "requested_bi": "ada", "recurrence": {"kind": "montly", "day": 3}}),
+    )
+    .await;
+    step(
+        server,
+        "15. It corrects both",
+        "schedule_task",
+        json!({"id": 1, "requested_by": "ada", "recurrence": {"kind": "monthly", "day": 3}}),
+    )
+    .await;
 }

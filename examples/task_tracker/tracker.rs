@@ -10,7 +10,10 @@
 //! - `update_task` and `delete_task` fail with `NOT_FOUND` and `FORBIDDEN` errors that carry a
 //!   recovery and the tools to call instead;
 //! - `export_tasks` takes a nested `filter` (a filter sent beside it is pointed to its place)
-//!   and an access token that no message ever echoes (`#[guard(sensitive)]`).
+//!   and an access token that no message ever echoes (`#[guard(sensitive)]`);
+//! - `schedule_task` takes an enum with data (`recurrence`, tagged by `kind`: a field of another
+//!   kind is named as such) and a flattened struct (`requested_by`, shared by the tools that
+//!   check who asks).
 
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -485,6 +488,110 @@ pub fn export_tasks(state: &Tracker, args: ExportTasks) -> Exported {
     }
 }
 
+/// A day of the week.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToolEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Weekday {
+    /// Monday.
+    Mon,
+    /// Tuesday.
+    Tue,
+    /// Wednesday.
+    Wed,
+    /// Thursday.
+    Thu,
+    /// Friday.
+    Fri,
+    /// Saturday.
+    Sat,
+    /// Sunday.
+    Sun,
+}
+
+/// How often a task comes back: the `kind` names the variant, and each kind has its own fields.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Recurrence {
+    /// On some days of each week, a number of times.
+    Weekly {
+        /// The days of the week, each once.
+        #[guard(length(min = 1, max = 7), unique)]
+        days: Vec<Weekday>,
+        /// How many weeks, from 1 to 52.
+        #[guard(range(min = 1, max = 52))]
+        count: u8,
+    },
+    /// Every day until a date.
+    Daily {
+        /// The last day, `YYYY-MM-DD`.
+        #[guard(format = "date")]
+        until: String,
+    },
+    /// On a day of each month, from 1 to 28.
+    Monthly {
+        /// The day of the month.
+        #[guard(range(min = 1, max = 28))]
+        day: u8,
+    },
+}
+
+/// Who asks: flattened into the arguments of the tools that check it, so it is sent beside
+/// their own fields.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Requester {
+    /// Who asks (a lowercase handle such as `ada`): only a task's owner may change it.
+    #[guard(pattern = "^[a-z][a-z0-9_]{1,31}$", example = "ada")]
+    pub requested_by: String,
+}
+
+/// Arguments of `schedule_task`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct ScheduleTask {
+    /// The task that comes back.
+    #[guard(range(min = 1))]
+    pub id: u64,
+    /// How often it comes back.
+    pub recurrence: Recurrence,
+    /// Who asks.
+    #[serde(flatten)]
+    pub requester: Requester,
+}
+
+/// What `schedule_task` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Scheduled {
+    /// The task's id.
+    pub id: u64,
+    /// When it comes back, in words.
+    pub schedule: String,
+}
+
+/// Makes a task come back on a schedule. Only its owner may.
+#[tool(idempotent)]
+pub fn schedule_task(state: &Tracker, args: ScheduleTask) -> Result<Scheduled, ToolError> {
+    let task = state.get(args.id).ok_or_else(|| not_found(args.id))?;
+    if task.owner != args.requester.requested_by {
+        return Err(ToolError::forbidden(format!(
+            "Only the owner of task {} may schedule it.",
+            args.id
+        ))
+        .recovery(format!("Ask {} to schedule it.", task.owner))
+        .detail("owner", task.owner));
+    }
+    let schedule = match args.recurrence {
+        Recurrence::Weekly { days, count } => {
+            let days: Vec<String> = days.iter().map(|d| format!("{d:?}")).collect();
+            format!("every {} for {count} weeks", days.join(", "))
+        }
+        Recurrence::Daily { until } => format!("every day until {until}"),
+        Recurrence::Monthly { day } => format!("on day {day} of each month"),
+    };
+    Ok(Scheduled {
+        id: args.id,
+        schedule,
+    })
+}
+
 /// The contracts of the last release, which clients were calibrated on: `create_task` then
 /// took an `owner` instead of an `assignee` and no required `due` date. Embedded at compile
 /// time, so start-up reads no file.
@@ -515,7 +622,8 @@ pub fn server_on(tracker: std::sync::Arc<Tracker>) -> Server<Tracker> {
         .tool(update_task)
         .tool(delete_task)
         .tool(task_report)
-        .tool(export_tasks);
+        .tool(export_tasks)
+        .tool(schedule_task);
     match KnownGood::from_lockfile_str(KNOWN_GOOD_LOCKFILE) {
         Ok(known_good) => server
             .known_good(known_good)

@@ -251,6 +251,8 @@ pub(crate) struct Field<'a, G = Guards> {
     pub(crate) default: FieldDefault,
     /// Skipped by serde: never read (and, once checked, without guards).
     pub(crate) skip: bool,
+    /// `#[serde(flatten)]`: a `ToolArgs` struct whose fields sit beside this struct's own.
+    pub(crate) flatten: bool,
     pub(crate) guards: G,
 }
 

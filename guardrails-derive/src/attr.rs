@@ -49,7 +49,7 @@ struct SerdeContainer {
     default: bool,
 }
 
-fn parse_rename_rule(lit: &LitStr, acc: &mut Accumulator) -> Option<RenameRule> {
+pub(crate) fn parse_rename_rule(lit: &LitStr, acc: &mut Accumulator) -> Option<RenameRule> {
     let value = lit.value();
     let rule = lookup(RULES, &value);
     if rule.is_none() {
@@ -64,7 +64,7 @@ fn parse_rename_rule(lit: &LitStr, acc: &mut Accumulator) -> Option<RenameRule> 
 }
 
 /// Reads `name = "x"` or `name(deserialize = "x")` (the deserialize side is what counts).
-fn serde_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
+pub(crate) fn serde_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
     if meta.input.peek(syn::Token![=]) {
         return Ok(Some(meta.value()?.parse()?));
     }
@@ -131,6 +131,7 @@ struct SerdeField {
     aliases: Vec<String>,
     default: FieldDefault,
     skip: bool,
+    flatten: Option<Span>,
 }
 
 fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
@@ -139,6 +140,7 @@ fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
         aliases: Vec::new(),
         default: FieldDefault::None,
         skip: false,
+        flatten: None,
     };
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let parsed = attr.parse_nested_meta(|meta| {
@@ -161,7 +163,8 @@ fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
                         "`#[serde(other)]` is not supported by `ToolEnum`: it would take any name, and the schema lists the names accepted; name each variant",
                     ));
                 }
-                "flatten" | "deserialize_with" | "with" | "borrow" => {
+                "flatten" => out.flatten = Some(meta.path.span()),
+                "deserialize_with" | "with" | "borrow" => {
                     acc.push(error(
                         meta.path.span(),
                         format!("`#[serde({name})]` is not supported by `ToolArgs`: fields are read by their `ArgValue` implementation"),
@@ -177,6 +180,22 @@ fn serde_field(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeField {
         }
     }
     out
+}
+
+/// A flattened field is read by the struct it holds: guards and defaults go on that struct's
+/// fields.
+fn check_flatten(guards: &Guards, default: &FieldDefault, span: Span, acc: &mut Accumulator) {
+    if !guards.is_empty() {
+        acc.push(error(
+            span,
+            "a flattened field takes no guards: put them on the fields of the struct it holds",
+        ));
+    } else if !matches!(default, FieldDefault::None) {
+        acc.push(error(
+            span,
+            "a flattened field takes no `default`: give the fields of the struct it holds their defaults",
+        ));
+    }
 }
 
 fn parse_num(expr: &Expr) -> syn::Result<NumLit> {
@@ -519,6 +538,9 @@ impl<'a> Struct<'a> {
                 .description
                 .clone()
                 .or_else(|| doc_comment(&field.attrs));
+            if let Some(span) = serde_f.flatten {
+                check_flatten(&guards, &serde_f.default, span, acc);
+            }
             fields.push(Field {
                 ident,
                 ty: &field.ty,
@@ -527,6 +549,7 @@ impl<'a> Struct<'a> {
                 description,
                 default: serde_f.default,
                 skip: serde_f.skip,
+                flatten: serde_f.flatten.is_some(),
                 guards,
             });
         }
@@ -563,7 +586,7 @@ impl<'a> Enum<'a> {
             if !matches!(variant.fields, syn::Fields::Unit) {
                 acc.push(error(
                     variant.ident.span(),
-                    format!("variant `{}` carries data; `ToolEnum` needs unit variants, each a string on the wire", variant.ident),
+                    format!("variant `{}` carries data; `ToolEnum` reads unit variants, each a string on the wire: for an enum with data, derive `ToolArgs` instead", variant.ident),
                 ));
                 continue;
             }

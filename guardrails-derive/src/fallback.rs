@@ -31,6 +31,41 @@ pub(crate) fn tool_args(input: &syn::DeriveInput, errors: &TokenStream) -> Token
     quote!(#errors #stub)
 }
 
+/// Next to the errors of `ToolArgs` on an enum: a stub `ArgValue`, so that the structs that
+/// hold the enum report no error of their own.
+pub(crate) fn data_enum(input: &syn::DeriveInput, errors: &TokenStream) -> TokenStream {
+    let ident = &input.ident;
+    let stub = input.generics.params.is_empty().then(|| {
+        quote! {
+            #[automatically_derived]
+            impl ::guardrails::__private::ArgValue for #ident {
+                fn kind() -> ::guardrails::__private::Kind {
+                    ::core::unreachable!()
+                }
+                fn schema() -> ::guardrails::__private::Map<::std::string::String, ::guardrails::__private::Value> {
+                    ::core::unreachable!()
+                }
+                fn shape_matches(_: &::guardrails::__private::Value) -> ::core::primitive::bool {
+                    ::core::unreachable!()
+                }
+                fn from_arg(
+                    _: ::guardrails::__private::Value,
+                    _: &mut ::guardrails::__private::Cx,
+                ) -> ::core::option::Option<Self> {
+                    ::core::unreachable!()
+                }
+                fn example(
+                    _: &::guardrails::__private::Constraints,
+                    _: ::core::primitive::usize,
+                ) -> ::guardrails::__private::Value {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    });
+    quote!(#errors #stub)
+}
+
 pub(crate) fn tool_enum(input: &syn::DeriveInput, errors: &TokenStream) -> TokenStream {
     let ident = &input.ident;
     let stub =

@@ -5,6 +5,7 @@ mod ast;
 mod attr;
 mod case;
 mod checked;
+mod data_enum;
 mod diagnostic;
 mod expand;
 mod fallback;
@@ -74,7 +75,7 @@ mod derive {
     use darling::error::Accumulator;
     use proc_macro2::TokenStream;
 
-    use crate::{ast, expand, fallback, tool_attr, tool_valid, valid};
+    use crate::{ast, data_enum, expand, fallback, tool_attr, tool_valid, valid};
 
     pub(crate) fn guarded(args: TokenStream, item: &TokenStream) -> TokenStream {
         match crate::guarded::parse(args, item) {
@@ -100,12 +101,36 @@ mod derive {
     }
 
     pub(crate) fn tool_args(input: &syn::DeriveInput) -> TokenStream {
+        if matches!(input.data, syn::Data::Enum(_)) {
+            return data_enum(input);
+        }
         let mut acc = darling::Error::accumulator();
         let checked = ast::Struct::from_input(input, &mut acc)
             .and_then(|parsed| valid::check_struct(parsed, &mut acc));
         finish(acc, checked, expand::tool_args::expand, |errors| {
             fallback::tool_args(input, errors)
         })
+    }
+
+    /// `ToolArgs` on an enum: the enum's model, and the struct derive on the hidden struct of
+    /// each struct variant, every error of both collected.
+    fn data_enum(input: &syn::DeriveInput) -> TokenStream {
+        let mut acc = darling::Error::accumulator();
+        let parsed = data_enum::DataEnum::from_input(input, &mut acc);
+        let mut hidden = Vec::new();
+        for variant in parsed.iter().flat_map(|model| &model.variants) {
+            if let data_enum::Shape::Struct { input, .. } = &variant.shape {
+                let checked = ast::Struct::from_input(input, &mut acc)
+                    .and_then(|parsed| valid::check_struct(parsed, &mut acc));
+                hidden.extend(checked.as_ref().map(expand::tool_args::expand));
+            }
+        }
+        finish(
+            acc,
+            parsed,
+            |model| expand::data_enum::expand(model, &hidden),
+            |errors| fallback::data_enum(input, errors),
+        )
     }
 
     pub(crate) fn tool_enum(input: &syn::DeriveInput) -> TokenStream {

@@ -30,7 +30,7 @@ pub(crate) fn check_struct<'a>(
     let mut seen: Vec<(String, &Ident)> = Vec::new();
     let mut fields = Vec::new();
     for field in input.fields {
-        if !field.skip {
+        if !field.skip && !field.flatten {
             for name in std::iter::once(&field.wire_name).chain(&field.aliases) {
                 if let Some((_, first)) = seen.iter().find(|(seen, _)| seen == name) {
                     found.push(error(
@@ -108,6 +108,7 @@ fn check_field(field: Field<'_>) -> darling::Result<CheckedField<'_>> {
         description: field.description,
         default: field.default,
         skip: field.skip,
+        flatten: field.flatten,
         guards,
     })
 }

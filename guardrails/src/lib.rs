@@ -17,13 +17,15 @@ pub use tool::present;
 
 /// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields: a strict one-pass
 /// validator, per-field fix texts, a valid example and a JSON Schema, all from the same
-/// declarations.
+/// declarations. On an enum with data it derives a field type (see
+/// [Enums with data](#enums-with-data)).
 ///
 /// Derive serde's `Deserialize` beside it as usual; the derive reads serde's `rename`,
 /// `rename_all`, `default` (on fields and on the struct) and `skip` / `skip_deserializing`, so the
-/// names and defaults it enforces are the ones serde uses. `flatten`, `with` and
+/// names and defaults it enforces are the ones serde uses. `with` and
 /// `deserialize_with` are compile errors: each field is read by its [`ArgValue`]
-/// implementation. Doc comments become descriptions.
+/// implementation; `flatten` is read as serde reads it (see
+/// [Flattened structs](#flattened-structs)). Doc comments become descriptions.
 ///
 /// # Guards
 ///
@@ -265,8 +267,8 @@ pub use tool::present;
 /// float type (each with its own range: `300` for a `u8` is a range issue, `1.5` for an integer
 /// a type issue; 64-bit integers accept ±(2^53 - 1), the integers every JSON client holds
 /// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Option<Option<T>>` (absent, `null` or a value: see below), `Vec<T>`, `Box<T>`, string-keyed maps,
-/// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`) and
-/// [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
+/// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`),
+/// `ToolArgs` enums with data and [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
 /// (`uuid`), `Url` (`url`) and `Decimal` (`rust_decimal`) are strings in their JSON Schema
 /// format; a type of your own, a newtype say, implements [`ArgValue`] (its docs show how).
 ///
@@ -297,6 +299,139 @@ pub use tool::present;
 /// let Err(report) = CreateUser::validate_value(args) else { unreachable!() };
 /// assert_eq!(report.len(), 4);
 /// assert!(CreateUser::validate_value(CreateUser::example().clone()).is_ok());
+/// ```
+///
+/// # Enums with data
+///
+/// On an enum, the derive implements [`ArgValue`]: the enum is the type of a field, read in the
+/// same pass as the rest. Every serde representation is read as serde reads it: externally
+/// tagged (the default, `{"weekly": {..}}`, a unit variant as its name), internally tagged
+/// (`#[serde(tag = "kind")]`, the fields beside the tag), adjacently tagged (`tag` and
+/// `content`) and `untagged` (the first variant the value fits). Variants are unit, struct (their
+/// fields take guards and serde attributes as a struct's do) or newtype of a `ToolArgs` struct;
+/// `rename`, `rename_all` and `rename_all_fields` name them. What the model reads:
+///
+/// - a missing or unknown tag is one issue that lists the variants, with a did-you-mean
+///   (`"weekyl"`: did you mean `"weekly"`?);
+/// - the chosen variant's fields are checked at their paths (`recurrence.count`), every issue in
+///   the same pass;
+/// - a field of another variant says so: "`until` belongs to kind `daily`; you chose `weekly`";
+///   a variant's field sent beside the enum is pointed to its place (`recurrence.count`);
+/// - an untagged value that fits no variant is reported against the variant it comes closest to
+///   (the fewest issues), named, with that variant's issues.
+///
+/// The schema is a `oneOf` of closed objects, each tag a `const` (`anyOf` when untagged, since
+/// serde may find several variants that fit); the contract records the variants, so that a
+/// removed variant is a BREAKING change and a new one SAFE. Tuple variants, variant `alias`,
+/// `other` and `untagged`, and `tag` with `untagged` are compile errors that say what to do.
+///
+/// ```
+/// use guardrails::ToolArgs;
+/// use serde::Deserialize;
+///
+/// /// How often a task comes back.
+/// #[derive(Deserialize, ToolArgs)]
+/// #[serde(tag = "kind", rename_all = "snake_case")]
+/// enum Recurrence {
+///     Weekly {
+///         #[guard(range(min = 1, max = 52))]
+///         count: u8,
+///     },
+///     Daily {
+///         #[guard(format = "date")]
+///         until: String,
+///     },
+///     Never,
+/// }
+///
+/// #[derive(Deserialize, ToolArgs)]
+/// struct Schedule {
+///     recurrence: Recurrence,
+/// }
+///
+/// let call = serde_json::json!({"recurrence": {"kind": "weekly", "count": 3}});
+/// assert!(Schedule::validate_value(call).is_ok());
+///
+/// let call = serde_json::json!({"recurrence": {"kind": "weekly", "count": 0, "until": "2026-12-01"}});
+/// let Err(report) = Schedule::validate_value(call) else { unreachable!() };
+/// assert_eq!(report.len(), 2);
+/// assert_eq!(
+///     report.at("recurrence.until").unwrap().message,
+///     "`until` belongs to kind `daily`; you chose `weekly`."
+/// );
+///
+/// let call = serde_json::json!({"recurrence": {"kind": "weekyl", "count": 3}});
+/// let Err(report) = Schedule::validate_value(call) else { unreachable!() };
+/// assert!(report.at("recurrence.kind").unwrap().message.contains("Did you mean \"weekly\"?"));
+/// ```
+///
+/// # Flattened structs
+///
+/// `#[serde(flatten)]` on a field whose type is a `ToolArgs` struct puts that struct's fields in
+/// the object of the struct that holds it, as serde does: shared paging or filter parameters
+/// declared once. Both structs' fields are checked in the one pass; a key that neither declares
+/// is an unknown field, with a did-you-mean over the fields of both. The schema lists the
+/// fields of both as its properties and stays closed (`additionalProperties: false`), and the
+/// example, the contract and the misplaced-field search see them where the model sends them. A
+/// flattened field takes no guards and no `default` (its struct's fields do).
+///
+/// An enum with data tagged internally (`tag`) or adjacently (`tag` and `content`) flattens
+/// too: its tag (and its content key, or its variant's fields) sit beside the holder's fields,
+/// read with the same coaching as in a field of its own. The schema adds the enum's variants as
+/// a `oneOf` beside the properties and closes the object with `unevaluatedProperties: false`
+/// (a key is allowed when the chosen variant declares it); the contract records the enum under
+/// its tag. An externally tagged or untagged enum is not flattened (a compile error): give it a
+/// `tag`, or hold it in a field of its own.
+///
+/// ```
+/// use guardrails::ToolArgs;
+/// use serde::Deserialize;
+///
+/// /// Paging, shared by the listing tools.
+/// #[derive(Deserialize, ToolArgs)]
+/// struct Paging {
+///     #[serde(default)]
+///     offset: u32,
+///     #[guard(range(min = 1, max = 100))]
+///     limit: u8,
+/// }
+///
+/// #[derive(Deserialize, ToolArgs)]
+/// struct ListNotes {
+///     tag: Option<String>,
+///     #[serde(flatten)]
+///     page: Paging,
+/// }
+///
+/// let call = serde_json::json!({"tag": "work", "limit": 500, "ofset": 3});
+/// let Err(report) = ListNotes::validate_value(call) else { unreachable!() };
+/// assert_eq!(report.len(), 2);
+/// assert!(report.at("ofset").unwrap().message.contains("Did you mean \"offset\"?"));
+/// assert_eq!(ListNotes::schema().as_value()["properties"]["limit"]["maximum"], 100);
+///
+/// /// Where a note goes, tagged by `place`.
+/// #[derive(Deserialize, ToolArgs)]
+/// #[serde(tag = "place", rename_all = "lowercase")]
+/// enum Destination {
+///     Inbox,
+///     Folder { name: String },
+/// }
+///
+/// #[derive(Deserialize, ToolArgs)]
+/// struct MoveNote {
+///     id: u32,
+///     #[serde(flatten)]
+///     destination: Destination,
+/// }
+///
+/// let call = serde_json::json!({"id": 4, "place": "folder", "name": "work"});
+/// assert!(MoveNote::validate_value(call).is_ok());
+/// let call = serde_json::json!({"id": 4, "place": "inbox", "name": "work"});
+/// let Err(report) = MoveNote::validate_value(call) else { unreachable!() };
+/// assert_eq!(
+///     report.at("name").unwrap().message,
+///     "`name` belongs to place `folder`; you chose `inbox`."
+/// );
 /// ```
 ///
 /// ## Partial updates: `Option<Option<T>>`
@@ -347,6 +482,10 @@ pub use tool::present;
 /// | `default` | struct | honoured; `default = "path"` on a struct is a compile error |
 /// | `skip`, `skip_deserializing` | field, variant | honoured: never read, unknown on the wire |
 /// | `other` | variant | compile error: it would accept any name |
+/// | `tag`, `content`, `untagged` | enum with data | honoured: see [Enums with data](#enums-with-data) |
+/// | `rename_all_fields` | enum with data | honoured |
+/// | `flatten` | field | honoured on a `ToolArgs` struct and on an internally or adjacently tagged enum with data (see [Flattened structs](#flattened-structs)); on any other type a compile error |
+/// | `alias`, `other`, `untagged` | variant of an enum with data | compile error |
 /// | `with`, `deserialize_with`, `borrow` | field | compile error: each field is read by its [`ArgValue`] |
 /// | `transparent`, `from`, `try_from` | struct | compile error |
 /// | `deny_unknown_fields` | struct | nothing to do: unknown keys are always refused |
@@ -468,16 +607,24 @@ pub mod __private {
     pub use crate::validation::StringFormat as Format;
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
     pub use crate::validation::example::{build_example, enum_example, nested_example};
+    pub use crate::validation::flatten::{
+        EnumVariants, FlatCells, Flatten, Flattened, StructFields, flattened_info,
+        read_flattened_enum,
+    };
     pub use crate::validation::hooks::{
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
     pub use crate::validation::rules::{build_example_over, example_rejection, run_struct_check};
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
+    pub use crate::validation::variants::{
+        NewtypeVariant, read_variant, variants_example, variants_schema,
+    };
     pub use crate::validation::{
         Acknowledgement, ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num,
         Pattern, PolicyText, ToolArgs, ToolEnum,
     };
+    pub use crate::validation::{EnumInfo, Tagging, VariantInfo};
     pub use core::marker::PhantomData;
     /// The derive's table of string formats, `[(name, Format)]`, for the test that holds it
     /// against [`Format::from_name`](crate::validation::StringFormat::from_name).

@@ -176,3 +176,32 @@ def test_a_success_carries_no_report():
     result = session_run("task_tracker", body)
     assert not result.is_error
     assert REPORT_KEY not in (result.meta or {})
+
+
+def test_an_enum_with_data_and_a_flattened_struct_round_trip():
+    """The schema of `schedule_task` (a `oneOf` of closed variants with `const` tags, beside a
+    flattened field) is accepted by the SDK; a field of another kind is named as such, and the
+    corrected call succeeds."""
+
+    async def body(session):
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        wrong = await session.call_tool(
+            "schedule_task",
+            {"id": 1, "requested_by": "ada",
+             "recurrence": {"kind": "weekly", "days": ["mon"], "count": 2, "until": "2026-12-01"}},
+        )
+        right = await session.call_tool(
+            "schedule_task",
+            {"id": 1, "requested_by": "ada", "recurrence": {"kind": "monthly", "day": 3}},
+        )
+        return tools["schedule_task"].input_schema, wrong, right
+
+    schema, wrong, right = session_run("task_tracker", body)
+    variants = schema["properties"]["recurrence"]["oneOf"]
+    assert [v["properties"]["kind"]["const"] for v in variants] == ["weekly", "daily", "monthly"]
+    assert all(v["additionalProperties"] is False for v in variants)
+    assert "requested_by" in schema["required"]
+    assert wrong.is_error
+    assert "`until` belongs to kind `daily`; you chose `weekly`." in text_of(wrong)
+    assert not right.is_error, text_of(right)
+    assert right.structured_content["schedule"] == "on day 3 of each month"

@@ -173,3 +173,148 @@ pub fn all_examples() -> Vec<(&'static str, Value, Result<(), guardrails::Report
         one::<Everything>(),
     ]
 }
+
+/// Monthly options: the struct a newtype variant holds.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct MonthlyOn {
+    /// The day of the month.
+    #[guard(range(min = 1, max = 28))]
+    pub day: u8,
+}
+
+/// How often a task repeats: internally tagged, with struct, newtype and unit variants.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Repeat {
+    /// A number of weeks, on some days.
+    Weekly {
+        /// How many weeks.
+        #[guard(range(min = 1, max = 52))]
+        count: u8,
+        /// Days of the week.
+        #[guard(length(min = 1, max = 7), unique)]
+        week_days: Vec<String>,
+    },
+    /// Every day until a date.
+    Daily {
+        /// The last day, `YYYY-MM-DD`.
+        #[guard(format = "date")]
+        until: String,
+    },
+    /// On a day of each month.
+    Monthly(MonthlyOn),
+    /// Never again.
+    Never,
+}
+
+/// A notification channel: adjacently tagged.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "via", content = "to")]
+pub enum Notify {
+    /// By email.
+    Email {
+        /// The address.
+        #[guard(format = "email")]
+        address: String,
+    },
+    /// Nobody is notified.
+    Nobody,
+}
+
+/// A change to a record: externally tagged (serde's default).
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    /// Renames the record.
+    Rename {
+        /// The new name.
+        #[guard(length(min = 2, max = 20))]
+        name: String,
+    },
+    /// Moves the record.
+    Move {
+        /// The position.
+        #[guard(range(min = 0, max = 99))]
+        to: u32,
+        /// Before or after.
+        after: Option<bool>,
+    },
+    /// Archives the record.
+    Archive,
+}
+
+/// Which record: untagged, the first variant the value fits.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum Pick {
+    /// By number.
+    ById {
+        /// The record number.
+        #[guard(range(min = 1))]
+        id: u32,
+    },
+    /// By name and team.
+    ByName {
+        /// The name.
+        #[guard(length(min = 3))]
+        name: String,
+        /// The team.
+        #[guard(one_of("core", "web"))]
+        team: String,
+    },
+}
+
+/// How urgent: internally tagged, flattened into the arguments that use it.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "urgency", rename_all = "lowercase")]
+pub enum Urgency {
+    /// Whenever.
+    Low,
+    /// Soon, at a level.
+    High {
+        /// From 1 to 3.
+        #[guard(range(min = 1, max = 3))]
+        level: u8,
+        /// Why.
+        #[guard(length(min = 2))]
+        reason: Option<String>,
+    },
+}
+
+/// A window of results, flattened into the arguments that use it.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Window {
+    /// How many to skip.
+    #[serde(default)]
+    pub offset: u32,
+    /// How many to return.
+    #[guard(range(min = 1, max = 100))]
+    pub limit: u8,
+}
+
+/// Every representation of an enum with data in one arguments type, and a flattened struct.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Schedule {
+    /// The window of results, its fields beside these.
+    #[serde(flatten)]
+    pub window: Window,
+    /// How urgent, its tag and fields beside these.
+    #[serde(flatten)]
+    pub urgency: Urgency,
+    /// The channel, its tag and content beside these.
+    #[serde(flatten)]
+    pub channel: Notify,
+    /// How often.
+    pub repeat: Repeat,
+    /// Who hears of it.
+    pub notify: Option<Notify>,
+    /// What to change.
+    #[guard(length(max = 3))]
+    pub changes: Vec<Change>,
+    /// Which record.
+    pub pick: Pick,
+}

@@ -3,6 +3,7 @@
 
 pub(crate) mod acknowledgement;
 pub(crate) mod aliases;
+pub(crate) mod data_enum;
 pub(crate) mod opaque;
 pub(crate) mod string_formats;
 pub(crate) mod tool;

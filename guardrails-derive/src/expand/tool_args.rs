@@ -106,7 +106,8 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
     let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
     let description = opt_str(field.description.as_ref());
     let has_default = !matches!(field.default, FieldDefault::None);
-    let skipped = field.skip;
+    // A flattened field has no key of its own: its struct's fields are listed in its place.
+    let skipped = field.skip || field.flatten;
     let checked = field.guards.constrained;
     let constraints = constraints(&field.guards);
     let example = opt_str(field.guards.example.as_ref());
@@ -213,6 +214,27 @@ fn policy_checks(input: &CheckedStruct<'_>) -> TokenStream {
     }
 }
 
+/// What `ToolArgs::info` returns: the static description, or, with flattened fields, the one
+/// that lists their fields in their place (built once).
+fn info_expr(input: &CheckedStruct<'_>) -> TokenStream {
+    let flattened: Vec<TokenStream> = input
+        .fields
+        .iter()
+        .filter(|f| f.flatten)
+        .map(|f| {
+            let ty = f.ty;
+            quote_spanned!(ty.span()=> <#ty as __gr::Flatten<_>>::flattened)
+        })
+        .collect();
+    if flattened.is_empty() {
+        return quote!(&__INFO);
+    }
+    quote! {
+        static FIELDS: __gr::FlatCells = __gr::FlatCells::new();
+        __gr::flattened_info(&__INFO, &[#(#flattened),*], &FIELDS)
+    }
+}
+
 #[expect(
     clippy::too_many_lines,
     reason = "the generated items read best in one template"
@@ -229,7 +251,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         .fields
         .iter()
         .enumerate()
-        .filter(|(_, f)| !f.skip)
+        .filter(|(_, f)| !f.skip && !f.flatten)
         .collect();
     let slots: Vec<_> = wire
         .iter()
@@ -264,6 +286,17 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             let default =
                 default.unwrap_or_else(|| quote!(<#ty as ::core::default::Default>::default()));
             inits.push(quote!(#fid: #default));
+            continue;
+        }
+        if field.flatten {
+            // Not at the user's span: `__gr::ToolArgs` there reads as a needless qualification
+            // where the user imported `ToolArgs`.
+            let holder = quote!(<Self as __gr::ToolArgs>::info());
+            reads.push(quote_spanned! {ty.span()=>
+                let #value = <#ty as __gr::Flatten<_>>::take(cx, &mut unknown, #holder);
+            });
+            takes.push(quote!(let #bound = #value?;));
+            inits.push(quote!(#fid: #bound));
             continue;
         }
         let slot = format_ident!("__slot_{}", i);
@@ -308,6 +341,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     let acknowledgement = crate::expand::acknowledgement::read(input);
     let root_schema = crate::expand::aliases::root_schema(&input.fields);
     let nested_schema = crate::expand::aliases::nested_schema(&input.fields);
+    let info = info_expr(input);
 
     quote! {
         #[doc(hidden)]
@@ -324,12 +358,13 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 type_name: #type_name,
                 description: #description,
                 fields: &__FIELDS,
+                flattened: &[],
             };
 
             #[automatically_derived]
             impl __gr::ToolArgs for #ident {
                 fn info() -> &'static __gr::ArgsInfo {
-                    &__INFO
+                    #info
                 }
 
                 fn validate_fields(
@@ -351,7 +386,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                     #policies
                     #fields_clean
                     if !unknown.is_empty() {
-                        cx.unknown_fields(unknown, &__FIELDS);
+                        cx.unknown_fields(unknown, <Self as __gr::ToolArgs>::info().fields);
                     }
                     #(#takes)*
                     #finish
@@ -378,7 +413,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             #[automatically_derived]
             impl __gr::ArgValue for #ident {
                 fn kind() -> __gr::Kind {
-                    __gr::Kind::Object(&__INFO)
+                    __gr::Kind::Object(<Self as __gr::ToolArgs>::info())
                 }
 
                 fn schema() -> __gr::Map<::std::string::String, __gr::Value> {

@@ -631,6 +631,7 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         (None, None) => {}
         (bv, av) => structure(c, format!("{path}{{}}"), bv.as_deref(), av.as_deref()),
     }
+    variants(c, path, b, a);
     match (&b.fields, &a.fields) {
         (Some(bf), Some(af)) => {
             let names: BTreeSet<&String> = bf.keys().chain(af.keys()).collect();
@@ -654,6 +655,60 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
                 .map(|f| serde_json::to_value(f).unwrap_or(Value::Null)),
             "The object's shape changed: declared fields became data keys or the reverse.",
         ),
+    }
+}
+
+/// The variants of an enum with data: one removed or a new tagging rejects calls that passed
+/// (BREAKING), one added accepts more (SAFE); the fields of a variant kept are compared like
+/// those of a nested object.
+fn variants(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
+    if b.tagging != a.tagging {
+        c.push(
+            ChangeSeverity::Breaking,
+            format!("{path}.tagging"),
+            b.tagging.clone().map(Value::from),
+            a.tagging.clone().map(Value::from),
+            "The variant is named another way on the wire: calls in the old form are rejected.",
+        );
+        return;
+    }
+    let empty = BTreeMap::new();
+    let (bv, av) = match (&b.variants, &a.variants) {
+        (None, None) => return,
+        (bv, av) => (bv.as_ref().unwrap_or(&empty), av.as_ref().unwrap_or(&empty)),
+    };
+    let names: BTreeSet<&String> = bv.keys().chain(av.keys()).collect();
+    for name in names {
+        let vpath = format!("{path}.variants.{name}");
+        match (bv.get(name), av.get(name)) {
+            (Some(_), None) => c.push(
+                ChangeSeverity::Breaking,
+                vpath,
+                Some(Value::from(name.as_str())),
+                None,
+                "The variant was removed: calls that choose it are now rejected.",
+            ),
+            (None, Some(_)) => c.push(
+                ChangeSeverity::Safe,
+                vpath,
+                None,
+                Some(Value::from(name.as_str())),
+                "New variant.",
+            ),
+            (Some(bf), Some(af)) => {
+                let fields: BTreeSet<&String> = bf.keys().chain(af.keys()).collect();
+                for field in fields {
+                    member(
+                        c,
+                        &format!("{vpath}.{field}"),
+                        "field",
+                        bf.get(field),
+                        af.get(field),
+                    );
+                }
+            }
+            (None, None) => {}
+        }
     }
 }
 

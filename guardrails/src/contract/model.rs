@@ -13,7 +13,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::policy::{Policy, Profile};
 use crate::validation::{
-    ArgsInfo, Bound, Constraints, FieldInfo, Kind, Literal, ProbeStep, ProbedPolicy,
+    ArgsInfo, Bound, Constraints, FieldInfo, Kind, Literal, ProbeStep, ProbedPolicy, Tagging,
 };
 
 /// The contract of one tool: its definition, its arguments, its output and its guardrails.
@@ -257,6 +257,14 @@ pub struct Field {
     /// the type first appears.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recursive: Option<String>,
+    /// How an enum with data names its variant on the wire: `external`, `internal:<tag>`,
+    /// `adjacent:<tag>,<content>` or `untagged`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tagging: Option<String>,
+    /// The variants of an enum with data, by wire name: the fields of each (none for a unit
+    /// variant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variants: Option<BTreeMap<String, BTreeMap<String, Field>>>,
 }
 
 impl Field {
@@ -283,6 +291,8 @@ impl Field {
             values: None,
             fields: None,
             recursive: None,
+            tagging: None,
+            variants: None,
         }
     }
 }
@@ -389,10 +399,21 @@ fn object_fields(
     seen: &mut Vec<*const ArgsInfo>,
 ) -> BTreeMap<String, Field> {
     seen.push(std::ptr::from_ref(info));
-    let fields = info
+    let mut fields: BTreeMap<String, Field> = info
         .wire_fields()
         .map(|f| (f.name.to_owned(), field(f, seen)))
         .collect();
+    // A flattened enum is recorded under its tag: the key that names the variant.
+    for flattened in info.flattened {
+        let (Tagging::Internal { tag } | Tagging::Adjacent { tag, .. }) = flattened.tagging else {
+            continue;
+        };
+        let mut shape = variants_shape(flattened, seen);
+        shape.json_type = JsonType::String;
+        shape.required = true;
+        shape.description = flattened.description.map(str::to_owned);
+        fields.insert(tag.to_owned(), shape);
+    }
     seen.pop();
     fields
 }
@@ -456,7 +477,40 @@ fn shape(kind: &Kind, seen: &mut Vec<*const ArgsInfo>) -> Field {
             f
         }
         Kind::Any => Field::of(JsonType::Any),
+        Kind::Variants(info) => variants_shape(info, seen),
     }
+}
+
+/// The shape of an enum with data: its tagging and each variant's fields.
+fn variants_shape(
+    info: &'static crate::validation::EnumInfo,
+    seen: &mut Vec<*const ArgsInfo>,
+) -> Field {
+    let json_type = match Kind::Variants(info).json_type() {
+        "object" => JsonType::Object,
+        "string" => JsonType::String,
+        _ => JsonType::Any,
+    };
+    let mut f = Field::of(json_type);
+    f.tagging = Some(match info.tagging {
+        Tagging::External => "external".to_owned(),
+        Tagging::Internal { tag } => format!("internal:{tag}"),
+        Tagging::Adjacent { tag, content } => format!("adjacent:{tag},{content}"),
+        Tagging::Untagged => "untagged".to_owned(),
+    });
+    f.variants = Some(
+        info.variants
+            .iter()
+            .map(|v| {
+                let fields = v
+                    .fields
+                    .map(|args| object_fields(args(), seen))
+                    .unwrap_or_default();
+                (v.name.to_owned(), fields)
+            })
+            .collect(),
+    );
+    f
 }
 
 /// An integer as a JSON number; a bound beyond 64 bits (an `i128` type's range) is no bound a

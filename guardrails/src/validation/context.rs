@@ -252,6 +252,17 @@ impl Cx {
         self.descend(Some(Segment::Key(key)), f)
     }
 
+    /// Runs `f` aside: the issues it finds are counted, not kept. How the variants of an
+    /// untagged enum are tried before the closest is reported.
+    pub(crate) fn trial<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> (R, usize) {
+        let kept = std::mem::take(&mut self.report);
+        let moves = self.moves.len();
+        let out = f(self);
+        let tried = std::mem::replace(&mut self.report, kept);
+        self.moves.truncate(moves);
+        (out, tried.len() + tried.omitted())
+    }
+
     /// Runs `f` inside the value of the current field: how a nested struct's fields are
     /// checked.
     pub(crate) fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {

@@ -48,6 +48,9 @@ pub enum Kind {
     Text(&'static str),
     /// Any JSON value.
     Any,
+    /// A value of an enum with data (`#[derive(ToolArgs)]` on an enum): its variants and how
+    /// serde tags them.
+    Variants(&'static super::variants::EnumInfo),
 }
 
 impl Kind {
@@ -62,6 +65,7 @@ impl Kind {
             Self::Number { .. } => "number",
             Self::Array(_) => "array",
             Self::Object(_) | Self::Map(_) => "object",
+            Self::Variants(info) => info.json_type(),
             Self::Any => "any",
         }
     }
@@ -79,6 +83,7 @@ impl Kind {
             Self::Enum(values) => format!("one of {}", quoted_list(values)),
             Self::Formatted(format) => format!("a string that is {}", format.describe()),
             Self::Text(words) => (*words).to_owned(),
+            Self::Variants(info) => info.noun(),
             Self::Any => "any JSON value".into(),
         }
     }
@@ -148,6 +153,7 @@ fn plural(kind: &Kind) -> String {
         Kind::Array(inner) => format!("arrays of {}", plural(inner)),
         Kind::Object(_) | Kind::Map(_) => "objects".into(),
         Kind::Enum(values) => format!("values from {}", quoted_list(values)),
+        Kind::Variants(info) => format!("values of `{}`", info.type_name),
         Kind::Any => "values".into(),
     }
 }
@@ -263,6 +269,9 @@ pub struct ArgsInfo {
     pub description: Option<&'static str>,
     /// Its fields, in declaration order (skipped ones included, marked).
     pub fields: &'static [FieldInfo],
+    /// The enums with data flattened into it (`#[serde(flatten)]`), whose tag and fields sit
+    /// beside its own fields.
+    pub flattened: &'static [&'static super::variants::EnumInfo],
 }
 
 impl ArgsInfo {
@@ -272,6 +281,7 @@ impl ArgsInfo {
         type_name: "",
         description: None,
         fields: &[],
+        flattened: &[],
     };
 
     /// The fields a caller can send.

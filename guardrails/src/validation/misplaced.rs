@@ -27,6 +27,17 @@ pub(crate) fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo
     for _ in 0..MAX_DEPTH {
         let mut next = Vec::new();
         for (container, info) in &level {
+            // The variants of a flattened enum: their fields sit beside the holder's own, or
+            // in its content.
+            for flattened in info.flattened {
+                for (key, nested) in flattened.field_places() {
+                    let mut place = container.clone();
+                    if let Some(key) = key {
+                        super::report::push_key(&mut place, key);
+                    }
+                    next.push((place, nested));
+                }
+            }
             for field in info.wire_fields() {
                 if out.len() == MAX_PLACES {
                     return out;
@@ -39,8 +50,19 @@ pub(crate) fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo
                     inner.push_str("[]");
                     kind = *item;
                 }
-                if let Kind::Object(nested) = kind {
-                    next.push((inner, nested));
+                match kind {
+                    Kind::Object(nested) => next.push((inner, nested)),
+                    // The fields of every variant, where the enum's representation puts them.
+                    Kind::Variants(variants) => {
+                        for (key, nested) in variants.field_places() {
+                            let mut place = inner.clone();
+                            if let Some(key) = key {
+                                super::report::push_key(&mut place, key);
+                            }
+                            next.push((place, nested));
+                        }
+                    }
+                    _ => {}
                 }
             }
         }

@@ -18,6 +18,7 @@ mod constraint;
 mod context;
 pub(crate) mod example;
 mod field_types;
+pub(crate) mod flatten;
 pub(crate) mod hooks;
 mod info;
 mod json_schema;
@@ -28,6 +29,7 @@ pub(crate) mod rules;
 pub(crate) mod schema;
 mod string_format;
 mod value;
+pub(crate) mod variants;
 
 pub use args::{ToolArgs, ToolEnum};
 pub use constraint::{
@@ -43,5 +45,6 @@ pub use rules::{FieldIssue, IntoFieldIssues, StructCheck};
 pub use schema::DIALECT;
 pub use string_format::StringFormat;
 pub use value::{ArgValue, MAX_SAFE_INTEGER};
+pub use variants::{EnumInfo, Tagging, VariantInfo};
 
 pub use crate::text::PREVIEW_CHARS;

@@ -17,6 +17,17 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Makes a schema also accept `null`, as an `Option` field does.
 pub(crate) fn allow_null(schema: &mut Map<String, Value>) {
+    // A union (an enum with data) says `null` as one more alternative.
+    for key in ["oneOf", "anyOf"] {
+        if !schema.contains_key("type")
+            && let Some(Value::Array(shapes)) = schema.get_mut(key)
+        {
+            let null = serde_json::json!({"type": "null"});
+            if !shapes.contains(&null) {
+                shapes.push(null);
+            }
+        }
+    }
     match schema.get_mut("type") {
         Some(Value::String(t)) => {
             let t = std::mem::take(t);
@@ -70,7 +81,19 @@ fn object_schema_unguarded(info: &ArgsInfo) -> Map<String, Value> {
     }
     schema.insert("properties".into(), Value::Object(properties));
     schema.insert("required".into(), Value::Array(required));
-    schema.insert("additionalProperties".into(), false.into());
+    if info.flattened.is_empty() {
+        schema.insert("additionalProperties".into(), false.into());
+    } else {
+        // The variants of each flattened enum, beside the fields; closed over all of them,
+        // since a key is allowed when the chosen variant declares it.
+        let all: Vec<Value> = info
+            .flattened
+            .iter()
+            .map(|e| Value::Object(super::variants::flattened_schema(e)))
+            .collect();
+        schema.insert("allOf".into(), Value::Array(all));
+        schema.insert("unevaluatedProperties".into(), false.into());
+    }
     schema
 }
 

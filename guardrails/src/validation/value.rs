@@ -15,8 +15,8 @@ use super::schema::allow_null;
 /// A type that can be a field of tool arguments.
 ///
 /// Implemented for strings, booleans, integers and floats (each with its own range), `Vec`,
-/// `Option`, `Box`, string-keyed maps, [`serde_json::Value`], structs deriving `ToolArgs` and
-/// enums deriving `ToolEnum`; and, each behind the feature named for its crate, for the types
+/// `Option`, `Box`, string-keyed maps, [`serde_json::Value`], structs and enums with data
+/// deriving `ToolArgs`, and enums deriving `ToolEnum`; and, each behind the feature named for its crate, for the types
 /// JSON carries as strings in a format, read with the same check as `#[guard(format = ..)]` and
 /// advertised with the same `format` in the schema:
 ///
@@ -115,7 +115,7 @@ use super::schema::allow_null;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of tool arguments",
     label = "this field's type does not implement `ArgValue`",
-    note = "derive `ToolArgs` on a struct or `ToolEnum` on an enum of unit variants, or implement `guardrails::ArgValue` for it"
+    note = "derive `ToolArgs` on a struct or an enum with data, or `ToolEnum` on an enum of unit variants, or implement `guardrails::ArgValue` for it"
 )]
 pub trait ArgValue: Sized {
     /// Whether the field may be absent or `null` (true for `Option`).

@@ -1,14 +1,17 @@
 use guardrails::ToolArgs;
 
-#[derive(ToolArgs)]
-struct Inner {
-    a: String,
+#[derive(serde::Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum Target {
+    ById { id: u32 },
+    ByName { name: String },
 }
 
-#[derive(ToolArgs)]
+#[derive(serde::Deserialize, ToolArgs)]
 struct Args {
+    title: String,
     #[serde(flatten)]
-    inner: Inner,
+    target: Target,
 }
 
 fn main() {}

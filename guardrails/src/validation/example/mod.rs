@@ -213,6 +213,11 @@ pub fn build_example(info: &ArgsInfo) -> Value {
         for field in info.wire_fields() {
             example.insert(field.name.to_owned(), field.example_value());
         }
+        for flattened in info.flattened {
+            if let Value::Object(keys) = super::variants::variants_example(flattened, 0) {
+                example.extend(keys);
+            }
+        }
         Value::Object(example)
     })
     .unwrap_or(Value::Null)

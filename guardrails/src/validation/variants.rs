@@ -1,0 +1,830 @@
+//! Enums with data (`#[derive(ToolArgs)]` on an enum): which variant a value names under each of
+//! serde's representations, the variant's fields checked strictly at their paths, and the
+//! schema, example and words of the whole enum.
+//!
+//! The tag is read first. A missing or unknown tag is one issue that lists the variants, with a
+//! did-you-mean; a key that is a field of another variant is named as such; an untagged value
+//! that fits no variant is reported against the variant it comes closest to.
+
+use serde_json::{Map, Value};
+
+use super::context::Cx;
+use super::info::{ArgsInfo, Kind, withheld};
+use super::report::{Issue, IssueCode};
+use super::schema::object_schema;
+use crate::text::{code_span, did_you_mean, preview, quoted_list};
+
+/// How serde names the variant of an enum on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tagging {
+    /// `{"weekly": {...}}`, or `"daily"` for a unit variant (serde's default).
+    External,
+    /// `{"kind": "weekly", ...fields}` (`#[serde(tag = "kind")]`).
+    Internal {
+        /// The key of the tag.
+        tag: &'static str,
+    },
+    /// `{"kind": "weekly", "data": {...}}` (`#[serde(tag = "kind", content = "data")]`).
+    Adjacent {
+        /// The key of the tag.
+        tag: &'static str,
+        /// The key of the variant's fields.
+        content: &'static str,
+    },
+    /// The variant's fields alone; the first variant they fit is chosen
+    /// (`#[serde(untagged)]`).
+    Untagged,
+}
+
+/// One variant of an enum with data.
+#[derive(Debug)]
+pub struct VariantInfo {
+    /// The name on the wire (after serde's `rename` / `rename_all`).
+    pub name: &'static str,
+    /// The fields of a struct variant or of the struct a newtype variant holds; `None` for a
+    /// unit variant.
+    pub fields: Option<fn() -> &'static ArgsInfo>,
+}
+
+impl VariantInfo {
+    fn args(&self) -> Option<&'static ArgsInfo> {
+        self.fields.map(|f| f())
+    }
+
+    fn has_field(&self, key: &str) -> bool {
+        self.args()
+            .is_some_and(|info| info.wire_fields().any(|f| f.name == key))
+    }
+}
+
+/// What the derive knows about an enum with data.
+#[derive(Debug)]
+pub struct EnumInfo {
+    /// The Rust name of the type.
+    pub type_name: &'static str,
+    /// The doc comment of the type.
+    pub description: Option<&'static str>,
+    /// How the variant is named on the wire.
+    pub tagging: Tagging,
+    /// The variants read from the wire, in declaration order.
+    pub variants: &'static [VariantInfo],
+}
+
+impl EnumInfo {
+    /// Whether `key` is a field of some variant.
+    pub(crate) fn has_variant_field(&self, key: &str) -> bool {
+        self.variants.iter().any(|v| v.has_field(key))
+    }
+
+    /// The wire names of every variant's fields.
+    pub(crate) fn variant_field_names(&self) -> impl Iterator<Item = &'static str> + use<> {
+        let variants: &'static [VariantInfo] = self.variants;
+        variants
+            .iter()
+            .filter_map(VariantInfo::args)
+            .flat_map(|info| info.wire_fields().map(|f| f.name))
+    }
+
+    fn names(&self) -> Vec<&'static str> {
+        self.variants.iter().map(|v| v.name).collect()
+    }
+
+    /// What a variant is called in messages: "kind" for `#[serde(tag = "kind")]`.
+    fn variant_word(&self) -> &'static str {
+        match self.tagging {
+            Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => tag,
+            Tagging::External | Tagging::Untagged => "variant",
+        }
+    }
+
+    /// A noun phrase for values of the enum, as in "Expected …".
+    pub(crate) fn noun(&self) -> String {
+        let names = quoted_list(&self.names());
+        match self.tagging {
+            Tagging::Internal { tag } => {
+                format!("an object whose {tag:?} is one of {names}, with the fields of that {tag}")
+            }
+            Tagging::Adjacent { tag, content } => format!(
+                "an object whose {tag:?} is one of {names}, and {content:?} the fields of that {tag}"
+            ),
+            Tagging::External => {
+                let units: Vec<&str> = self
+                    .variants
+                    .iter()
+                    .filter(|v| v.fields.is_none())
+                    .map(|v| v.name)
+                    .collect();
+                let data: Vec<&str> = self
+                    .variants
+                    .iter()
+                    .filter(|v| v.fields.is_some())
+                    .map(|v| v.name)
+                    .collect();
+                match (units.is_empty(), data.is_empty()) {
+                    (_, true) => format!("one of {}", quoted_list(&units)),
+                    (true, false) => format!(
+                        "an object with one key, the variant ({}), whose value holds its fields",
+                        quoted_list(&data)
+                    ),
+                    (false, false) => format!(
+                        "one of {}, or an object with one key, the variant ({}), whose value holds its fields",
+                        quoted_list(&units),
+                        quoted_list(&data)
+                    ),
+                }
+            }
+            Tagging::Untagged => {
+                let shapes: Vec<String> = self.variants.iter().map(untagged_shape).collect();
+                format!("one of these shapes: {}", shapes.join("; "))
+            }
+        }
+    }
+
+    /// The JSON type of the enum's values in a contract: `object`, `string` or `any`.
+    pub(crate) fn json_type(&self) -> &'static str {
+        let unit = self.variants.iter().any(|v| v.fields.is_none());
+        let data = self.variants.iter().any(|v| v.fields.is_some());
+        let tagged = matches!(
+            self.tagging,
+            Tagging::Internal { .. } | Tagging::Adjacent { .. }
+        );
+        if tagged || !unit {
+            "object"
+        } else if self.tagging == Tagging::External && !data {
+            "string"
+        } else {
+            // A unit variant is a string (external) or `null` (untagged) beside objects.
+            "any"
+        }
+    }
+
+    /// Where the fields of each variant sit below the field that holds the enum, as a path
+    /// suffix: `""` (beside the tag), `.data` (adjacent) or `.weekly` (external); with the
+    /// variant's fields. For the misplaced-field search.
+    pub(crate) fn field_places(&self) -> Vec<(Option<&'static str>, &'static ArgsInfo)> {
+        self.variants
+            .iter()
+            .filter_map(|v| {
+                let info = v.args()?;
+                let key = match self.tagging {
+                    Tagging::Internal { .. } | Tagging::Untagged => None,
+                    Tagging::Adjacent { content, .. } => Some(content),
+                    Tagging::External => Some(v.name),
+                };
+                Some((key, info))
+            })
+            .collect()
+    }
+}
+
+fn untagged_shape(variant: &VariantInfo) -> String {
+    match variant.args() {
+        None => "null".to_owned(),
+        Some(info) => {
+            let names: Vec<&str> = info.wire_fields().map(|f| f.name).collect();
+            format!("an object with the fields {}", quoted_list(&names))
+        }
+    }
+}
+
+/// What a newtype variant holds: a struct that derives `ToolArgs`, whose fields sit where a
+/// struct variant's would. Generated code reads newtype variants through it, so that any other
+/// type is one error that says what to do.
+#[diagnostic::on_unimplemented(
+    message = "a newtype variant of a `ToolArgs` enum holds a struct that derives `ToolArgs`, not `{Self}`",
+    label = "not a `ToolArgs` struct",
+    note = "give the variant named fields instead (`Variant {{ name: String }}`), or derive `ToolArgs` on the struct it holds"
+)]
+pub trait NewtypeVariant: Sized {
+    /// The fields of the struct.
+    fn info() -> &'static ArgsInfo;
+    /// Reads the struct from the variant's fields.
+    fn read(object: Map<String, Value>, cx: &mut Cx) -> Option<Self>;
+}
+
+// Not recommended: a type that cannot be held is told so in `NewtypeVariant`'s words.
+#[diagnostic::do_not_recommend]
+impl<T: super::ToolArgs> NewtypeVariant for T {
+    fn info() -> &'static ArgsInfo {
+        T::info()
+    }
+    fn read(object: Map<String, Value>, cx: &mut Cx) -> Option<Self> {
+        T::validate_fields(object, cx)
+    }
+}
+
+/// Reads a value of an enum with data: finds the variant, then `read(index, fields, cx)` builds
+/// it from the object of its fields (empty for a unit variant), recording every issue in `cx`.
+/// Used by generated code.
+pub fn read_variant<T>(
+    info: &'static EnumInfo,
+    value: Value,
+    cx: &mut Cx,
+    read: impl Fn(usize, Map<String, Value>, &mut Cx) -> Option<T>,
+) -> Option<T> {
+    match info.tagging {
+        Tagging::Internal { tag } => read_internal(info, tag, value, cx, &read),
+        Tagging::Adjacent { tag, content } => read_adjacent(info, tag, content, value, cx, &read),
+        Tagging::External => read_external(info, value, cx, &read),
+        Tagging::Untagged => read_untagged(info, value, cx, &read),
+    }
+}
+
+type Read<'a, T> = &'a dyn Fn(usize, Map<String, Value>, &mut Cx) -> Option<T>;
+
+fn read_internal<T>(
+    info: &'static EnumInfo,
+    tag: &'static str,
+    value: Value,
+    cx: &mut Cx,
+    read: Read<'_, T>,
+) -> Option<T> {
+    let Value::Object(mut object) = value else {
+        cx.type_mismatch(&Kind::Variants(info), &value);
+        return None;
+    };
+    let index = take_tag(info, tag, &mut object, cx)?;
+    cx.nested(|cx| read_fields(info, index, object, cx, read))
+}
+
+fn read_adjacent<T>(
+    info: &'static EnumInfo,
+    tag: &'static str,
+    content: &'static str,
+    value: Value,
+    cx: &mut Cx,
+    read: Read<'_, T>,
+) -> Option<T> {
+    let Value::Object(mut object) = value else {
+        cx.type_mismatch(&Kind::Variants(info), &value);
+        return None;
+    };
+    let index = take_tag(info, tag, &mut object, cx);
+    let fields = object.remove(content);
+    for (key, value) in object {
+        let names = [tag, content];
+        let message = match did_you_mean(&key, names) {
+            Some(best) => format!("Not a key of this object. Did you mean {best:?}?"),
+            None => "Not a key of this object.".to_owned(),
+        };
+        let fix = format!(
+            "Remove it: the object holds only {tag:?} (the {tag}) and {content:?} (its fields)."
+        );
+        record_at_key(
+            cx,
+            &key,
+            IssueCode::UnknownField,
+            message,
+            &value,
+            None,
+            fix,
+        );
+    }
+    let index = index?;
+    let variant = &info.variants[index];
+    if variant.fields.is_none() {
+        // serde reads a unit variant's content as `()`: absent or `null`.
+        return match fields {
+            None | Some(Value::Null) => read(index, Map::new(), cx),
+            Some(other) => {
+                let message = format!(
+                    "{tag:?} is {:?}, which carries no fields: leave {content:?} out.",
+                    variant.name
+                );
+                let fix = format!("no {content:?}: {:?} carries no fields", variant.name);
+                record_at_key(cx, content, IssueCode::Type, message, &other, None, fix);
+                None
+            }
+        };
+    }
+    let Some(fields) = fields else {
+        let message = format!(
+            "Missing {content:?}: {tag:?} is {:?}, whose fields go in {content:?}.",
+            variant.name
+        );
+        let fix = format!("an object with the fields of {:?}", variant.name);
+        record_missing(cx, content, message, fix);
+        return None;
+    };
+    cx.at_key(content, |cx| content_fields(info, index, fields, cx, read))
+}
+
+fn read_external<T>(
+    info: &'static EnumInfo,
+    value: Value,
+    cx: &mut Cx,
+    read: Read<'_, T>,
+) -> Option<T> {
+    match value {
+        Value::String(name) => {
+            let Some(index) = info.variants.iter().position(|v| v.name == name) else {
+                unknown_variant(info, &name, &Value::String(name.clone()), cx);
+                return None;
+            };
+            let variant = &info.variants[index];
+            if variant.fields.is_some() {
+                let message = format!(
+                    "The variant {:?} carries fields: send it as an object, {{{:?}: {{…}}}}.",
+                    variant.name, variant.name
+                );
+                let noun = Kind::Variants(info).noun();
+                cx.fail(
+                    IssueCode::Type,
+                    message,
+                    Some(&Value::String(name)),
+                    Some(noun),
+                );
+                return None;
+            }
+            read(index, Map::new(), cx)
+        }
+        Value::Object(object) if object.len() == 1 => {
+            let (name, fields) = object.into_iter().next()?;
+            let Some(index) = info.variants.iter().position(|v| v.name == name) else {
+                unknown_variant(info, &name, &Value::String(name.clone()), cx);
+                return None;
+            };
+            if info.variants[index].fields.is_none() {
+                // serde reads `{"daily": null}` as the unit variant too.
+                if fields.is_null() {
+                    return read(index, Map::new(), cx);
+                }
+                let message =
+                    format!("The variant {name:?} carries no fields: send it as {name:?}.");
+                let fix = format!("the string {name:?}");
+                record_at_key(cx, &name, IssueCode::Type, message, &fields, None, fix);
+                return None;
+            }
+            cx.at_key(&name, |cx| content_fields(info, index, fields, cx, read))
+        }
+        Value::Object(object) => {
+            let message = format!(
+                "Expected an object with exactly one key, the variant; got {} keys.",
+                object.len()
+            );
+            let noun = Kind::Variants(info).noun();
+            cx.fail(
+                IssueCode::Type,
+                message,
+                Some(&Value::Object(object)),
+                Some(noun),
+            );
+            None
+        }
+        other => {
+            cx.type_mismatch(&Kind::Variants(info), &other);
+            None
+        }
+    }
+}
+
+fn read_untagged<T>(
+    info: &'static EnumInfo,
+    value: Value,
+    cx: &mut Cx,
+    read: Read<'_, T>,
+) -> Option<T> {
+    // serde takes the first variant the value fits; so does the validator. Each is tried
+    // aside, so that the issues reported are those of one variant only.
+    let mut closest: Option<(usize, usize)> = None;
+    for index in 0..info.variants.len() {
+        let (out, issues) = cx.trial(|cx| untagged_variant(info, index, value.clone(), cx, read));
+        if let Some(out) = out
+            && issues == 0
+        {
+            return Some(out);
+        }
+        if closest.is_none_or(|(fewest, _)| issues < fewest) {
+            closest = Some((issues, index));
+        }
+    }
+    let (_, index) = closest?;
+    let variant = &info.variants[index];
+    let message = format!(
+        "Fits none of the {} shapes this field accepts. The closest is the variant {:?} ({}); {}.",
+        info.variants.len(),
+        variant.name,
+        untagged_shape(variant),
+        if info.variants.len() > 1 {
+            "its issues follow"
+        } else {
+            "see its issues"
+        }
+    );
+    let noun = Kind::Variants(info).noun();
+    cx.fail(IssueCode::Type, message, None, Some(noun));
+    let _ = untagged_variant(info, index, value, cx, read);
+    None
+}
+
+fn untagged_variant<T>(
+    info: &'static EnumInfo,
+    index: usize,
+    value: Value,
+    cx: &mut Cx,
+    read: Read<'_, T>,
+) -> Option<T> {
+    match (info.variants[index].args(), value) {
+        (None, Value::Null) => read(index, Map::new(), cx),
+        (None, other) => {
+            cx.type_mismatch(&Kind::Variants(info), &other);
+            None
+        }
+        (Some(_), Value::Object(object)) => {
+            cx.nested(|cx| read_fields(info, index, object, cx, read))
+        }
+        (Some(args), other) => {
+            cx.type_mismatch(&Kind::Object(args), &other);
+            None
+        }
+    }
+}
+
+/// The fields of a variant sent in a value of their own (external and adjacent tagging).
+fn content_fields<T>(
+    info: &'static EnumInfo,
+    index: usize,
+    fields: Value,
+    cx: &mut Cx,
+    read: Read<'_, T>,
+) -> Option<T> {
+    match fields {
+        Value::Object(object) => read_fields(info, index, object, cx, read),
+        other => {
+            if let Some(args) = info.variants[index].args() {
+                cx.type_mismatch(&Kind::Object(args), &other);
+            }
+            None
+        }
+    }
+}
+
+/// Reads the fields of the chosen variant; a key that is a field of another variant only is
+/// named as such, and kept from the variant's own check.
+fn read_fields<T>(
+    info: &'static EnumInfo,
+    index: usize,
+    mut object: Map<String, Value>,
+    cx: &mut Cx,
+    read: Read<'_, T>,
+) -> Option<T> {
+    let chosen = &info.variants[index];
+    let foreign: Vec<(String, usize)> = object
+        .keys()
+        .filter(|key| !chosen.has_field(key))
+        .filter_map(|key| {
+            let owner = info.variants.iter().position(|v| v.has_field(key))?;
+            Some((key.clone(), owner))
+        })
+        .collect();
+    let mut misplaced = Vec::with_capacity(foreign.len());
+    for (key, owner) in foreign {
+        if let Some(value) = object.remove(&key) {
+            misplaced.push((key, value, owner));
+        }
+    }
+    let mut clean = misplaced.is_empty();
+    if chosen.fields.is_none() {
+        for (key, value) in std::mem::take(&mut object) {
+            let message = format!(
+                "Not a field: the {} {:?} carries no fields.",
+                info.variant_word(),
+                chosen.name
+            );
+            let fix = "Remove it.".to_owned();
+            record_at_key(
+                cx,
+                &key,
+                IssueCode::UnknownField,
+                message,
+                &value,
+                None,
+                fix,
+            );
+            clean = false;
+        }
+    }
+    let out = read(index, object, cx);
+    // Reported after the variant's own issues, as unknown keys are.
+    for (key, value, owner) in misplaced {
+        foreign_field(info, chosen, &info.variants[owner], &key, &value, cx);
+    }
+    if clean { out } else { None }
+}
+
+/// Records a key that is a field of the variant `owner`, not of the variant `chosen`.
+fn foreign_field(
+    info: &'static EnumInfo,
+    chosen: &VariantInfo,
+    owner: &VariantInfo,
+    key: &str,
+    value: &Value,
+    cx: &mut Cx,
+) {
+    let word = info.variant_word();
+    let message = format!(
+        "{} belongs to {word} {}; you chose {}.",
+        code_span(key),
+        code_span(owner.name),
+        code_span(chosen.name),
+    );
+    let fields: Vec<&str> = chosen
+        .args()
+        .map(|args| args.wire_fields().map(|f| f.name).collect())
+        .unwrap_or_default();
+    let fix = if fields.is_empty() {
+        format!(
+            "Remove it: {word} {:?} has no fields; or choose {word} {:?}.",
+            chosen.name, owner.name
+        )
+    } else {
+        format!(
+            "Remove it: {word} {:?} takes {}; or choose {word} {:?} with its fields.",
+            chosen.name,
+            quoted_list(&fields),
+            owner.name
+        )
+    };
+    record_at_key(cx, key, IssueCode::UnknownField, message, value, None, fix);
+}
+
+/// Takes the tag out of an internally or adjacently tagged object: the index of the variant it
+/// names, or one issue that lists the variants.
+fn take_tag(
+    info: &'static EnumInfo,
+    tag: &'static str,
+    object: &mut Map<String, Value>,
+    cx: &mut Cx,
+) -> Option<usize> {
+    let names = quoted_list(&info.names());
+    match object.remove(tag) {
+        None => {
+            let message =
+                format!("Missing the {tag} {tag:?}, which names the variant: one of {names}.");
+            let fix = format!("{tag:?}: one of {names}, with the fields of that {tag}");
+            record_missing(cx, tag, message, fix);
+            None
+        }
+        Some(Value::String(name)) => {
+            if let Some(index) = info.variants.iter().position(|v| v.name == name) {
+                return Some(index);
+            }
+            cx.at_key(tag, |cx| {
+                unknown_variant(info, &name, &Value::String(name.clone()), cx);
+            });
+            None
+        }
+        Some(other) => {
+            let message = format!("Expected the {tag} as a string, one of {names}.");
+            let fix = format!("one of {names}");
+            record_at_key(
+                cx,
+                tag,
+                IssueCode::Type,
+                message,
+                &other,
+                Some(format!("one of {names}")),
+                fix,
+            );
+            None
+        }
+    }
+}
+
+/// One issue for a name that is no variant, at the current path, with a did-you-mean.
+fn unknown_variant(info: &'static EnumInfo, name: &str, sent: &Value, cx: &mut Cx) {
+    let names = info.names();
+    let list = quoted_list(&names);
+    let word = info.variant_word();
+    let message = match did_you_mean(name, names.iter().copied()) {
+        Some(best) => {
+            format!("Not a {word} of this field. Did you mean {best:?}? The {word}s are {list}.")
+        }
+        None => format!("Not a {word} of this field. The {word}s are {list}."),
+    };
+    let path = cx.path();
+    let received = received(cx, sent);
+    cx.push_issue(Issue {
+        path,
+        code: IssueCode::Enum,
+        message,
+        received: Some(received),
+        expected: Some(format!("one of {list}")),
+        fix: Some(format!("one of {list}, with the fields of that {word}")),
+    });
+}
+
+fn received(cx: &Cx, value: &Value) -> String {
+    if cx.withholds_values() {
+        withheld(value)
+    } else {
+        preview(value)
+    }
+}
+
+/// Records an issue one key below the current path, with texts of its own.
+fn record_at_key(
+    cx: &mut Cx,
+    key: &str,
+    code: IssueCode,
+    message: String,
+    value: &Value,
+    expected: Option<String>,
+    fix: String,
+) {
+    cx.at_key(key, |cx| {
+        let path = cx.path();
+        let received = received(cx, value);
+        cx.push_issue(Issue {
+            path,
+            code,
+            message,
+            received: Some(received),
+            expected,
+            fix: Some(fix),
+        });
+    });
+}
+
+fn record_missing(cx: &mut Cx, key: &str, message: String, fix: String) {
+    cx.at_key(key, |cx| {
+        let path = cx.path();
+        cx.push_issue(Issue {
+            path,
+            code: IssueCode::Missing,
+            message,
+            received: None,
+            expected: None,
+            fix: Some(fix),
+        });
+    });
+}
+
+/// The schema of an enum with data: `oneOf` its variants, each a closed object whose tag is a
+/// `const` (`anyOf` the variants' own shapes when untagged: serde takes the first that fits,
+/// so several may). Used by generated code.
+#[must_use]
+pub fn variants_schema(info: &'static EnumInfo) -> Map<String, Value> {
+    let mut shapes = Vec::new();
+    for variant in info.variants {
+        let fields = variant.args().map(object_schema);
+        match info.tagging {
+            Tagging::Internal { tag } => {
+                let mut shape = fields.unwrap_or_else(|| closed_object(Map::new(), Vec::new()));
+                add_property(&mut shape, tag, const_schema(variant.name), true);
+                shapes.push(Value::Object(shape));
+            }
+            Tagging::Adjacent { tag, content } => {
+                let mut properties = Map::new();
+                properties.insert(tag.to_owned(), Value::Object(const_schema(variant.name)));
+                let mut required = vec![Value::from(tag)];
+                match fields {
+                    Some(fields) => {
+                        properties.insert(content.to_owned(), Value::Object(fields));
+                        required.push(Value::from(content));
+                    }
+                    None => {
+                        properties.insert(content.to_owned(), serde_json::json!({"type": "null"}));
+                    }
+                }
+                shapes.push(Value::Object(closed_object(properties, required)));
+            }
+            Tagging::External => {
+                let value = match fields {
+                    Some(fields) => Value::Object(fields),
+                    None => {
+                        shapes.push(Value::Object(const_schema(variant.name)));
+                        serde_json::json!({"type": "null"})
+                    }
+                };
+                let mut properties = Map::new();
+                properties.insert(variant.name.to_owned(), value);
+                shapes.push(Value::Object(closed_object(
+                    properties,
+                    vec![Value::from(variant.name)],
+                )));
+            }
+            Tagging::Untagged => shapes.push(Value::Object(fields.unwrap_or_else(|| {
+                let mut null = Map::new();
+                null.insert("type".into(), "null".into());
+                null
+            }))),
+        }
+    }
+    let mut schema = Map::new();
+    let keyword = if info.tagging == Tagging::Untagged {
+        "anyOf"
+    } else {
+        "oneOf"
+    };
+    schema.insert(keyword.into(), Value::Array(shapes));
+    if let Some(d) = info.description {
+        schema.insert("description".into(), d.into());
+    }
+    schema
+}
+
+/// The schema of an enum flattened into an object: `oneOf` its variants, each naming its tag
+/// and fields but left open, since the holder's own fields sit beside them; the holder closes
+/// the whole with `unevaluatedProperties: false`.
+pub(crate) fn flattened_schema(info: &'static EnumInfo) -> Map<String, Value> {
+    let mut schema = variants_schema(info);
+    schema.remove("description");
+    if let Some(Value::Array(shapes)) = schema.get_mut("oneOf") {
+        for shape in shapes {
+            if let Value::Object(shape) = shape {
+                shape.remove("additionalProperties");
+                shape.remove("description");
+            }
+        }
+    }
+    schema
+}
+
+fn const_schema(name: &str) -> Map<String, Value> {
+    let mut schema = Map::new();
+    schema.insert("const".into(), name.into());
+    schema
+}
+
+fn closed_object(properties: Map<String, Value>, required: Vec<Value>) -> Map<String, Value> {
+    let mut schema = Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), Value::Array(required));
+    schema.insert("additionalProperties".into(), false.into());
+    schema
+}
+
+/// Adds a property to an object schema, first of its properties and required keys.
+fn add_property(
+    schema: &mut Map<String, Value>,
+    name: &str,
+    property: Map<String, Value>,
+    required: bool,
+) {
+    let mut properties = Map::new();
+    properties.insert(name.to_owned(), Value::Object(property));
+    if let Some(Value::Object(rest)) = schema.remove("properties") {
+        properties.extend(rest);
+    }
+    schema.insert("properties".into(), Value::Object(properties));
+    if required {
+        let mut list = vec![Value::from(name)];
+        if let Some(Value::Array(rest)) = schema.remove("required") {
+            list.extend(rest);
+        }
+        schema.insert("required".into(), Value::Array(list));
+    }
+}
+
+/// A valid example of an enum with data: a variant with fields when there is one (the `nth`
+/// such, for distinct items), in the enum's representation. Used by generated code.
+#[must_use]
+pub fn variants_example(info: &'static EnumInfo, nth: usize) -> Value {
+    let with_fields: Vec<&VariantInfo> = info
+        .variants
+        .iter()
+        .filter(|v| v.fields.is_some())
+        .collect();
+    let pool: Vec<&VariantInfo> = if with_fields.is_empty() {
+        info.variants.iter().collect()
+    } else {
+        with_fields
+    };
+    let Some(variant) = pool.get(nth % pool.len().max(1)) else {
+        return Value::Null;
+    };
+    let fields = variant.args().map(super::example::build_example);
+    // A recursive type that reached itself has no example here.
+    if fields.as_ref().is_some_and(Value::is_null) {
+        return Value::Null;
+    }
+    match info.tagging {
+        Tagging::Internal { tag } => {
+            let mut out = Map::new();
+            out.insert(tag.to_owned(), variant.name.into());
+            if let Some(Value::Object(fields)) = fields {
+                out.extend(fields);
+            }
+            Value::Object(out)
+        }
+        Tagging::Adjacent { tag, content } => {
+            let mut out = Map::new();
+            out.insert(tag.to_owned(), variant.name.into());
+            if let Some(fields) = fields {
+                out.insert(content.to_owned(), fields);
+            }
+            Value::Object(out)
+        }
+        Tagging::External => match fields {
+            Some(fields) => {
+                let mut out = Map::new();
+                out.insert(variant.name.to_owned(), fields);
+                Value::Object(out)
+            }
+            None => Value::from(variant.name),
+        },
+        Tagging::Untagged => fields.unwrap_or(Value::Null),
+    }
+}

@@ -1,9 +1,0 @@
-use guardrails::ToolArgs;
-
-#[derive(ToolArgs)]
-enum Args {
-    Create,
-    Delete,
-}
-
-fn main() {}

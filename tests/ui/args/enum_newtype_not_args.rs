@@ -1,0 +1,9 @@
+use guardrails::ToolArgs;
+
+#[derive(serde::Deserialize, ToolArgs)]
+enum Action {
+    Create { name: String },
+    Rename(String),
+}
+
+fn main() {}
