@@ -4,6 +4,7 @@ import asyncio
 import os
 import pathlib
 
+import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -18,14 +19,41 @@ def example_binary(name: str) -> str:
     return str(path)
 
 
+# The protocol revisions every test runs on: 2026-07-28 (`server/discover`, no handshake) and
+# 2025-11-25, the SDK's legacy mode (the `initialize` handshake), which older clients speak.
+MODERN = "2026-07-28"
+LEGACY = "2025-11-25"
+_revision = MODERN
+
+
+@pytest.fixture(autouse=True, params=[MODERN, LEGACY])
+def revision(request):
+    """Runs each test once per revision; `session_run` speaks the one of the current run."""
+    global _revision
+    _revision = request.param
+    yield request.param
+    _revision = MODERN
+
+
+async def open_session(session: ClientSession, revision: str):
+    """Starts the session at `revision`, and checks that the server took it."""
+    if revision == MODERN:
+        await session.discover()
+    else:
+        await session.initialize()
+    assert session.protocol_version == revision, (session.protocol_version, revision)
+
+
 def session_run(example: str, body, args=()):
-    """Starts `example` over stdio (with `args`), initializes a session and runs `body(session)`."""
+    """Starts `example` over stdio (with `args`), opens a session at the revision of the current
+    run and runs `body(session)`."""
+    revision = _revision
 
     async def run():
         params = StdioServerParameters(command=example_binary(example), args=list(args))
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
-                await session.initialize()
+                await open_session(session, revision)
                 return await body(session)
 
     return asyncio.run(run())
