@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import LEGACY, session_run, text_of
+from conftest import LEGACY, http_session_run, session_run, text_of
 
 REPORT_KEY = "dev.guardrails/report"
 TOKEN = "t" * 24
@@ -160,3 +160,25 @@ def test_a_structured_list_cut_by_the_guard_reads_the_same_on_both_revisions(rev
     else:
         assert result.structured_content == shown
         assert tools[0].output_schema["type"] == "array"
+
+
+def test_every_conformance_server_tool_answers_over_http(revision):
+    async def body(session):
+        tools = (await session.list_tools()).tools
+        simple = await session.call_tool("test_simple_text", {})
+        failing = await session.call_tool("test_error_handling", {})
+        listed = await session.call_tool("list_tasks", {})
+        refused = await session.call_tool("create_task", {"titel": "x"})
+        return tools, simple, failing, listed, refused
+
+    tools, simple, failing, listed, refused = http_session_run("conformance_server", body)
+    assert {"test_simple_text", "test_error_handling", "list_tasks"} <= {tool.name for tool in tools}
+    assert text_of(simple) == "This is a simple text response for testing."
+    assert failing.is_error
+    assert failing.meta[REPORT_KEY]["error"]["code"] == "INTERNAL"
+    structured = listed.structured_content
+    assert (structured["shown"], structured["total"]) == (50, 1000)
+    assert first_json(listed) == structured
+    assert listed.content[1].text.startswith('<truncated tool="list_tasks" shown="50"')
+    assert refused.is_error
+    assert "titel" in {issue["field"] for issue in refused.meta[REPORT_KEY]["error"]["issues"]}
