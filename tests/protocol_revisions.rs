@@ -16,8 +16,10 @@ use guardrails_tests::client::{call, text};
 use guardrails_tests::pipeline_server;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
-use rmcp::model::{CallToolResult, ClientConfig, ProtocolVersion};
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RoleClient, RunningService};
+use rmcp::model::{CallToolResult, ClientConfig, ErrorCode, ProtocolVersion};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt as _, RoleClient, RunningService, ServiceError,
+};
 use rmcp::{ServerHandler, ServiceExt as _, schemars, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
@@ -125,6 +127,12 @@ async fn a_server_and_a_guarded_server_advertise_tools_and_serve_them_on_both_re
             .await
             .expect("tools/call");
         assert_eq!(result.is_error, Some(false), "{revision}");
+        // Only tools are advertised: rmcp answers the methods of the others "method not found".
+        assert!(info.capabilities.prompts.is_none(), "{revision}");
+        match client.list_prompts(None).await {
+            Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::METHOD_NOT_FOUND),
+            other => panic!("{revision}: expected -32601, got {other:?}"),
+        }
         client.cancel().await.unwrap();
 
         let client = connect_at(Names, revision).await;
