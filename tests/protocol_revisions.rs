@@ -85,7 +85,7 @@ impl Names {
 impl ServerHandler for Names {}
 
 /// A native server whose router, in a field, is guarded with a `RouterGuard` that cuts `names`
-/// at 3 items; its structured result is a list (not an object).
+/// at 3 items and `letters` at 8 bytes; their structured results are a list and a string.
 #[derive(Clone)]
 struct Listing {
     tool_router: ToolRouter<Self>,
@@ -94,7 +94,9 @@ struct Listing {
 #[tool_router]
 impl Listing {
     fn new() -> Self {
-        let guard = RouterGuard::new().tool("names", ResultLimits::new().agent_limit(3));
+        let guard = RouterGuard::new()
+            .tool("names", ResultLimits::new().agent_limit(3))
+            .tool("letters", ResultLimits::new().max_bytes(8));
         Self {
             tool_router: guard.guard(Self::tool_router()),
         }
@@ -103,6 +105,11 @@ impl Listing {
     #[tool(description = "Lists names")]
     fn names(&self, Parameters(Count { n }): Parameters<Count>) -> Json<Vec<String>> {
         Json((1..=n).map(|i| format!("name {i}")).collect())
+    }
+
+    #[tool(description = "Spells the alphabet")]
+    fn letters(&self) -> Json<String> {
+        Json("abcdefghijklmnopqrstuvwxyz".to_owned())
     }
 }
 
@@ -232,6 +239,27 @@ async fn a_guard_cuts_a_structured_list_where_each_revision_reads_it() {
         } else {
             assert_eq!(result.structured_content, Some(shown), "{revision}");
         }
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_guard_cuts_a_structured_string_where_each_revision_reads_it() {
+    for revision in &REVISIONS {
+        let client = connect_at(Listing::new(), revision).await;
+        let result = client
+            .call_tool(rmcp::model::CallToolRequestParams::new("letters"))
+            .await
+            .unwrap();
+        assert_eq!(first_json(&result), "abcdefgh", "{revision}");
+        assert_eq!(result.content.len(), 2, "{revision}: {:?}", result.content);
+        assert!(
+            text(&result, 1).contains(r#"bytes_shown="8""#),
+            "{revision}: {}",
+            text(&result, 1)
+        );
+        let expected = (!revision.has_initialize()).then(|| json!("abcdefgh"));
+        assert_eq!(result.structured_content, expected, "{revision}");
         client.cancel().await.unwrap();
     }
 }

@@ -539,6 +539,16 @@ impl NativeTool {
                 },
                 &self.render,
             );
+            // A structured string (rmcp's `Json<String>`) is cut where it is kept too, for the
+            // same reason as a structured list.
+            if let Some(structured) = &mut result.structured_content
+                && let Value::String(text) = structured
+            {
+                text.truncate(head_bytes(text, max).len());
+                let text = json_text(structured);
+                result.content = vec![ContentBlock::text(text), ContentBlock::text(notice)];
+                return result;
+            }
             let head = head_bytes(first, max).to_owned();
             result.content[0] = ContentBlock::text(head);
             result.content.insert(1, ContentBlock::text(notice));
