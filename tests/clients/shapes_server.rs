@@ -75,12 +75,14 @@ struct NamesRequest {
     count: u32,
 }
 
-/// A tool whose structured result is a list, not an object (rmcp's `Json<Vec<T>>`), cut by the
-/// guard's agent limit.
+/// Tools whose structured results are not objects (rmcp's `Json<Vec<T>>` and `Json<String>`),
+/// cut by the guard's agent limit and byte cap.
 #[derive(Clone)]
 struct Listing;
 
-#[guardrails::guarded(guard = RouterGuard::new().tool("names", ResultLimits::new().agent_limit(3)))]
+#[guardrails::guarded(guard = RouterGuard::new()
+    .tool("names", ResultLimits::new().agent_limit(3))
+    .tool("letters", ResultLimits::new().max_bytes(8)))]
 #[tool_router]
 impl Listing {
     #[tool(description = "Lists names")]
@@ -89,6 +91,11 @@ impl Listing {
         Parameters(NamesRequest { count }): Parameters<NamesRequest>,
     ) -> Json<Vec<String>> {
         Json((1..=count).map(|i| format!("name {i}")).collect())
+    }
+
+    #[tool(description = "Spells the alphabet")]
+    fn letters(&self) -> Json<String> {
+        Json("abcdefghijklmnopqrstuvwxyz".to_owned())
     }
 }
 

@@ -142,7 +142,7 @@ def test_every_notes_tool_answers_through_the_router_guard(revision):
 
 def test_a_structured_list_cut_by_the_guard_reads_the_same_on_both_revisions(revision):
     async def body(session):
-        tools = (await session.list_tools()).tools
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         return tools, await session.call_tool("names", {"count": 10})
 
     tools, result = session_run("shapes_server", body, args=["listing"])
@@ -156,10 +156,22 @@ def test_a_structured_list_cut_by_the_guard_reads_the_same_on_both_revisions(rev
         # Before 2026-07-28, `structuredContent` and `outputSchema` are objects or absent:
         # rmcp leaves the list out, and the text block carries it.
         assert result.structured_content is None
-        assert tools[0].output_schema is None
+        assert tools["names"].output_schema is None
     else:
         assert result.structured_content == shown
-        assert tools[0].output_schema["type"] == "array"
+        assert tools["names"].output_schema["type"] == "array"
+
+
+def test_a_structured_string_cut_by_the_guard_reads_the_same_on_both_revisions(revision):
+    async def body(session):
+        return await session.call_tool("letters", {})
+
+    result = session_run("shapes_server", body, args=["listing"])
+    assert not result.is_error
+    assert len(result.content) == 2, result.content
+    assert first_json(result) == "abcdefgh"
+    assert 'bytes_shown="8"' in result.content[1].text
+    assert result.structured_content == (None if revision == LEGACY else "abcdefgh")
 
 
 def test_every_conformance_server_tool_answers_over_http(revision):
