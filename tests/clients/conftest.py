@@ -3,9 +3,14 @@
 import asyncio
 import os
 import pathlib
+import socket
+import subprocess
+import time
 
+import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
@@ -18,14 +23,41 @@ def example_binary(name: str) -> str:
     return str(path)
 
 
+# The protocol revisions every test runs on: 2026-07-28 (`server/discover`, no handshake) and
+# 2025-11-25, the SDK's legacy mode (the `initialize` handshake), which older clients speak.
+MODERN = "2026-07-28"
+LEGACY = "2025-11-25"
+_revision = MODERN
+
+
+@pytest.fixture(autouse=True, params=[MODERN, LEGACY])
+def revision(request):
+    """Runs each test once per revision; `session_run` speaks the one of the current run."""
+    global _revision
+    _revision = request.param
+    yield request.param
+    _revision = MODERN
+
+
+async def open_session(session: ClientSession, revision: str):
+    """Starts the session at `revision`, and checks that the server took it."""
+    if revision == MODERN:
+        await session.discover()
+    else:
+        await session.initialize()
+    assert session.protocol_version == revision, (session.protocol_version, revision)
+
+
 def session_run(example: str, body, args=()):
-    """Starts `example` over stdio (with `args`), initializes a session and runs `body(session)`."""
+    """Starts `example` over stdio (with `args`), opens a session at the revision of the current
+    run and runs `body(session)`."""
+    revision = _revision
 
     async def run():
         params = StdioServerParameters(command=example_binary(example), args=list(args))
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
-                await session.initialize()
+                await open_session(session, revision)
                 return await body(session)
 
     return asyncio.run(run())
@@ -33,3 +65,31 @@ def session_run(example: str, body, args=()):
 
 def text_of(result) -> str:
     return "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+
+
+def http_session_run(example: str, body):
+    """Starts `example` serving Streamable HTTP on a free local port, opens a session at the
+    revision of the current run and runs `body(session)`."""
+    revision = _revision
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([example_binary(example), f"127.0.0.1:{port}"], stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+        async def run():
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+                async with ClientSession(read, write) as session:
+                    await open_session(session, revision)
+                    return await body(session)
+
+        return asyncio.run(run())
+    finally:
+        server.kill()
+        server.wait()

@@ -2,7 +2,7 @@
 //! `#[guardrails::guarded]`, over stdio: the server the Python client tests of `#[guarded]` drive.
 //!
 //! ```sh
-//! cargo run --example shapes_server -- calculator|counter|audited
+//! cargo run --example shapes_server -- calculator|counter|audited|listing
 //! ```
 
 #![expect(
@@ -10,9 +10,9 @@
     reason = "tools are methods on `&self`, as rmcp's examples write them"
 )]
 
-use guardrails::mcp::RouterGuard;
+use guardrails::mcp::{ResultLimits, RouterGuard};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
+use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::{ServerHandler, ServiceExt as _, schemars, tool, tool_handler, tool_router};
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -69,6 +69,39 @@ impl Audited {
 #[tool_handler]
 impl ServerHandler for Audited {}
 
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct NamesRequest {
+    /// How many names to list.
+    count: u32,
+}
+
+/// Tools whose structured results are not objects (rmcp's `Json<Vec<T>>` and `Json<String>`),
+/// cut by the guard's agent limit and byte cap.
+#[derive(Clone)]
+struct Listing;
+
+#[guardrails::guarded(guard = RouterGuard::new()
+    .tool("names", ResultLimits::new().agent_limit(3))
+    .tool("letters", ResultLimits::new().max_bytes(8)))]
+#[tool_router]
+impl Listing {
+    #[tool(description = "Lists names")]
+    fn names(
+        &self,
+        Parameters(NamesRequest { count }): Parameters<NamesRequest>,
+    ) -> Json<Vec<String>> {
+        Json((1..=count).map(|i| format!("name {i}")).collect())
+    }
+
+    #[tool(description = "Spells the alphabet")]
+    fn letters(&self) -> Json<String> {
+        Json("abcdefghijklmnopqrstuvwxyz".to_owned())
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Listing {}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let shape = std::env::args().nth(1).unwrap_or_default();
@@ -82,8 +115,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             counter.serve(io).await?.waiting().await?
         }
         "audited" => Audited.serve(io).await?.waiting().await?,
+        "listing" => Listing.serve(io).await?.waiting().await?,
         other => {
-            return Err(format!("unknown shape {other:?}: calculator, counter or audited").into());
+            return Err(format!(
+                "unknown shape {other:?}: calculator, counter, audited or listing"
+            )
+            .into());
         }
     };
     Ok(())

@@ -502,6 +502,18 @@ impl NativeTool {
                 return result;
             }
         }
+        // A structured list: rmcp's `Json<Vec<T>>`. Cut where it is kept, or the uncut list
+        // would still reach the client, and rmcp would put it back as the first text block for
+        // a client older than 2026-07-28, which gets no non-object `structuredContent`.
+        if let Some(structured) = &mut result.structured_content
+            && let Value::Array(items) = structured
+        {
+            if let Some(notice) = self.cut_items(items) {
+                let text = json_text(structured);
+                result.content = vec![ContentBlock::text(text), ContentBlock::text(notice)];
+            }
+            return result;
+        }
         let Some(first) = result.content.first().and_then(ContentBlock::as_text) else {
             return result;
         };
@@ -527,6 +539,16 @@ impl NativeTool {
                 },
                 &self.render,
             );
+            // A structured string (rmcp's `Json<String>`) is cut where it is kept too, for the
+            // same reason as a structured list.
+            if let Some(structured) = &mut result.structured_content
+                && let Value::String(text) = structured
+            {
+                text.truncate(head_bytes(text, max).len());
+                let text = json_text(structured);
+                result.content = vec![ContentBlock::text(text), ContentBlock::text(notice)];
+                return result;
+            }
             let head = head_bytes(first, max).to_owned();
             result.content[0] = ContentBlock::text(head);
             result.content.insert(1, ContentBlock::text(notice));
