@@ -16,7 +16,7 @@ use crate::render::RenderOptions;
 use crate::text::{head_bytes, json_text};
 use crate::tool::CallOutput;
 use crate::tool::presenter::keep_within;
-use crate::validation::{ArgsInfo, SchemaArgs, SchemaError};
+use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
 /// Guards every tool of an rmcp `ToolRouter`, rendering messages as XML-style tags: the
 /// router, with each tool's `inputSchema` made strict and its arguments checked against it
@@ -87,12 +87,17 @@ impl ResultLimits {
 /// Every tool of the router is guarded:
 ///
 /// - its advertised `inputSchema` is made strict ([`strict_schema`](crate::validation::strict_schema):
-///   `additionalProperties: false` on every object that says nothing of other keys, local
-///   `$ref`s inlined), and a call's arguments are checked against it before the handler runs;
+///   every object that says nothing of other keys closed where serde closes it, at the object
+///   and not in the branches of a flattened or tagged enum, local `$ref`s inlined, integer
+///   formats made bounds), and a call's arguments are checked against it before the handler
+///   runs; string `format`s are annotations unless [`assert_formats`](Self::assert_formats)
+///   is set;
 /// - a call that does not validate gets every issue in one tool result with `isError: true`,
 ///   rendered as the derived tools' are: each issue's path, code, what was sent, what is
-///   expected, how to fix it, a did-you-mean for unknown keys, a valid example built from the
-///   schema and checked against it, and the recovery directive;
+///   expected, how to fix it, a did-you-mean for unknown keys and mistyped tags, the issues
+///   of the variant a tag names at their paths, a valid example built from the schema and
+///   checked against it (none rather than one that does not validate), and the recovery
+///   directive;
 /// - a valid call reaches the tool unchanged, and its result comes back unchanged unless a
 ///   limit of [`tool`](Self::tool) cuts it;
 /// - everything else (an unknown tool, a protocol error) is left to rmcp.
@@ -124,6 +129,7 @@ impl ResultLimits {
 pub struct RouterGuard {
     render: RenderOptions,
     limits: BTreeMap<String, ResultLimits>,
+    schema: SchemaOptions,
 }
 
 impl RouterGuard {
@@ -139,6 +145,18 @@ impl RouterGuard {
     #[must_use]
     pub fn render(mut self, options: impl Into<RenderOptions>) -> Self {
         self.render = options.into().with_schema_summary(false);
+        self
+    }
+
+    /// Refuses a string that breaks its `format` (`date-time`, `uuid`, `email`, …). By default
+    /// a format is an annotation, as JSON Schema 2020-12 makes it: the types a native tool
+    /// reads its arguments into are often more lenient than the format they advertise (chrono
+    /// reads `2024-01-02 03:04:05Z`, uuid reads the simple and `urn:` forms), and the guard
+    /// never refuses what the tool accepts. Integer formats (`int32`, `uint8`, …) are always
+    /// checked, as the bounds of the type they name.
+    #[must_use]
+    pub fn assert_formats(mut self) -> Self {
+        self.schema = self.schema.assert_formats(true);
         self
     }
 
@@ -184,11 +202,12 @@ impl RouterGuard {
             });
         }
         for (name, route) in &mut router.map {
-            let args =
-                SchemaArgs::new(&route.attr.input_schema).map_err(|source| GuardError::Schema {
+            let args = SchemaArgs::with_options(&route.attr.input_schema, self.schema).map_err(
+                |source| GuardError::Schema {
                     tool: name.to_string(),
                     source,
-                })?;
+                },
+            )?;
             route.attr.input_schema = Arc::new(args.schema().clone());
             let guard = Arc::new(NativeTool::new(
                 name.to_string(),
@@ -231,7 +250,8 @@ struct NativeTool {
     args: SchemaArgs,
     limits: ResultLimits,
     render: RenderOptions,
-    /// The example shown in rejections; `null` when none could be built and proven.
+    /// The example shown in rejections; `null` when none could be built and proven, and then
+    /// rejections show none.
     example: Value,
     filters: Vec<Filter>,
     paging: Vec<&'static str>,

@@ -22,7 +22,8 @@ pub struct Rejection<'a> {
     pub report: &'a Report,
     /// What the tool's arguments type declares (for the schema summary).
     pub args: &'a ArgsInfo,
-    /// A complete valid example of the arguments.
+    /// A complete valid example of the arguments; `null` when none could be built, and then
+    /// no example is shown.
     pub example: &'a Value,
     /// What changed in the tool's contract since the model was calibrated on it, when anything
     /// relevant did.
@@ -64,7 +65,11 @@ impl<'a> Rejection<'a> {
     /// Advice grouped by the kinds of issue found, ending with the example.
     #[must_use]
     pub fn suggestions(&self) -> Vec<String> {
-        suggestions(self.report)
+        let mut out = suggestions(self.report);
+        if self.example.is_null() {
+            out.pop();
+        }
+        out
     }
 
     /// One line per field of the tool: name, kind, requiredness, description and what it

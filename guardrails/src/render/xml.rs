@@ -81,9 +81,13 @@ impl Renderer for Xml {
             }
             out.push_str("</schema>\n");
         }
-        out.push_str("<valid_example>");
-        out.push_str(&example);
-        out.push_str("</valid_example>\n<recovery>");
+        // No example is better than one that does not validate: `null` stands for none.
+        if !r.example.is_null() {
+            out.push_str("<valid_example>");
+            out.push_str(&example);
+            out.push_str("</valid_example>\n");
+        }
+        out.push_str("<recovery>");
         out.push_str(RECOVERY);
         out.push_str("</recovery>\n");
         if let Some(contract) = &r.contract {
@@ -436,6 +440,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::render::RenderFormat;
     use crate::validation::{ArgsInfo, Report};
 
     fn shown_example(example: &Value) -> String {
@@ -459,8 +464,24 @@ mod tests {
             shown_example(&example),
             "{\"a\":\"\u{fffd}&amp;\",\"n\":-0.0}"
         );
-        for other in [json!(1), json!([1, "x"]), json!(null)] {
+        for other in [json!(1), json!([1, "x"])] {
             assert_eq!(shown_example(&other), other.to_string());
+        }
+    }
+
+    #[test]
+    fn no_example_is_shown_rather_than_null() {
+        let report = Report::new();
+        let rejection = Rejection::new("t", &report, &ArgsInfo::UNDECLARED, &Value::Null);
+        for format in [
+            RenderFormat::Xml,
+            RenderFormat::Markdown,
+            RenderFormat::Json,
+        ] {
+            let text = super::super::rejection(&rejection, &RenderOptions::from(format));
+            assert!(!text.contains("null"), "{text}");
+            assert!(!text.to_lowercase().contains("example"), "{text}");
+            assert!(text.contains(RECOVERY), "{text}");
         }
     }
 }
