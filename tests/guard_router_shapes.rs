@@ -128,6 +128,7 @@ struct Shapes {
 }
 
 #[tool_router]
+#[allow(clippy::unused_self, reason = "rmcp tools are methods")]
 impl Shapes {
     fn new(tool_router: ToolRouter<Self>) -> Self {
         Self { tool_router }
@@ -220,7 +221,7 @@ fn valid_calls() -> Vec<(&'static str, Value)> {
         ("label", json!({"target": 3, "color": 2, "size": 40})),
         (
             "schedule",
-            json!({"when": "2024-01-02T03:04:05Z", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8", "slot": [9, "morning"], "count": -2147483648_i64, "total": 18446744073709551615_u64}),
+            json!({"when": "2024-01-02T03:04:05Z", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8", "slot": [9, "morning"], "count": -2_147_483_648_i64, "total": 18_446_744_073_709_551_615_u64}),
         ),
         // What chrono and uuid read beside their advertised formats.
         (
@@ -229,7 +230,7 @@ fn valid_calls() -> Vec<(&'static str, Value)> {
         ),
         (
             "schedule",
-            json!({"when": "2024-01-02T03:04:05+02:00", "id": "urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8", "slot": [255, "x"], "count": 2147483647, "total": 1}),
+            json!({"when": "2024-01-02T03:04:05+02:00", "id": "urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8", "slot": [255, "x"], "count": 2_147_483_647, "total": 1}),
         ),
     ]
 }
@@ -326,7 +327,7 @@ async fn an_integer_overflow_is_coached_at_its_field() {
     let result = send(
         &guarded,
         "schedule",
-        json!({"when": "2024-01-02T03:04:05Z", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8", "slot": [256, "x"], "count": 2147483648_i64, "total": -1}),
+        json!({"when": "2024-01-02T03:04:05Z", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8", "slot": [256, "x"], "count": 2_147_483_648_i64, "total": -1}),
     )
     .await;
     let message = text(&result, 0);
