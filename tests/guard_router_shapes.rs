@@ -295,6 +295,18 @@ async fn unknown_keys_are_refused_in_every_shape() {
         let expected = format!(r#"<field name="{field}" code="unknown_field">"#);
         assert!(message.contains(&expected), "{expected} not in {message}");
     }
+    // A field of another variant is named as such.
+    let result = send(
+        &guarded,
+        "search",
+        json!({"by": "id", "id": 1, "name": "ada"}),
+    )
+    .await;
+    let message = text(&result, 0);
+    assert!(
+        message.contains(r#"<field name="name" code="unknown_field">Not a field of this variant: it belongs to the variant with "by": "name". Remove it, or send "by": "name" with it.</field>"#),
+        "{message}"
+    );
     guarded.cancel().await.unwrap();
 }
 

@@ -238,38 +238,7 @@ impl SchemaArgs {
         match error.kind() {
             ValidationErrorKind::AdditionalProperties { unexpected }
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-                let mut names: Vec<&str> = Vec::new();
-                if let Some(here) = here {
-                    declared_names(here, root_schema, 0, &mut names);
-                }
-                let union_failed = matches!(
-                    error.kind(),
-                    ValidationErrorKind::UnevaluatedProperties { .. }
-                ) && report
-                    .failed_unions
-                    .iter()
-                    .any(|at| at == error.instance_path().as_str());
-                // The one key of an object that names no variant of an externally tagged
-                // enum is the union's issue, a variant that does not exist.
-                let names_a_variant = union_failed
-                    && sent.as_object().is_some_and(|o| o.len() == 1)
-                    && here.is_some_and(|h| {
-                        ["oneOf", "anyOf"].iter().any(|k| {
-                            h.get(*k).and_then(Value::as_array).is_some_and(|b| {
-                                let b: Vec<&Value> =
-                                    b.iter().map(|b| resolve(b, root_schema)).collect();
-                                !variant_keys(&b).is_empty()
-                            })
-                        })
-                    });
-                for key in unexpected {
-                    if union_failed && (names_a_variant || names.contains(&key.as_str())) {
-                        continue;
-                    }
-                    let value = sent.get(key).unwrap_or(&Value::Null);
-                    let issue = context::unknown_field_issue(&path, key, value, &names, None);
-                    report.push(issue);
-                }
+                self.record_unknown_keys(error, unexpected, &path, here, report);
             }
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
@@ -312,6 +281,58 @@ impl SchemaArgs {
                 let (code, message, expected) = plain_issue(other, sent, here, root_schema);
                 push(code, message, path, expected);
             }
+        }
+    }
+
+    /// The issues of keys that no schema of their object takes: each with a did-you-mean,
+    /// or the variant it belongs to; none for keys a failed union leaves unevaluated.
+    fn record_unknown_keys(
+        &self,
+        error: &ValidationError<'_>,
+        unexpected: &[String],
+        path: &str,
+        here: Option<&Value>,
+        report: &mut Found,
+    ) {
+        let root = self.root();
+        let sent = error.instance();
+        let mut names: Vec<&str> = Vec::new();
+        if let Some(here) = here {
+            declared_names(here, root, 0, &mut names);
+        }
+        let union_failed = matches!(
+            error.kind(),
+            ValidationErrorKind::UnevaluatedProperties { .. }
+        ) && report
+            .failed_unions
+            .iter()
+            .any(|at| at == error.instance_path().as_str());
+        // The one key of an object that names no variant of an externally tagged
+        // enum is the union's issue, a variant that does not exist.
+        let names_a_variant = union_failed
+            && sent.as_object().is_some_and(|o| o.len() == 1)
+            && here.is_some_and(|h| {
+                ["oneOf", "anyOf"].iter().any(|k| {
+                    h.get(*k).and_then(Value::as_array).is_some_and(|b| {
+                        let b: Vec<&Value> = b.iter().map(|b| resolve(b, root)).collect();
+                        !variant_keys(&b).is_empty()
+                    })
+                })
+            });
+        for key in unexpected {
+            if union_failed && (names_a_variant || names.contains(&key.as_str())) {
+                continue;
+            }
+            let value = sent.get(key).unwrap_or(&Value::Null);
+            let mut issue = context::unknown_field_issue(path, key, value, &names, None);
+            if let Some(owner) = here.and_then(|h| variant_owning(h, root, key)) {
+                // A field of another variant: say which, rather than "did you mean"
+                // the same name.
+                issue.message =
+                    format!("Not a field of this variant: it belongs to the variant with {owner}.");
+                issue.fix = Some(format!("Remove it, or send {owner} with it."));
+            }
+            report.push(issue);
         }
     }
 
@@ -444,6 +465,25 @@ fn failed_unions(error: &ValidationError<'_>, out: &mut Vec<String>, depth: usiz
             }
         }
     }
+}
+
+/// The tag (`"kind": "line"`) of the variant of `schema`'s tagged union that declares `key`.
+fn variant_owning(schema: &Value, root: &Map<String, Value>, key: &str) -> Option<String> {
+    ["oneOf", "anyOf"].iter().find_map(|keyword| {
+        let branches: Vec<&Value> = schema
+            .get(*keyword)?
+            .as_array()?
+            .iter()
+            .map(|b| resolve(b, root))
+            .collect();
+        let (tag, tags) = tag_property(&branches)?;
+        let (_, value) = tags.iter().find(|(i, _)| {
+            branches[*i]
+                .get("properties")
+                .is_some_and(|p| p.get(key).is_some())
+        })?;
+        Some(format!("{}: {}", Value::from(tag), preview(value)))
+    })
 }
 
 /// A value that matched none of a union's branches, where it was sent.
@@ -1831,5 +1871,165 @@ mod tests {
             let report = checked.check(&invalid).unwrap_err();
             assert!(report.at(path).is_some(), "{path}: {report}");
         }
+    }
+
+    #[test]
+    fn branches_stay_open_and_the_object_that_holds_them_is_closed() {
+        let strict = strict_schema(
+            json!({
+                "type": "object",
+                "properties": {"limit": {"type": "integer"}},
+                "oneOf": [
+                    {"type": "object", "properties": {"by": {"const": "a"}, "a": {"type": "string"}}, "required": ["by"]},
+                    {"$ref": "#/$defs/B", "properties": {"by": {"const": "b"}}, "required": ["by"]}
+                ],
+                "$defs": {"B": {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}}
+            })
+            .as_object()
+            .unwrap(),
+        );
+        assert_eq!(strict["unevaluatedProperties"], false, "{strict:?}");
+        assert!(strict.get("additionalProperties").is_none(), "{strict:?}");
+        for branch in strict["oneOf"].as_array().unwrap() {
+            assert!(branch.get("additionalProperties").is_none(), "{branch}");
+            assert!(branch.get("unevaluatedProperties").is_none(), "{branch}");
+        }
+        // The keywords beside the `$ref` are merged into its definition, not dropped.
+        let b = &strict["oneOf"][1];
+        assert_eq!(b["properties"]["by"], json!({"const": "b"}));
+        assert_eq!(b["properties"]["b"], json!({"type": "integer"}));
+        assert_eq!(b["required"], json!(["b", "by"]));
+
+        let checked = args(&Value::Object(strict));
+        assert!(checked.is_valid(&json!({"by": "a", "a": "x", "limit": 1})));
+        assert!(checked.is_valid(&json!({"by": "b", "b": 2})));
+        assert!(!checked.is_valid(&json!({"b": 2})), "the tag is required");
+        for (invalid, path) in [
+            (json!({"by": "a", "limit": 1, "limt": 2}), "limt"),
+            (json!({"by": "a", "b": 2}), "b"),
+        ] {
+            let report = checked.check(&invalid).unwrap_err();
+            let unknown = report.at(path).expect(path);
+            assert_eq!(unknown.code, IssueCode::UnknownField, "{report}");
+        }
+    }
+
+    #[test]
+    fn a_conflicting_sibling_of_a_ref_applies_with_its_target() {
+        let strict = strict_schema(
+            json!({
+                "type": "object",
+                "properties": {"n": {"$ref": "#/$defs/N", "maximum": 10, "properties": {}}},
+                "$defs": {"N": {"type": "integer", "maximum": 100}}
+            })
+            .as_object()
+            .unwrap(),
+        );
+        let n = &strict["properties"]["n"];
+        assert_eq!(n["maximum"], 100, "{n}");
+        assert_eq!(n["allOf"], json!([{"maximum": 10}]), "{n}");
+        let checked = args(&Value::Object(strict));
+        assert!(checked.is_valid(&json!({"n": 10})));
+        assert!(!checked.is_valid(&json!({"n": 11})));
+    }
+
+    #[test]
+    fn integer_formats_bound_the_value_unless_the_schema_is_tighter() {
+        let strict = strict_schema(
+            json!({
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer", "format": "int32"},
+                    "b": {"type": ["integer", "null"], "format": "uint64", "minimum": 0},
+                    "c": {"type": "integer", "format": "uint8", "minimum": 1, "maximum": 10},
+                    "d": {"type": "integer", "format": "int16", "minimum": -100_000},
+                    "e": {"type": "string", "format": "int32"}
+                }
+            })
+            .as_object()
+            .unwrap(),
+        );
+        let bounds = |name: &str| {
+            let p = &strict["properties"][name];
+            (p.get("minimum").cloned(), p.get("maximum").cloned())
+        };
+        assert_eq!(bounds("a"), (Some(json!(i32::MIN)), Some(json!(i32::MAX))));
+        assert_eq!(bounds("b"), (Some(json!(0)), Some(json!(u64::MAX))));
+        assert_eq!(bounds("c"), (Some(json!(1)), Some(json!(10))));
+        assert_eq!(bounds("d"), (Some(json!(i16::MIN)), Some(json!(i16::MAX))));
+        assert_eq!(bounds("e"), (None, None));
+    }
+
+    #[test]
+    fn string_formats_are_checked_only_when_asked() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"id": {"type": "string", "format": "uuid"}}
+        });
+        let lenient = args(&schema);
+        let strict = SchemaArgs::with_options(
+            schema.as_object().unwrap(),
+            SchemaOptions::new().assert_formats(true),
+        )
+        .unwrap();
+        let simple = json!({"id": "67e5504410b1426f9247bb680e5fe0c8"});
+        assert!(lenient.is_valid(&simple));
+        let report = strict.check(&simple).unwrap_err();
+        assert_eq!(report.at("id").unwrap().code, IssueCode::Format);
+    }
+
+    #[test]
+    fn optional_and_listed_unions_are_coached_by_their_tag() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "maybe": {"anyOf": [{"$ref": "#/$defs/Shape"}, {"type": "null"}]},
+                "many": {"type": "array", "items": {"$ref": "#/$defs/Shape"}}
+            },
+            "$defs": {"Shape": {"oneOf": [
+                {"type": "object", "properties": {"kind": {"const": "dot"}}, "required": ["kind"]},
+                {"type": "object", "properties": {"kind": {"const": "line"}, "len": {"type": "integer"}}, "required": ["kind", "len"]}
+            ]}}
+        });
+        let checked = args(&schema);
+        assert!(checked.is_valid(
+            &json!({"maybe": null, "many": [{"kind": "dot"}, {"kind": "line", "len": 2}]})
+        ));
+        let report = checked
+            .check(&json!({"maybe": {"kind": "lin", "len": 1}, "many": [{"kind": "line"}, {"kind": "dot", "len": 1}]}))
+            .unwrap_err();
+        let codes: Vec<(&str, &str)> = report
+            .issues()
+            .iter()
+            .map(|i| (i.path.as_str(), i.code.as_str()))
+            .collect();
+        for expected in [
+            ("maybe.kind", "enum"),
+            ("many[0].len", "missing"),
+            ("many[1].len", "unknown_field"),
+        ] {
+            assert!(codes.contains(&expected), "{expected:?} not in {report}");
+        }
+        assert_eq!(codes.len(), 3, "{report}");
+        let tag = report.at("maybe.kind").unwrap();
+        assert!(tag.message.contains("Did you mean \"line\"?"), "{report}");
+        let other = report.at("many[1].len").unwrap();
+        assert_eq!(
+            other.message,
+            "Not a field of this variant: it belongs to the variant with \"kind\": \"line\".",
+        );
+    }
+
+    #[test]
+    fn a_tuple_gets_an_example() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"pair": {
+                "type": "array", "minItems": 2, "maxItems": 2,
+                "prefixItems": [{"type": "integer", "minimum": 5}, {"type": "string", "minLength": 3}]
+            }},
+            "required": ["pair"]
+        }));
+        assert_eq!(checked.example(), Some(&json!({"pair": [5, "example"]})));
     }
 }
