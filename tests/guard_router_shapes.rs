@@ -453,6 +453,19 @@ async fn the_example_validates_and_none_is_shown_when_none_exists() {
             .unwrap();
         assert_ne!(retry.is_error, Some(true), "{tool}: {example}");
     }
+    // A missing union is described by what tells its variants apart.
+    let result = send(&guarded, "draw", json!({})).await;
+    let message = text(&result, 0);
+    assert!(
+        message.contains(r#"Fix: an object with "type": "circle", "radius", or an object with "type": "square", "side", or an object with "type": "dot"."#),
+        "{message}"
+    );
+    let result = send(&guarded, "eval", json!({})).await;
+    let message = text(&result, 0);
+    assert!(
+        message.contains(r#"Fix: "zero", or an object {"num": …}, or an object {"add": …}, or an object {"neg": …}."#),
+        "{message}"
+    );
     let result = send(&guarded, "follow", json!({})).await;
     let message = text(&result, 0);
     assert!(!message.contains("valid_example"), "{message}");

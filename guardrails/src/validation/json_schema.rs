@@ -427,17 +427,11 @@ impl SchemaArgs {
             branch(best, report);
             return;
         }
-        let mut nouns: Vec<String> = Vec::new();
-        for b in branches {
-            let noun = branch_noun(b, self.root());
-            if !nouns.contains(&noun) {
-                nouns.push(noun);
-            }
-        }
-        let expected = if nouns.is_empty() {
+        let expected = if branches.is_empty() {
             "one of the allowed shapes".to_owned()
         } else {
-            cut(&nouns.join(", or "), MAX_EXPECTED_CHARS).into_owned()
+            let branches: Vec<Value> = branches.iter().map(|b| (*b).clone()).collect();
+            alternatives(&branches, self.root())
         };
         report.push(Issue {
             path: union.path.clone(),
@@ -592,20 +586,46 @@ fn not_one_of(path: String, what: &str, sent: &Value, allowed: &[&Value]) -> Iss
 /// What one branch of a union accepts, told apart from its siblings: the object of a
 /// variant's key by that key, the tagged object by its tag.
 fn branch_noun(branch: &Value, root: &Map<String, Value>) -> String {
+    if let Some(Value::Array(values)) = branch.get("enum")
+        && let [only] = values.as_slice()
+    {
+        return preview(only);
+    }
     if let [(_, key)] = variant_keys(&[branch]).as_slice() {
         return format!("an object {{{}: …}}", Value::from(*key));
     }
     if let Some(props) = branch.get("properties").and_then(Value::as_object) {
-        let names: Vec<String> = props
-            .keys()
+        // The tag first, with its value: it is what tells this branch from the others.
+        let (tags, fields): (Vec<_>, Vec<_>) =
+            props.iter().partition(|(_, p)| p.get("const").is_some());
+        let names: Vec<String> = tags
+            .iter()
+            .map(|(k, p)| format!("{}: {}", Value::from(k.as_str()), preview(&p["const"])))
+            .chain(
+                fields
+                    .iter()
+                    .map(|(k, _)| Value::from(k.as_str()).to_string()),
+            )
             .take(6)
-            .map(|k| Value::from(k.as_str()).to_string())
             .collect();
         if !names.is_empty() {
             return format!("an object with {}", names.join(", "));
         }
     }
     noun(branch, root)
+}
+
+/// What the branches of a union accept, each told apart from the others and named once:
+/// `"zero", or an object {"num": …}, or an object {"add": …}`.
+fn alternatives(branches: &[Value], root: &Map<String, Value>) -> String {
+    let mut nouns: Vec<String> = Vec::new();
+    for branch in branches {
+        let noun = branch_noun(resolve(branch, root), root);
+        if !nouns.contains(&noun) {
+            nouns.push(noun);
+        }
+    }
+    cut(&nouns.join(", or "), MAX_EXPECTED_CHARS).into_owned()
 }
 
 /// The keys an object schema declares: its own `properties` and those of its branches in
@@ -1359,8 +1379,7 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
             .or_else(|| schema.get("oneOf"))
             .and_then(Value::as_array)
         {
-            let alternatives: Vec<String> = branches.iter().map(|b| noun(b, root)).collect();
-            return cut(&alternatives.join(" or "), MAX_EXPECTED_CHARS).into_owned();
+            return alternatives(branches, root);
         }
         return "any JSON value".to_owned();
     };
