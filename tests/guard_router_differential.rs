@@ -78,6 +78,14 @@ struct Meta {
     extra: BTreeMap<String, u32>,
 }
 
+/// A struct with a flattened enum, behind an `Option`.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+struct Pick {
+    weight: u8,
+    #[serde(flatten)]
+    filter: Filter,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 struct Inner {
     code: i16,
@@ -99,6 +107,7 @@ struct Args {
     meta: Meta,
     inner: Vec<Inner>,
     maybe: Option<Inner>,
+    pick: Option<Pick>,
     count: i32,
     big: u64,
     small: usize,
@@ -165,7 +174,10 @@ fn args() -> impl Strategy<Value = Args> {
             prop::collection::btree_map("x_[a-z]{1,4}", any::<u32>(), 0..3),
         ),
         prop::collection::vec(inner(), 0..3),
-        prop::option::of(inner()),
+        (
+            prop::option::of(inner()),
+            prop::option::of((any::<u8>(), filter())),
+        ),
         any::<i32>(),
         any::<u64>(),
         any::<usize>(),
@@ -173,7 +185,7 @@ fn args() -> impl Strategy<Value = Args> {
     (first, second).prop_map(
         |(
             (shape, expr, steps, size, filter, slot, (secs, nanos), id),
-            (tally, (level, extra), inner, maybe, count, big, small),
+            (tally, (level, extra), inner, (maybe, pick), count, big, small),
         )| Args {
             shape,
             expr,
@@ -187,6 +199,7 @@ fn args() -> impl Strategy<Value = Args> {
             meta: Meta { level, extra },
             inner,
             maybe,
+            pick: pick.map(|(weight, filter)| Pick { weight, filter }),
             count,
             big,
             small,
@@ -230,7 +243,7 @@ fn integer_bounds(path: &str) -> Option<(i128, i128)> {
         "size" => bounds(0, u32::MAX.into()),
         "serial" | "big" => bounds(0, u64::MAX.into()),
         "small" => bounds(0, usize::MAX as i128),
-        "level" | "0]" => bounds(0, u8::MAX.into()),
+        "level" | "weight" | "0]" => bounds(0, u8::MAX.into()),
         "code" => bounds(i16::MIN.into(), i16::MAX.into()),
         _ if path.starts_with("meta.x_") => bounds(0, u32::MAX.into()),
         _ if path.starts_with("tally.") => bounds(i64::MIN.into(), i64::MAX.into()),

@@ -933,6 +933,7 @@ pub fn strict_schema(schema: &Map<String, Value>) -> Map<String, Value> {
         defs: [defs("$defs"), defs("definitions")],
         stack: Vec::new(),
         kept: BTreeSet::new(),
+        open: BTreeSet::new(),
     };
     let mut root = schema.clone();
     root.remove("$defs");
@@ -941,16 +942,35 @@ pub fn strict_schema(schema: &Map<String, Value>) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     };
-    // The definitions a recursive type still refers to, strict themselves.
+    // The definitions a recursive type still refers to, strict themselves: closed where they
+    // are values, open when one applies in place somewhere (the objects that hold it close it).
     let mut done = BTreeSet::new();
+    let mut written_open = BTreeSet::new();
     let mut kept_defs: [Map<String, Value>; 2] = [Map::new(), Map::new()];
-    while let Some((section, name)) = inliner.kept.iter().find(|k| !done.contains(*k)).cloned() {
-        done.insert((section, name.clone()));
+    loop {
+        // A definition written closed before it was found in place is written again, open.
+        let next = inliner
+            .kept
+            .iter()
+            .find(|k| !done.contains(*k))
+            .or_else(|| inliner.open.iter().find(|k| !written_open.contains(*k)))
+            .cloned();
+        let Some(key) = next else {
+            break;
+        };
+        done.insert(key.clone());
+        let place = if inliner.open.contains(&key) {
+            written_open.insert(key.clone());
+            Place::InPlace
+        } else {
+            Place::Value
+        };
+        let (section, name) = key;
         let Some(def) = inliner.defs[section].and_then(|d| d.get(&name)) else {
             continue;
         };
         inliner.stack = vec![(section, name.clone())];
-        let strict = inliner.inline(def, Place::Value);
+        let strict = inliner.inline(def, place);
         kept_defs[section].insert(name, strict);
     }
     for (section, defs) in ["$defs", "definitions"].into_iter().zip(kept_defs) {
@@ -992,7 +1012,10 @@ const OTHER_KEYS_KEYWORDS: &[&str] = &[
 struct Inliner<'a> {
     defs: [Option<&'a Map<String, Value>>; 2],
     stack: Vec<(usize, String)>,
+    /// The definitions a recursive type still refers to.
     kept: BTreeSet<(usize, String)>,
+    /// Those of them referred to in place, as a branch or beside other keywords.
+    open: BTreeSet<(usize, String)>,
 }
 
 impl Inliner<'_> {
@@ -1011,6 +1034,11 @@ impl Inliner<'_> {
                 let def = self.defs[section].and_then(|d| d.get(&name));
                 if let Some(def) = def {
                     if self.stack.contains(&key) {
+                        if place == Place::InPlace {
+                            // A definition that also applies in place is left open, for the
+                            // objects that hold it to close.
+                            self.open.insert(key.clone());
+                        }
                         self.kept.insert(key);
                         return schema.clone();
                     }
@@ -1295,7 +1323,12 @@ fn fold_nullable(schema: &mut Map<String, Value>) {
     let Some(inner) = inner.as_object() else {
         return;
     };
-    if inner.contains_key("const") || inner.contains_key("$ref") {
+    // A schema with branches in place keeps `null` apart: its branches, which say `object`,
+    // would refuse the `null` folded into its type.
+    if inner.contains_key("const")
+        || inner.contains_key("$ref")
+        || IN_PLACE_KEYWORDS.iter().any(|k| inner.contains_key(*k))
+    {
         return;
     }
     let mut types: Vec<Value> = match inner.get("type") {
@@ -2050,5 +2083,35 @@ mod tests {
             "required": ["pair"]
         }));
         assert_eq!(checked.example(), Some(&json!({"pair": [5, "example"]})));
+    }
+
+    #[test]
+    fn a_recursive_definition_flattened_into_another_is_left_open() {
+        // `struct Wrapper { extra: i32, #[serde(flatten)] base: Base }` and
+        // `struct Base { name: String, child: Option<Box<Wrapper>> }`.
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"b": {"$ref": "#/$defs/Base"}},
+            "$defs": {
+                "Base": {"type": "object", "properties": {
+                    "name": {"type": "string"},
+                    "child": {"anyOf": [{"$ref": "#/$defs/Wrapper"}, {"type": "null"}]}
+                }},
+                "Wrapper": {"type": "object", "properties": {"extra": {"type": "integer"}},
+                    "allOf": [{"$ref": "#/$defs/Base"}]}
+            }
+        }));
+        let valid = json!({"b": {"name": "x", "child": {"extra": 1, "name": "y", "child": null}}});
+        assert!(checked.is_valid(&valid), "{:?}", checked.schema());
+        for (invalid, path) in [
+            (json!({"b": {"name": "x", "zzz": 1}}), "b.zzz"),
+            (
+                json!({"b": {"child": {"extra": 1, "zzz": 2}}}),
+                "b.child.zzz",
+            ),
+        ] {
+            let report = checked.check(&invalid).unwrap_err();
+            assert!(report.at(path).is_some(), "{path}: {report}");
+        }
     }
 }
