@@ -1,7 +1,8 @@
 //! The router guard against serde, on native argument types of every shape serde gives real
 //! tools (nested structs, enums tagged every way, flattened enums and maps, a recursive enum,
-//! tuples, maps, `Option`s, chrono and uuid fields, integers of every width), checked against
-//! the schema rmcp advertises for them, as `guard_router` checks a call:
+//! tuples, maps, `Option`s, an untagged variant beside a unit one, chrono and uuid fields,
+//! integers of every width), checked against the schema rmcp advertises for them, as
+//! `guard_router` checks a call:
 //!
 //! - every value serde writes is a call serde reads back, and the guard never refuses it (with
 //!   string formats asserted or not);
@@ -62,6 +63,14 @@ enum Size {
     Named { label: String },
 }
 
+/// A unit variant beside an untagged one that reads its name too.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+enum Mode {
+    Auto,
+    #[serde(untagged)]
+    Named(String),
+}
+
 /// Flattened into the arguments.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "by", rename_all = "snake_case")]
@@ -108,6 +117,7 @@ struct Args {
     inner: Vec<Inner>,
     maybe: Option<Inner>,
     pick: Option<Pick>,
+    mode: Mode,
     count: i32,
     big: u64,
     small: usize,
@@ -178,14 +188,17 @@ fn args() -> impl Strategy<Value = Args> {
             prop::option::of(inner()),
             prop::option::of((any::<u8>(), filter())),
         ),
-        any::<i32>(),
+        (
+            any::<i32>(),
+            prop_oneof![Just(Mode::Auto), "Auto|[a-z]{0,6}".prop_map(Mode::Named)],
+        ),
         any::<u64>(),
         any::<usize>(),
     );
     (first, second).prop_map(
         |(
             (shape, expr, steps, size, filter, slot, (secs, nanos), id),
-            (tally, (level, extra), inner, (maybe, pick), count, big, small),
+            (tally, (level, extra), inner, (maybe, pick), (count, mode), big, small),
         )| Args {
             shape,
             expr,
@@ -200,6 +213,7 @@ fn args() -> impl Strategy<Value = Args> {
             inner,
             maybe,
             pick: pick.map(|(weight, filter)| Pick { weight, filter }),
+            mode,
             count,
             big,
             small,

@@ -916,7 +916,8 @@ fn required_of(schema: &Map<String, Value>) -> BTreeSet<&str> {
 
 /// The strict form of a tool's input schema: every local `$ref` inlined (those of a recursive
 /// type stay references, into the `$defs` that remain) with the keywords beside it merged in,
-/// `anyOf` of a schema and `null` (an `Option`) folded into the schema, integer `format`s
+/// `oneOf` read as `anyOf` (serde takes the first variant that reads a value), `anyOf` of a
+/// schema and `null` (an `Option`) folded into the schema, integer `format`s
 /// (`int32`, `uint64`, …) made the bounds they imply, and every object closed where serde
 /// closes it: at the object a value is, never in the branches (`oneOf`, `anyOf`, `allOf`) and
 /// referenced definitions it is built from, which see only their own keys.
@@ -1057,6 +1058,7 @@ impl Inliner<'_> {
                         .map(|(k, v)| (k.clone(), self.inline_keyword(k, v)))
                         .collect();
                     merge_siblings(&mut target, siblings);
+                    first_match(&mut target);
                     if place == Place::Value {
                         close(&mut target);
                     }
@@ -1068,6 +1070,7 @@ impl Inliner<'_> {
             .iter()
             .map(|(k, v)| (k.clone(), self.inline_keyword(k, v)))
             .collect();
+        first_match(&mut out);
         fold_constants(&mut out);
         fold_nullable(&mut out);
         integer_bounds(&mut out);
@@ -1101,6 +1104,28 @@ impl Inliner<'_> {
             (_, Value::Object(_)) => self.inline(value, place),
             _ => value.clone(),
         }
+    }
+}
+
+/// `oneOf` read as serde reads an enum, as `anyOf`: serde takes the variant a tag names or the
+/// first that reads the value, and never refuses a value because two variants would read it (a
+/// unit variant beside an `#[serde(untagged)]` one of type `String`, both of which take its
+/// name). A schema with both keeps its own `anyOf` and gets the other in an `allOf`.
+fn first_match(schema: &mut Map<String, Value>) {
+    let Some(branches) = schema.remove("oneOf") else {
+        return;
+    };
+    if schema.contains_key("anyOf") {
+        let mut one = Map::new();
+        one.insert("anyOf".to_owned(), branches);
+        match schema.get_mut("allOf") {
+            Some(Value::Array(all)) => all.push(Value::Object(one)),
+            _ => {
+                schema.insert("allOf".to_owned(), Value::Array(vec![Value::Object(one)]));
+            }
+        }
+    } else {
+        schema.insert("anyOf".to_owned(), branches);
     }
 }
 
@@ -1942,12 +1967,12 @@ mod tests {
         );
         assert_eq!(strict["unevaluatedProperties"], false, "{strict:?}");
         assert!(strict.get("additionalProperties").is_none(), "{strict:?}");
-        for branch in strict["oneOf"].as_array().unwrap() {
+        for branch in strict["anyOf"].as_array().unwrap() {
             assert!(branch.get("additionalProperties").is_none(), "{branch}");
             assert!(branch.get("unevaluatedProperties").is_none(), "{branch}");
         }
         // The keywords beside the `$ref` are merged into its definition, not dropped.
-        let b = &strict["oneOf"][1];
+        let b = &strict["anyOf"][1];
         assert_eq!(b["properties"]["by"], json!({"const": "b"}));
         assert_eq!(b["properties"]["b"], json!({"type": "integer"}));
         assert_eq!(b["required"], json!(["b", "by"]));
@@ -2113,5 +2138,23 @@ mod tests {
             let report = checked.check(&invalid).unwrap_err();
             assert!(report.at(path).is_some(), "{path}: {report}");
         }
+    }
+
+    #[test]
+    fn a_value_two_variants_read_is_not_refused() {
+        // `enum Mode { Auto, #[serde(untagged)] Named(String) }`: serde reads "Auto" as the
+        // first variant; `oneOf` would refuse it for matching both.
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"mode": {"oneOf": [
+                {"type": "string", "const": "Auto"},
+                {"type": "string"}
+            ]}},
+            "required": ["mode"]
+        }));
+        assert!(checked.is_valid(&json!({"mode": "Auto"})));
+        assert!(checked.is_valid(&json!({"mode": "fast"})));
+        let report = checked.check(&json!({"mode": 1})).unwrap_err();
+        assert_eq!(report.at("mode").unwrap().code, IssueCode::Type, "{report}");
     }
 }
