@@ -1,8 +1,8 @@
 //! The router guard against serde, on native argument types of every shape serde gives real
 //! tools (nested structs, enums tagged every way, flattened enums and maps, a recursive enum,
-//! tuples, maps, `Option`s, an untagged variant beside a unit one, chrono and uuid fields,
-//! integers of every width), checked against the schema rmcp advertises for them, as
-//! `guard_router` checks a call:
+//! tuples, maps, `Option`s and `Option<Option<_>>`, a `serde_json::Value`, an untagged variant
+//! beside a unit one, chrono and uuid fields, integers of every width), checked against the
+//! schema rmcp advertises for them, as `guard_router` checks a call:
 //!
 //! - every value serde writes is a call serde reads back, and the guard never refuses it (with
 //!   string formats asserted or not);
@@ -118,6 +118,12 @@ struct Args {
     maybe: Option<Inner>,
     pick: Option<Pick>,
     mode: Mode,
+    data: Value,
+    #[expect(
+        clippy::option_option,
+        reason = "a partial update's field: absent, null or a value"
+    )]
+    patch: Option<Option<u8>>,
     count: i32,
     big: u64,
     small: usize,
@@ -162,6 +168,23 @@ fn filter() -> impl Strategy<Value = Filter> {
     ]
 }
 
+/// Any small JSON value, for a field of type `serde_json::Value`.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        "[a-z]{0,4}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(2, 8, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::from),
+            prop::collection::btree_map("[a-z]{1,3}", inner, 0..3)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
 fn inner() -> impl Strategy<Value = Inner> {
     (any::<i16>(), prop::option::of("[a-z]{0,6}")).prop_map(|(code, note)| Inner { code, note })
 }
@@ -192,13 +215,17 @@ fn args() -> impl Strategy<Value = Args> {
             any::<i32>(),
             prop_oneof![Just(Mode::Auto), "Auto|[a-z]{0,6}".prop_map(Mode::Named)],
         ),
-        any::<u64>(),
+        (
+            any::<u64>(),
+            json_value(),
+            prop::option::of(prop::option::of(any::<u8>())),
+        ),
         any::<usize>(),
     );
     (first, second).prop_map(
         |(
             (shape, expr, steps, size, filter, slot, (secs, nanos), id),
-            (tally, (level, extra), inner, (maybe, pick), (count, mode), big, small),
+            (tally, (level, extra), inner, (maybe, pick), (count, mode), (big, data, patch), small),
         )| Args {
             shape,
             expr,
@@ -214,6 +241,8 @@ fn args() -> impl Strategy<Value = Args> {
             maybe,
             pick: pick.map(|(weight, filter)| Pick { weight, filter }),
             mode,
+            data,
+            patch,
             count,
             big,
             small,
