@@ -24,6 +24,9 @@ use crate::text::{count, cut, preview};
 /// list of allowed values is cut).
 const MAX_EXPECTED_CHARS: usize = 300;
 
+/// How deep the description of a union names the unions it is made of.
+const MAX_NOUN_DEPTH: usize = 3;
+
 /// How deep the unions inside the branches of a failed union are looked into.
 const MAX_UNION_DEPTH: usize = 32;
 
@@ -585,7 +588,7 @@ fn not_one_of(path: String, what: &str, sent: &Value, allowed: &[&Value]) -> Iss
 
 /// What one branch of a union accepts, told apart from its siblings: the object of a
 /// variant's key by that key, the tagged object by its tag.
-fn branch_noun(branch: &Value, root: &Map<String, Value>) -> String {
+fn branch_noun(branch: &Value, root: &Map<String, Value>, depth: usize) -> String {
     if let Some(Value::Array(values)) = branch.get("enum")
         && let [only] = values.as_slice()
     {
@@ -612,15 +615,19 @@ fn branch_noun(branch: &Value, root: &Map<String, Value>) -> String {
             return format!("an object with {}", names.join(", "));
         }
     }
-    noun(branch, root)
+    noun_at(branch, root, depth + 1)
 }
 
 /// What the branches of a union accept, each told apart from the others and named once:
 /// `"zero", or an object {"num": …}, or an object {"add": …}`.
 fn alternatives(branches: &[Value], root: &Map<String, Value>) -> String {
+    alternatives_at(branches, root, 0)
+}
+
+fn alternatives_at(branches: &[Value], root: &Map<String, Value>, depth: usize) -> String {
     let mut nouns: Vec<String> = Vec::new();
     for branch in branches {
-        let noun = branch_noun(resolve(branch, root), root);
+        let noun = branch_noun(resolve(branch, root), root, depth);
         if !nouns.contains(&noun) {
             nouns.push(noun);
         }
@@ -1391,6 +1398,12 @@ fn types_of(schema: &Value) -> Vec<&str> {
 
 /// A short noun phrase for what a schema accepts: `a string`, `one of "a", "b"`.
 fn noun(schema: &Value, root: &Map<String, Value>) -> String {
+    noun_at(schema, root, 0)
+}
+
+/// [`noun`] of a schema `depth` unions deep, which names a union it is nested in no deeper
+/// than a few levels (a union of itself would never end).
+fn noun_at(schema: &Value, root: &Map<String, Value>, depth: usize) -> String {
     let schema = resolve(schema, root);
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         return allowed_values(values);
@@ -1411,10 +1424,15 @@ fn noun(schema: &Value, root: &Map<String, Value>) -> String {
             _ => "a value",
         })
         .collect();
-    if nouns.is_empty() {
-        "any JSON value".to_owned()
-    } else {
-        nouns.join(" or ")
+    if !nouns.is_empty() {
+        return nouns.join(" or ");
+    }
+    match schema.get("anyOf").or_else(|| schema.get("oneOf")) {
+        Some(Value::Array(branches)) if depth < MAX_NOUN_DEPTH => {
+            alternatives_at(branches, root, depth)
+        }
+        Some(Value::Array(_)) => "one of several shapes".to_owned(),
+        _ => "any JSON value".to_owned(),
     }
 }
 
@@ -2156,5 +2174,21 @@ mod tests {
         assert!(checked.is_valid(&json!({"mode": "fast"})));
         let report = checked.check(&json!({"mode": 1})).unwrap_err();
         assert_eq!(report.at("mode").unwrap().code, IssueCode::Type, "{report}");
+    }
+
+    #[test]
+    fn a_union_of_itself_is_described_without_end() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"loop": {"$ref": "#/$defs/L"}},
+            "required": ["loop"],
+            "$defs": {"L": {"anyOf": [{"$ref": "#/$defs/L"}, {"type": "integer"}]}}
+        }));
+        let report = checked.check(&json!({})).unwrap_err();
+        let missing = report.at("loop").unwrap();
+        assert!(
+            missing.expected.as_deref().unwrap().contains("an integer"),
+            "{report}"
+        );
     }
 }
