@@ -1684,6 +1684,22 @@ fn own_example(
                     }
                 }
             }
+            // A map with a least size gets entries of the values it takes.
+            if let Some(Value::Object(values)) = schema.get("additionalProperties") {
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a small count"
+                )]
+                let least = num("minProperties").unwrap_or(0.0).min(8.0) as usize;
+                let value = example(&Value::Object(values.clone()), root, depth + 1, pick);
+                let mut n = 1;
+                while out.len() < least {
+                    out.entry(format!("key{n}"))
+                        .or_insert_with(|| value.clone());
+                    n += 1;
+                }
+            }
             Value::Object(out)
         }
         "array" => {
@@ -2189,6 +2205,22 @@ mod tests {
         assert!(
             missing.expected.as_deref().unwrap().contains("an integer"),
             "{report}"
+        );
+    }
+
+    #[test]
+    fn a_map_with_a_least_size_gets_an_example() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"tags": {
+                "type": "object", "minProperties": 2,
+                "additionalProperties": {"type": "integer", "minimum": 3}
+            }},
+            "required": ["tags"]
+        }));
+        assert_eq!(
+            checked.example(),
+            Some(&json!({"tags": {"key1": 3, "key2": 3}}))
         );
     }
 }
