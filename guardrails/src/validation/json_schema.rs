@@ -404,7 +404,12 @@ impl SchemaArgs {
                 }
             }
         }
-        if let Value::String(_) = union.sent {
+        // A string where every string the union takes is a constant (a unit variant) names a
+        // variant; where a branch takes other strings, that branch's issues say more.
+        let free_strings = branches.iter().any(|b| {
+            types_of(b).contains(&"string") && b.get("const").is_none() && b.get("enum").is_none()
+        });
+        if let (Value::String(_), false) = (union.sent, free_strings) {
             let constants = string_constants(branches);
             if !constants.is_empty() && !constants.contains(union.sent) {
                 let mut allowed = constants;
@@ -426,24 +431,36 @@ impl SchemaArgs {
                     && e.instance_path().as_str() == union.instance
             })
         });
-        if let Some(best) = fitting.min_by_key(|i| context[*i].len()) {
+        // On a tie, a branch of constants (a unit variant) is the less likely meant: the value
+        // was not one of them, and the other branch says what it lacks.
+        let constant = |i: usize| {
+            branches
+                .get(i)
+                .is_some_and(|b| b.get("const").is_some() || b.get("enum").is_some())
+        };
+        if let Some(best) = fitting.min_by_key(|i| (context[*i].len(), constant(*i))) {
             branch(best, report);
             return;
         }
-        let expected = if branches.is_empty() {
-            "one of the allowed shapes".to_owned()
-        } else {
-            let branches: Vec<Value> = branches.iter().map(|b| (*b).clone()).collect();
-            alternatives(&branches, self.root())
-        };
-        report.push(Issue {
-            path: union.path.clone(),
-            code: IssueCode::Type,
-            message: format!("Expected {expected}, got {}.", json_type_noun(union.sent)),
-            received: Some(preview(union.sent)),
-            expected: Some(expected.clone()),
-            fix: Some(expected),
-        });
+        report.push(no_branch_issue(union, self.root()));
+    }
+}
+
+/// The issue of a value of a type no branch of its union takes: what each branch takes.
+fn no_branch_issue(union: &Union<'_, '_>, root: &Map<String, Value>) -> Issue {
+    let expected = if union.branches.is_empty() {
+        "one of the allowed shapes".to_owned()
+    } else {
+        let branches: Vec<Value> = union.branches.iter().map(|b| (*b).clone()).collect();
+        alternatives(&branches, root)
+    };
+    Issue {
+        path: union.path.clone(),
+        code: IssueCode::Type,
+        message: format!("Expected {expected}, got {}.", json_type_noun(union.sent)),
+        received: Some(preview(union.sent)),
+        expected: Some(expected.clone()),
+        fix: Some(expected),
     }
 }
 
@@ -2222,5 +2239,33 @@ mod tests {
             checked.example(),
             Some(&json!({"tags": {"key1": 3, "key2": 3}}))
         );
+    }
+
+    #[test]
+    fn a_string_a_branch_takes_is_coached_by_that_branch() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"mode": {"anyOf": [
+                {"type": "string", "enum": ["auto"]},
+                {"type": "string", "pattern": "^x"}
+            ]}}
+        }));
+        let report = checked.check(&json!({"mode": "fast"})).unwrap_err();
+        assert_eq!(
+            report.at("mode").unwrap().code,
+            IssueCode::Pattern,
+            "{report}"
+        );
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"mode": {"anyOf": [
+                {"type": "string", "enum": ["auto"]},
+                {"type": "object", "properties": {"named": {"type": "string"}}, "required": ["named"], "additionalProperties": false}
+            ]}}
+        }));
+        let report = checked.check(&json!({"mode": "aut"})).unwrap_err();
+        let issue = report.at("mode").unwrap();
+        assert_eq!(issue.code, IssueCode::Enum, "{report}");
+        assert!(issue.message.contains("Did you mean \"auto\"?"), "{report}");
     }
 }
