@@ -18,7 +18,7 @@ use crate::text::{head_bytes, json_text};
 use crate::tool::CallOutput;
 use crate::tool::presenter::keep_within;
 use crate::tool::run::audit_log;
-use crate::validation::{ArgsInfo, SchemaArgs, SchemaError};
+use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
 /// Guards every tool of an rmcp `ToolRouter`, rendering messages as XML-style tags: the
 /// router, with each tool's `inputSchema` made strict and its arguments checked against it
@@ -93,12 +93,17 @@ impl ResultLimits {
 /// its own pipeline, which checks its calls already, with the coaching its declarations give):
 ///
 /// - its advertised `inputSchema` is made strict ([`strict_schema`](crate::validation::strict_schema):
-///   `additionalProperties: false` on every object that says nothing of other keys, local
-///   `$ref`s inlined), and a call's arguments are checked against it before the handler runs;
+///   every object that says nothing of other keys closed where serde closes it, at the object
+///   and not in the branches of a flattened or tagged enum, local `$ref`s inlined, integer
+///   formats made bounds), and a call's arguments are checked against it before the handler
+///   runs; string `format`s are annotations unless [`assert_formats`](Self::assert_formats)
+///   is set;
 /// - a call that does not validate gets every issue in one tool result with `isError: true`,
 ///   rendered as the derived tools' are: each issue's path, code, what was sent, what is
-///   expected, how to fix it, a did-you-mean for unknown keys, a valid example built from the
-///   schema and checked against it, and the recovery directive;
+///   expected, how to fix it, a did-you-mean for unknown keys and mistyped tags, the issues
+///   of the variant a tag names at their paths, a valid example built from the schema and
+///   checked against it (none rather than one that does not validate), and the recovery
+///   directive;
 /// - a valid call reaches the tool unchanged, and its result comes back unchanged unless a
 ///   limit of [`tool`](Self::tool) cuts it;
 /// - everything else (an unknown tool, a protocol error) is left to rmcp.
@@ -131,6 +136,7 @@ pub struct RouterGuard {
     render: RenderOptions,
     limits: BTreeMap<String, ResultLimits>,
     audit: bool,
+    schema: SchemaOptions,
 }
 
 impl RouterGuard {
@@ -173,6 +179,18 @@ impl RouterGuard {
     #[must_use]
     pub fn audit(mut self) -> Self {
         self.audit = true;
+        self
+    }
+
+    /// Refuses a string that breaks its `format` (`date-time`, `uuid`, `email`, …). By default
+    /// a format is an annotation, as JSON Schema 2020-12 makes it: the types a native tool
+    /// reads its arguments into are often more lenient than the format they advertise (chrono
+    /// reads `2024-01-02 03:04:05Z`, uuid reads the simple and `urn:` forms), and the guard
+    /// never refuses what the tool accepts. Integer formats (`int32`, `uint8`, …) are always
+    /// checked, as the bounds of the type they name.
+    #[must_use]
+    pub fn assert_formats(mut self) -> Self {
+        self.schema = self.schema.assert_formats(true);
         self
     }
 
@@ -237,6 +255,7 @@ impl RouterGuard {
                 if guarded.limits == limits
                     && guarded.audit == self.audit
                     && guarded.render == self.render
+                    && guarded.schema_options == self.schema
                 {
                     continue;
                 }
@@ -244,11 +263,12 @@ impl RouterGuard {
                     tool: name.to_string(),
                 });
             }
-            let args =
-                SchemaArgs::new(&route.attr.input_schema).map_err(|source| GuardError::Schema {
+            let args = SchemaArgs::with_options(&route.attr.input_schema, self.schema).map_err(
+                |source| GuardError::Schema {
                     tool: name.to_string(),
                     source,
-                })?;
+                },
+            )?;
             // Audited, the tool keeps its own schema: nothing changes for the client.
             let schema = Arc::new(if self.audit {
                 (*route.attr.input_schema).clone()
@@ -261,6 +281,7 @@ impl RouterGuard {
                 limits,
                 self.render.clone(),
                 self.audit,
+                self.schema,
                 Arc::clone(&schema),
             ));
             register(&schema, &guard);
@@ -387,12 +408,15 @@ struct NativeTool {
     args: SchemaArgs,
     limits: ResultLimits,
     render: RenderOptions,
-    /// The example shown in rejections; `null` when none could be built and proven.
+    /// The example shown in rejections; `null` when none could be built and proven, and then
+    /// rejections show none.
     example: Value,
     filters: Vec<Filter>,
     paging: Vec<&'static str>,
     /// Whether calls that do not validate are let through, and logged.
     audit: bool,
+    /// How the schema was read (whether formats are asserted).
+    schema_options: SchemaOptions,
     /// The schema the route advertises, kept so that its address identifies the route as
     /// guarded for as long as this guard lives.
     _schema: Arc<JsonObject>,
@@ -409,6 +433,7 @@ impl NativeTool {
         limits: ResultLimits,
         render: RenderOptions,
         audit: bool,
+        schema_options: SchemaOptions,
         schema: Arc<JsonObject>,
     ) -> Self {
         let mut filters = Vec::new();
@@ -431,6 +456,7 @@ impl NativeTool {
             filters,
             paging,
             audit,
+            schema_options,
             _schema: schema,
         }
     }

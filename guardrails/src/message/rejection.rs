@@ -22,8 +22,8 @@ pub struct Rejection<'a> {
     pub report: &'a Report,
     /// What the tool's arguments type declares (for the schema summary).
     pub args: &'a ArgsInfo,
-    /// A complete valid example of the arguments; `null` when there is none to show (the
-    /// renderers then show no example).
+    /// A complete valid example of the arguments; `null` when none could be built, and then
+    /// no example is shown.
     pub example: &'a Value,
     /// What changed in the tool's contract since the model was calibrated on it, when anything
     /// relevant did.
@@ -67,7 +67,6 @@ impl<'a> Rejection<'a> {
     pub fn suggestions(&self) -> Vec<String> {
         let mut out = suggestions(self.report);
         if self.example.is_null() {
-            // The last piece of advice points at the example, and there is none to show.
             out.pop();
         }
         out

@@ -109,9 +109,11 @@ pub(crate) fn rejection_value(r: &Rejection<'_>, options: &RenderOptions) -> Val
         "issues": issues,
         "omitted": hidden,
         "suggestions": r.suggestions(),
-        "validExample": r.example,
         "recovery": RECOVERY,
     });
+    if !r.example.is_null() {
+        error["validExample"] = r.example.clone();
+    }
     if options.schema_summary {
         let info = r.args;
         let properties: Map<String, Value> = info

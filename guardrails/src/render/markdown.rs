@@ -59,16 +59,11 @@ impl Renderer for Markdown {
         for (n, s) in r.suggestions().iter().enumerate() {
             let _ = writeln!(out, "{}. {s}", n + 1);
         }
-        // A type whose example its own validator rejects shows none (`null`).
-        if r.example.is_null() {
-            let _ = write!(out, "\n{RECOVERY}\n");
-        } else {
+        if !r.example.is_null() {
             let pretty = serde_json::to_string_pretty(r.example).unwrap_or_default();
-            let _ = write!(
-                out,
-                "\n## Valid example\n\n```json\n{pretty}\n```\n\n{RECOVERY}\n"
-            );
+            let _ = write!(out, "\n## Valid example\n\n```json\n{pretty}\n```\n");
         }
+        let _ = write!(out, "\n{RECOVERY}\n");
         if let Some(contract) = &r.contract {
             contract_section(contract, out);
         }

@@ -81,8 +81,7 @@ impl Renderer for Xml {
             }
             out.push_str("</schema>\n");
         }
-        // A type whose example its own validator rejects shows none (`null`): never a call
-        // that is rejected again.
+        // No example is better than one that does not validate: `null` stands for none.
         if !r.example.is_null() {
             out.push_str("<valid_example>");
             out.push_str(&example);
@@ -441,6 +440,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::render::RenderFormat;
     use crate::validation::{ArgsInfo, Report};
 
     fn shown_example(example: &Value) -> String {
@@ -470,11 +470,18 @@ mod tests {
     }
 
     #[test]
-    fn no_example_shows_no_example_block() {
+    fn no_example_is_shown_rather_than_null() {
         let report = Report::new();
         let rejection = Rejection::new("t", &report, &ArgsInfo::UNDECLARED, &Value::Null);
-        let text = super::super::rejection(&rejection, &RenderOptions::default());
-        assert!(!text.contains("valid_example"), "{text}");
-        assert!(text.contains("<recovery>"), "{text}");
+        for format in [
+            RenderFormat::Xml,
+            RenderFormat::Markdown,
+            RenderFormat::Json,
+        ] {
+            let text = super::super::rejection(&rejection, &RenderOptions::from(format));
+            assert!(!text.contains("null"), "{text}");
+            assert!(!text.to_lowercase().contains("example"), "{text}");
+            assert!(text.contains(RECOVERY), "{text}");
+        }
     }
 }

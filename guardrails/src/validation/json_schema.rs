@@ -24,6 +24,12 @@ use crate::text::{count, cut, preview};
 /// list of allowed values is cut).
 const MAX_EXPECTED_CHARS: usize = 300;
 
+/// How deep the description of a union names the unions it is made of.
+const MAX_NOUN_DEPTH: usize = 3;
+
+/// How deep the unions inside the branches of a failed union are looked into.
+const MAX_UNION_DEPTH: usize = 32;
+
 /// How deep the example of a recursive schema follows its references.
 const MAX_EXAMPLE_DEPTH: usize = 6;
 
@@ -37,6 +43,36 @@ const DATA_KEYWORDS: &[&str] = &[
 #[error("the input schema does not compile: {0}")]
 pub struct SchemaError(String);
 
+/// How [`SchemaArgs`] reads a schema.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SchemaOptions {
+    /// Whether a string `format` (`date-time`, `uuid`, `email`, …) is checked. JSON Schema
+    /// 2020-12 makes `format` an annotation by default, and the types a native tool reads its
+    /// arguments into are often more lenient than the format they advertise (chrono reads
+    /// `2024-01-02 03:04:05Z`, uuid reads the simple and `urn:` forms), so it is off unless
+    /// asked for. Integer formats (`int32`, `uint8`, …) are always checked, as the bounds they
+    /// imply.
+    pub assert_formats: bool,
+}
+
+impl SchemaOptions {
+    /// Formats are annotations.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            assert_formats: false,
+        }
+    }
+
+    /// Checks string formats too.
+    #[must_use]
+    pub const fn assert_formats(mut self, yes: bool) -> Self {
+        self.assert_formats = yes;
+        self
+    }
+}
+
 /// The arguments of a tool known only by its JSON Schema: its strict schema, the compiled
 /// validator and a valid example.
 #[derive(Debug)]
@@ -48,24 +84,39 @@ pub struct SchemaArgs {
 }
 
 impl SchemaArgs {
-    /// Makes `schema` strict ([`strict_schema`]), compiles it (string formats are checked,
-    /// as the derive checks them) and builds its example.
+    /// Makes `schema` strict ([`strict_schema`]), compiles it as JSON Schema 2020-12 (string
+    /// formats are annotations, see [`SchemaOptions`]) and builds its example.
     ///
     /// # Errors
     /// The schema does not compile (a reference to another document, an invalid keyword).
     pub fn new(schema: &Map<String, Value>) -> Result<Self, SchemaError> {
+        Self::with_options(schema, SchemaOptions::new())
+    }
+
+    /// [`new`](Self::new), reading the schema as `options` say.
+    ///
+    /// # Errors
+    /// The schema does not compile (a reference to another document, an invalid keyword).
+    pub fn with_options(
+        schema: &Map<String, Value>,
+        options: SchemaOptions,
+    ) -> Result<Self, SchemaError> {
         let schema = strict_schema(schema);
         let document = Value::Object(schema);
+        let formats = options.assert_formats;
         // Patterns run on the `regex` crate, as the derive's do (linear time, and faster);
         // a schema whose patterns need look-around or back-references falls back to
-        // `jsonschema`'s default engine.
+        // `jsonschema`'s default engine. The draft is 2020-12, the one MCP names, whose
+        // `unevaluatedProperties` closes the objects that branches add keys to.
         let validator = jsonschema::options()
-            .should_validate_formats(true)
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(formats)
             .with_pattern_options(jsonschema::PatternOptions::regex())
             .build(&document)
             .or_else(|_| {
                 jsonschema::options()
-                    .should_validate_formats(true)
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .should_validate_formats(formats)
                     .build(&document)
             })
             .map_err(|e| SchemaError(cut(&e.to_string(), MAX_EXPECTED_CHARS).into_owned()))?;
@@ -115,8 +166,15 @@ impl SchemaArgs {
             return Ok(());
         }
         let mut found = Found::default();
-        for error in self.validator.iter_errors(arguments) {
-            self.record(&error, arguments, &mut found);
+        let errors: Vec<ValidationError<'_>> = self.validator.iter_errors(arguments).collect();
+        // Where a union (`oneOf`, `anyOf`) failed, the keys its branches declare were left
+        // unevaluated because no branch matched, not because they are unknown: the union's
+        // issue says what is wrong there.
+        for error in &errors {
+            failed_unions(error, &mut found.failed_unions, 0);
+        }
+        for error in &errors {
+            self.record(error, arguments, &mut found);
         }
         // Unknown keys last, as the derive reports them: the model reads about its real
         // fields first.
@@ -183,16 +241,7 @@ impl SchemaArgs {
         match error.kind() {
             ValidationErrorKind::AdditionalProperties { unexpected }
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-                let names: Vec<&str> = here
-                    .and_then(|s| s.get("properties"))
-                    .and_then(Value::as_object)
-                    .map(|p| p.keys().map(String::as_str).collect())
-                    .unwrap_or_default();
-                for key in unexpected {
-                    let value = sent.get(key).unwrap_or(&Value::Null);
-                    let issue = context::unknown_field_issue(&path, key, value, &names, None);
-                    report.push(issue);
-                }
+                self.record_unknown_keys(error, unexpected, &path, here, report);
             }
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
@@ -213,39 +262,423 @@ impl SchemaArgs {
             }
             ValidationErrorKind::AnyOf { context }
             | ValidationErrorKind::OneOfNotValid { context } => {
-                // The branch of the value's own type, when there is exactly one, says more than
-                // "none of the alternatives matched".
-                let fitting: Vec<&Vec<ValidationError<'static>>> = context
-                    .iter()
-                    .filter(|errors| {
-                        // A branch of another type, or whose tag (a `const`) the value does not
-                        // carry, is not the one the caller meant.
-                        !errors.iter().any(|e| match e.kind() {
-                            ValidationErrorKind::Type { .. } => {
-                                e.instance_path().as_str() == error.instance_path().as_str()
-                            }
-                            ValidationErrorKind::Constant { .. } => true,
-                            _ => false,
-                        })
-                    })
-                    .collect();
-                if let [errors] = fitting.as_slice() {
-                    for inner in *errors {
-                        self.record(inner, root, report);
-                    }
-                } else {
-                    push(
-                        IssueCode::Type,
-                        "Matches none of the allowed shapes.".to_owned(),
-                        path,
-                        None,
-                    );
-                }
+                let keyword = schema_pointer.rsplit('/').next().unwrap_or_default();
+                let branches: Vec<&Value> = here
+                    .and_then(|s| s.get(keyword))
+                    .and_then(Value::as_array)
+                    .map(|b| b.iter().map(|b| resolve(b, root_schema)).collect())
+                    .unwrap_or_default();
+                let union = Union {
+                    path,
+                    sent,
+                    instance: error.instance_path().as_str(),
+                    branches: if branches.len() == context.len() {
+                        branches
+                    } else {
+                        Vec::new()
+                    },
+                };
+                self.record_union(&union, context, root, report);
             }
             other => {
                 let (code, message, expected) = plain_issue(other, sent, here, root_schema);
                 push(code, message, path, expected);
             }
+        }
+    }
+
+    /// The issues of keys that no schema of their object takes: each with a did-you-mean,
+    /// or the variant it belongs to; none for keys a failed union leaves unevaluated.
+    fn record_unknown_keys(
+        &self,
+        error: &ValidationError<'_>,
+        unexpected: &[String],
+        path: &str,
+        here: Option<&Value>,
+        report: &mut Found,
+    ) {
+        let root = self.root();
+        let sent = error.instance();
+        let mut names: Vec<&str> = Vec::new();
+        if let Some(here) = here {
+            declared_names(here, root, 0, &mut names);
+        }
+        let union_failed = matches!(
+            error.kind(),
+            ValidationErrorKind::UnevaluatedProperties { .. }
+        ) && report
+            .failed_unions
+            .iter()
+            .any(|at| at == error.instance_path().as_str());
+        // The one key of an object that names no variant of an externally tagged
+        // enum is the union's issue, a variant that does not exist.
+        let names_a_variant = union_failed
+            && sent.as_object().is_some_and(|o| o.len() == 1)
+            && here.is_some_and(|h| {
+                ["oneOf", "anyOf"].iter().any(|k| {
+                    h.get(*k).and_then(Value::as_array).is_some_and(|b| {
+                        let b: Vec<&Value> = b.iter().map(|b| resolve(b, root)).collect();
+                        !variant_keys(&b).is_empty()
+                    })
+                })
+            });
+        for key in unexpected {
+            if union_failed && (names_a_variant || names.contains(&key.as_str())) {
+                continue;
+            }
+            let value = sent.get(key).unwrap_or(&Value::Null);
+            let mut issue = context::unknown_field_issue(path, key, value, &names, None);
+            if let Some(owner) = here.and_then(|h| variant_owning(h, root, key)) {
+                // A field of another variant: say which, rather than "did you mean"
+                // the same name.
+                issue.message =
+                    format!("Not a field of this variant: it belongs to the variant with {owner}.");
+                issue.fix = Some(format!("Remove it, or send {owner} with it."));
+            }
+            report.push(issue);
+        }
+    }
+
+    /// The issues of a value that matches none of a union's branches, coached as serde
+    /// would and better: the branch its tag (or its one key, or its type and fewest issues)
+    /// picks, with that branch's own issues at their paths; a wrong or missing tag with the
+    /// tags allowed and a did-you-mean.
+    fn record_union(
+        &self,
+        union: &Union<'_, '_>,
+        context: &[Vec<ValidationError<'static>>],
+        root: &Value,
+        report: &mut Found,
+    ) {
+        let branches = &union.branches;
+        let branch = |i: usize, report: &mut Found| {
+            for inner in &context[i] {
+                self.record(inner, root, report);
+            }
+        };
+        if let Value::Object(object) = union.sent {
+            if let Some((tag, tags)) = tag_property(branches) {
+                let allowed: Vec<&Value> = tags.iter().map(|(_, v)| *v).collect();
+                match object.get(tag) {
+                    Some(value) => match tags.iter().find(|(_, t)| *t == value) {
+                        Some((i, _)) => branch(*i, report),
+                        None => {
+                            let mut at = union.path.clone();
+                            super::report::push_key(&mut at, &cut(tag, 64));
+                            report.push(not_one_of(at, "tag", value, &allowed));
+                        }
+                    },
+                    None => {
+                        let mut at = union.path.clone();
+                        super::report::push_key(&mut at, &cut(tag, 64));
+                        report.push(Issue {
+                            path: at,
+                            code: IssueCode::Missing,
+                            message: "Required field is missing: it says which variant this is."
+                                .to_owned(),
+                            received: None,
+                            expected: Some(allowed_values_of(&allowed)),
+                            fix: Some(allowed_values_of(&allowed)),
+                        });
+                    }
+                }
+                return;
+            }
+            let keys = variant_keys(branches);
+            if !keys.is_empty() {
+                if let Some((i, _)) = keys.iter().find(|(_, k)| object.contains_key(*k)) {
+                    branch(*i, report);
+                    return;
+                }
+                if let Some(key) = object.keys().next() {
+                    let mut allowed: Vec<Value> = string_constants(branches);
+                    allowed.extend(keys.iter().map(|(_, k)| Value::from(*k)));
+                    let allowed: Vec<&Value> = allowed.iter().collect();
+                    report.push(not_one_of(
+                        union.path.clone(),
+                        "variant",
+                        &Value::from(key.as_str()),
+                        &allowed,
+                    ));
+                    return;
+                }
+            }
+        }
+        // A string where every string the union takes is a constant (a unit variant) names a
+        // variant; where a branch takes other strings, that branch's issues say more.
+        let free_strings = branches.iter().any(|b| {
+            types_of(b).contains(&"string") && b.get("const").is_none() && b.get("enum").is_none()
+        });
+        if let (Value::String(_), false) = (union.sent, free_strings) {
+            let constants = string_constants(branches);
+            if !constants.is_empty() && !constants.contains(union.sent) {
+                let mut allowed = constants;
+                allowed.extend(variant_keys(branches).iter().map(|(_, k)| Value::from(*k)));
+                let allowed: Vec<&Value> = allowed.iter().collect();
+                report.push(not_one_of(
+                    union.path.clone(),
+                    "variant",
+                    union.sent,
+                    &allowed,
+                ));
+                return;
+            }
+        }
+        // The branches of the value's own type; of those, the one it is closest to.
+        let fitting = (0..context.len()).filter(|i| {
+            !context[*i].iter().any(|e| {
+                matches!(e.kind(), ValidationErrorKind::Type { .. })
+                    && e.instance_path().as_str() == union.instance
+            })
+        });
+        // On a tie, a branch of constants (a unit variant) is the less likely meant: the value
+        // was not one of them, and the other branch says what it lacks.
+        let constant = |i: usize| {
+            branches
+                .get(i)
+                .is_some_and(|b| b.get("const").is_some() || b.get("enum").is_some())
+        };
+        if let Some(best) = fitting.min_by_key(|i| (context[*i].len(), constant(*i))) {
+            branch(best, report);
+            return;
+        }
+        report.push(no_branch_issue(union, self.root()));
+    }
+}
+
+/// The issue of a value of a type no branch of its union takes: what each branch takes.
+fn no_branch_issue(union: &Union<'_, '_>, root: &Map<String, Value>) -> Issue {
+    let expected = if union.branches.is_empty() {
+        "one of the allowed shapes".to_owned()
+    } else {
+        let branches: Vec<Value> = union.branches.iter().map(|b| (*b).clone()).collect();
+        alternatives(&branches, root)
+    };
+    Issue {
+        path: union.path.clone(),
+        code: IssueCode::Type,
+        message: format!("Expected {expected}, got {}.", json_type_noun(union.sent)),
+        received: Some(preview(union.sent)),
+        expected: Some(expected.clone()),
+        fix: Some(expected),
+    }
+}
+
+/// The instance paths of the unions that failed, at any depth of the branches tried.
+fn failed_unions(error: &ValidationError<'_>, out: &mut Vec<String>, depth: usize) {
+    if let ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } =
+        error.kind()
+    {
+        let at = error.instance_path().as_str();
+        if !out.iter().any(|known| known == at) {
+            out.push(at.to_owned());
+        }
+        if depth < MAX_UNION_DEPTH {
+            for inner in context.iter().flatten() {
+                failed_unions(inner, out, depth + 1);
+            }
+        }
+    }
+}
+
+/// The tag (`"kind": "line"`) of the variant of `schema`'s tagged union that declares `key`.
+fn variant_owning(schema: &Value, root: &Map<String, Value>, key: &str) -> Option<String> {
+    ["oneOf", "anyOf"].iter().find_map(|keyword| {
+        let branches: Vec<&Value> = schema
+            .get(*keyword)?
+            .as_array()?
+            .iter()
+            .map(|b| resolve(b, root))
+            .collect();
+        let (tag, tags) = tag_property(&branches)?;
+        let (_, value) = tags.iter().find(|(i, _)| {
+            branches[*i]
+                .get("properties")
+                .is_some_and(|p| p.get(key).is_some())
+        })?;
+        Some(format!("{}: {}", Value::from(tag), preview(value)))
+    })
+}
+
+/// A value that matched none of a union's branches, where it was sent.
+struct Union<'a, 'v> {
+    path: String,
+    sent: &'v Value,
+    instance: &'a str,
+    /// The branches, in the order of the errors' context (empty when they could not be read).
+    branches: Vec<&'a Value>,
+}
+
+/// The property every object branch of a union carries as a constant (the `tag` of an
+/// internally or adjacently tagged enum), with each branch's value.
+fn tag_property<'a>(branches: &[&'a Value]) -> Option<(&'a str, Vec<(usize, &'a Value)>)> {
+    let objects: Vec<(usize, &Map<String, Value>)> = branches
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            b.get("properties")
+                .and_then(Value::as_object)
+                .map(|props| (i, props))
+        })
+        .collect();
+    if objects.len() < 2 || objects.len() != branches.len() {
+        return None;
+    }
+    let constant = |schema: &'a Value| -> Option<&'a Value> {
+        schema.get("const").or_else(|| match schema.get("enum") {
+            Some(Value::Array(values)) if values.len() == 1 => values.first(),
+            _ => None,
+        })
+    };
+    objects[0].1.iter().find_map(|(name, first)| {
+        constant(first)?;
+        let tags: Option<Vec<(usize, &Value)>> = objects
+            .iter()
+            .map(|(i, props)| props.get(name).and_then(constant).map(|v| (*i, v)))
+            .collect();
+        tags.map(|tags| (name.as_str(), tags))
+    })
+}
+
+/// The keys of the branches that are objects of one closed key (the variants with data of an
+/// externally tagged enum), with each branch's index.
+fn variant_keys<'a>(branches: &[&'a Value]) -> Vec<(usize, &'a str)> {
+    branches
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let props = b.get("properties")?.as_object()?;
+            let closed = b.get("additionalProperties") == Some(&Value::Bool(false))
+                || b.get("unevaluatedProperties") == Some(&Value::Bool(false));
+            match (props.keys().next(), props.len(), closed) {
+                (Some(key), 1, true) => Some((i, key.as_str())),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The strings the branches of a union allow as constants (the unit variants of an
+/// externally tagged enum).
+fn string_constants(branches: &[&Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for b in branches {
+        let values = b
+            .get("const")
+            .map(std::slice::from_ref)
+            .or_else(|| b.get("enum").and_then(Value::as_array).map(Vec::as_slice))
+            .unwrap_or_default();
+        out.extend(values.iter().filter(|v| v.is_string()).cloned());
+    }
+    out
+}
+
+fn allowed_values_of(values: &[&Value]) -> String {
+    let listed: Vec<String> = values.iter().map(|v| preview(v)).collect();
+    cut(&format!("one of {}", listed.join(", ")), MAX_EXPECTED_CHARS).into_owned()
+}
+
+/// A tag or variant that is none of those `allowed`: the allowed ones, and the closest as a
+/// did-you-mean.
+fn not_one_of(path: String, what: &str, sent: &Value, allowed: &[&Value]) -> Issue {
+    let names: Vec<&str> = allowed.iter().filter_map(|v| v.as_str()).collect();
+    let close = sent
+        .as_str()
+        .and_then(|s| crate::text::did_you_mean(s, names.iter().copied()));
+    let list = allowed_values_of(allowed);
+    let message = match close {
+        Some(best) => format!("Not a known {what}. Did you mean {}?", Value::from(best)),
+        None => format!(
+            "Not a known {what}: the {what}s are {}.",
+            &list["one of ".len()..]
+        ),
+    };
+    Issue {
+        path,
+        code: IssueCode::Enum,
+        message,
+        received: Some(preview(sent)),
+        expected: Some(list.clone()),
+        fix: Some(list),
+    }
+}
+
+/// What one branch of a union accepts, told apart from its siblings: the object of a
+/// variant's key by that key, the tagged object by its tag.
+fn branch_noun(branch: &Value, root: &Map<String, Value>, depth: usize) -> String {
+    if let Some(Value::Array(values)) = branch.get("enum")
+        && let [only] = values.as_slice()
+    {
+        return preview(only);
+    }
+    if let [(_, key)] = variant_keys(&[branch]).as_slice() {
+        return format!("an object {{{}: …}}", Value::from(*key));
+    }
+    if let Some(props) = branch.get("properties").and_then(Value::as_object) {
+        // The tag first, with its value: it is what tells this branch from the others.
+        let (tags, fields): (Vec<_>, Vec<_>) =
+            props.iter().partition(|(_, p)| p.get("const").is_some());
+        let names: Vec<String> = tags
+            .iter()
+            .map(|(k, p)| format!("{}: {}", Value::from(k.as_str()), preview(&p["const"])))
+            .chain(
+                fields
+                    .iter()
+                    .map(|(k, _)| Value::from(k.as_str()).to_string()),
+            )
+            .take(6)
+            .collect();
+        if !names.is_empty() {
+            return format!("an object with {}", names.join(", "));
+        }
+    }
+    noun_at(branch, root, depth + 1)
+}
+
+/// What the branches of a union accept, each told apart from the others and named once:
+/// `"zero", or an object {"num": …}, or an object {"add": …}`.
+fn alternatives(branches: &[Value], root: &Map<String, Value>) -> String {
+    alternatives_at(branches, root, 0)
+}
+
+fn alternatives_at(branches: &[Value], root: &Map<String, Value>, depth: usize) -> String {
+    let mut nouns: Vec<String> = Vec::new();
+    for branch in branches {
+        let noun = branch_noun(resolve(branch, root), root, depth);
+        if !nouns.contains(&noun) {
+            nouns.push(noun);
+        }
+    }
+    cut(&nouns.join(", or "), MAX_EXPECTED_CHARS).into_owned()
+}
+
+/// The keys an object schema declares: its own `properties` and those of its branches in
+/// place (a flattened enum's variants), for the did-you-mean of a key none of them takes.
+fn declared_names<'a>(
+    schema: &'a Value,
+    root: &'a Map<String, Value>,
+    depth: usize,
+    names: &mut Vec<&'a str>,
+) {
+    if depth > MAX_EXAMPLE_DEPTH {
+        return;
+    }
+    let schema = resolve(schema, root);
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for name in props.keys() {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        for branch in schema
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            declared_names(branch, root, depth + 1, names);
         }
     }
 }
@@ -386,6 +819,8 @@ struct Found {
     fields: Vec<Issue>,
     unknown: Vec<Issue>,
     omitted: usize,
+    /// The instance paths (JSON pointers) of the unions that failed.
+    failed_unions: Vec<String>,
 }
 
 impl Found {
@@ -452,6 +887,15 @@ fn lookup<'a>(schema: &'a Value, pointer: &str) -> Option<&'a Value> {
     let root = schema.as_object()?;
     let mut at = schema;
     for segment in pointer_segments(pointer) {
+        if segment == "$ref" {
+            // A path through a reference that was kept (a recursive type) goes on in the
+            // definition it names.
+            at = at
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| local_ref(r, root))?;
+            continue;
+        }
         let next = match at {
             Value::Object(map) => map.get(&segment),
             Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
@@ -495,10 +939,18 @@ fn required_of(schema: &Map<String, Value>) -> BTreeSet<&str> {
 }
 
 /// The strict form of a tool's input schema: every local `$ref` inlined (those of a recursive
-/// type stay references, into the `$defs` that remain), `anyOf` of a schema and `null` (an
-/// `Option`) folded into the schema, and `additionalProperties: false` on every object schema
-/// that says nothing of other keys (no `additionalProperties`, `patternProperties`,
-/// `unevaluatedProperties`, nor `allOf` / `anyOf` / `oneOf` that may declare more of them).
+/// type stay references, into the `$defs` that remain) with the keywords beside it merged in,
+/// `oneOf` read as `anyOf` (serde takes the first variant that reads a value), `anyOf` of a
+/// schema and `null` (an `Option`) folded into the schema, integer `format`s
+/// (`int32`, `uint64`, …) made the bounds they imply, and every object closed where serde
+/// closes it: at the object a value is, never in the branches (`oneOf`, `anyOf`, `allOf`) and
+/// referenced definitions it is built from, which see only their own keys.
+///
+/// An object that says nothing of other keys (no `additionalProperties`, `patternProperties`
+/// nor `unevaluatedProperties`) gets `additionalProperties: false` when its own `properties`
+/// are all its keys, and `unevaluatedProperties: false` when branches declare more of them (a
+/// flattened enum, an internally tagged variant): a key is then known when the object or a
+/// branch that matches declares it.
 #[must_use]
 pub fn strict_schema(schema: &Map<String, Value>) -> Map<String, Value> {
     let defs = |section: &str| schema.get(section).and_then(Value::as_object);
@@ -506,24 +958,44 @@ pub fn strict_schema(schema: &Map<String, Value>) -> Map<String, Value> {
         defs: [defs("$defs"), defs("definitions")],
         stack: Vec::new(),
         kept: BTreeSet::new(),
+        open: BTreeSet::new(),
     };
     let mut root = schema.clone();
     root.remove("$defs");
     root.remove("definitions");
-    let mut out = match inliner.inline(&Value::Object(root)) {
+    let mut out = match inliner.inline(&Value::Object(root), Place::Value) {
         Value::Object(map) => map,
         _ => Map::new(),
     };
-    // The definitions a recursive type still refers to, strict themselves.
+    // The definitions a recursive type still refers to, strict themselves: closed where they
+    // are values, open when one applies in place somewhere (the objects that hold it close it).
     let mut done = BTreeSet::new();
+    let mut written_open = BTreeSet::new();
     let mut kept_defs: [Map<String, Value>; 2] = [Map::new(), Map::new()];
-    while let Some((section, name)) = inliner.kept.iter().find(|k| !done.contains(*k)).cloned() {
-        done.insert((section, name.clone()));
+    loop {
+        // A definition written closed before it was found in place is written again, open.
+        let next = inliner
+            .kept
+            .iter()
+            .find(|k| !done.contains(*k))
+            .or_else(|| inliner.open.iter().find(|k| !written_open.contains(*k)))
+            .cloned();
+        let Some(key) = next else {
+            break;
+        };
+        done.insert(key.clone());
+        let place = if inliner.open.contains(&key) {
+            written_open.insert(key.clone());
+            Place::InPlace
+        } else {
+            Place::Value
+        };
+        let (section, name) = key;
         let Some(def) = inliner.defs[section].and_then(|d| d.get(&name)) else {
             continue;
         };
         inliner.stack = vec![(section, name.clone())];
-        let strict = inliner.inline(def);
+        let strict = inliner.inline(def, place);
         kept_defs[section].insert(name, strict);
     }
     for (section, defs) in ["$defs", "definitions"].into_iter().zip(kept_defs) {
@@ -534,14 +1006,45 @@ pub fn strict_schema(schema: &Map<String, Value>) -> Map<String, Value> {
     out
 }
 
+/// Where a subschema applies: to a value of its own (the root, a property, an item), which is
+/// closed, or in place, to the value its parent applies to (a branch of `oneOf`, a referenced
+/// definition), which is left open for the parent to close.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Value,
+    InPlace,
+}
+
+/// Keywords whose subschemas apply in place, to the value of the schema that holds them.
+const IN_PLACE_KEYWORDS: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+];
+
+/// Keywords that say what becomes of keys an object's `properties` do not name.
+const OTHER_KEYS_KEYWORDS: &[&str] = &[
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+];
+
 struct Inliner<'a> {
     defs: [Option<&'a Map<String, Value>>; 2],
     stack: Vec<(usize, String)>,
+    /// The definitions a recursive type still refers to.
     kept: BTreeSet<(usize, String)>,
+    /// Those of them referred to in place, as a branch or beside other keywords.
+    open: BTreeSet<(usize, String)>,
 }
 
 impl Inliner<'_> {
-    fn inline(&mut self, schema: &Value) -> Value {
+    fn inline(&mut self, schema: &Value, place: Place) -> Value {
         let Value::Object(map) = schema else {
             return schema.clone();
         };
@@ -556,20 +1059,34 @@ impl Inliner<'_> {
                 let def = self.defs[section].and_then(|d| d.get(&name));
                 if let Some(def) = def {
                     if self.stack.contains(&key) {
+                        if place == Place::InPlace {
+                            // A definition that also applies in place is left open, for the
+                            // objects that hold it to close.
+                            self.open.insert(key.clone());
+                        }
                         self.kept.insert(key);
                         return schema.clone();
                     }
                     self.stack.push(key);
-                    let mut inlined = self.inline(def);
+                    // The definition applies in place: the keywords beside the reference (the
+                    // tag of an internally tagged variant) add to it, and the whole is closed
+                    // here, where the value is.
+                    let inlined = self.inline(def, Place::InPlace);
                     self.stack.pop();
-                    if let Value::Object(target) = &mut inlined {
-                        for (k, v) in map {
-                            if k != "$ref" && !target.contains_key(k) {
-                                target.insert(k.clone(), self.inline_keyword(k, v));
-                            }
-                        }
+                    let Value::Object(mut target) = inlined else {
+                        return inlined;
+                    };
+                    let siblings: Map<String, Value> = map
+                        .iter()
+                        .filter(|(k, _)| *k != "$ref")
+                        .map(|(k, v)| (k.clone(), self.inline_keyword(k, v)))
+                        .collect();
+                    merge_siblings(&mut target, siblings);
+                    first_match(&mut target);
+                    if place == Place::Value {
+                        close(&mut target);
                     }
-                    return inlined;
+                    return Value::Object(target);
                 }
             }
         }
@@ -577,22 +1094,12 @@ impl Inliner<'_> {
             .iter()
             .map(|(k, v)| (k.clone(), self.inline_keyword(k, v)))
             .collect();
+        first_match(&mut out);
         fold_constants(&mut out);
         fold_nullable(&mut out);
-        if is_object_schema(&out)
-            && ![
-                "additionalProperties",
-                "patternProperties",
-                "unevaluatedProperties",
-                "allOf",
-                "anyOf",
-                "oneOf",
-                "$ref",
-            ]
-            .iter()
-            .any(|k| out.contains_key(*k))
-        {
-            out.insert("additionalProperties".to_owned(), Value::Bool(false));
+        integer_bounds(&mut out);
+        if place == Place::Value {
+            close(&mut out);
         }
         Value::Object(out)
     }
@@ -601,21 +1108,184 @@ impl Inliner<'_> {
         if DATA_KEYWORDS.contains(&keyword) {
             return value.clone();
         }
+        let place = if IN_PLACE_KEYWORDS.contains(&keyword) {
+            Place::InPlace
+        } else {
+            Place::Value
+        };
         match (keyword, value) {
             // Maps of name to subschema.
             ("properties" | "patternProperties" | "dependentSchemas", Value::Object(map)) => {
                 Value::Object(
                     map.iter()
-                        .map(|(k, v)| (k.clone(), self.inline(v)))
+                        .map(|(k, v)| (k.clone(), self.inline(v, place)))
                         .collect(),
                 )
             }
             (_, Value::Array(items)) => {
-                Value::Array(items.iter().map(|v| self.inline(v)).collect())
+                Value::Array(items.iter().map(|v| self.inline(v, place)).collect())
             }
-            (_, Value::Object(_)) => self.inline(value),
+            (_, Value::Object(_)) => self.inline(value, place),
             _ => value.clone(),
         }
+    }
+}
+
+/// `oneOf` read as serde reads an enum, as `anyOf`: serde takes the variant a tag names or the
+/// first that reads the value, and never refuses a value because two variants would read it (a
+/// unit variant beside an `#[serde(untagged)]` one of type `String`, both of which take its
+/// name). A schema with both keeps its own `anyOf` and gets the other in an `allOf`.
+fn first_match(schema: &mut Map<String, Value>) {
+    let Some(branches) = schema.remove("oneOf") else {
+        return;
+    };
+    if schema.contains_key("anyOf") {
+        let mut one = Map::new();
+        one.insert("anyOf".to_owned(), branches);
+        match schema.get_mut("allOf") {
+            Some(Value::Array(all)) => all.push(Value::Object(one)),
+            _ => {
+                schema.insert("allOf".to_owned(), Value::Array(vec![Value::Object(one)]));
+            }
+        }
+    } else {
+        schema.insert("anyOf".to_owned(), branches);
+    }
+}
+
+/// Closes the object `schema` describes, when it says nothing of other keys:
+/// `additionalProperties: false` when its `properties` are all it declares,
+/// `unevaluatedProperties: false` when branches in place declare more.
+fn close(schema: &mut Map<String, Value>) {
+    if OTHER_KEYS_KEYWORDS.iter().any(|k| schema.contains_key(*k)) {
+        return;
+    }
+    let branches_declare_keys = IN_PLACE_KEYWORDS
+        .iter()
+        .chain(&["$ref"])
+        .any(|k| schema.contains_key(*k));
+    if branches_declare_keys {
+        if may_be_object(schema) {
+            schema.insert("unevaluatedProperties".to_owned(), Value::Bool(false));
+        }
+    } else if is_object_schema(schema) {
+        schema.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+}
+
+/// Whether a value `schema` accepts may be an object: it or one of its branches in place
+/// describes one.
+fn may_be_object(schema: &Map<String, Value>) -> bool {
+    if is_object_schema(schema) || schema.contains_key("$ref") {
+        return true;
+    }
+    IN_PLACE_KEYWORDS.iter().any(|k| match schema.get(*k) {
+        Some(Value::Array(branches)) => branches
+            .iter()
+            .any(|b| b.as_object().is_some_and(may_be_object)),
+        Some(Value::Object(branch)) if *k != "dependentSchemas" && *k != "not" => {
+            may_be_object(branch)
+        }
+        _ => false,
+    })
+}
+
+/// Adds the keywords written beside a `$ref` to the definition it names: both apply, so
+/// `properties` are joined (a property both declare must satisfy both), `required` lists
+/// united, and any other keyword both declare differently kept in an `allOf`.
+fn merge_siblings(target: &mut Map<String, Value>, siblings: Map<String, Value>) {
+    let mut both = Vec::new();
+    for (keyword, value) in siblings {
+        let Some(existing) = target.get_mut(&keyword) else {
+            target.insert(keyword, value);
+            continue;
+        };
+        if *existing == value {
+            continue;
+        }
+        match (keyword.as_str(), existing, value) {
+            ("properties", Value::Object(mine), Value::Object(theirs)) => {
+                for (name, schema) in theirs {
+                    match mine.get_mut(&name) {
+                        None => {
+                            mine.insert(name, schema);
+                        }
+                        Some(same) if *same == schema => {}
+                        Some(other) => {
+                            let first = other.take();
+                            *other = serde_json::json!({ "allOf": [first, schema] });
+                        }
+                    }
+                }
+            }
+            ("required", Value::Array(mine), Value::Array(theirs)) => {
+                for name in theirs {
+                    if !mine.contains(&name) {
+                        mine.push(name);
+                    }
+                }
+            }
+            ("title" | "description" | "examples" | "default", existing, value) => {
+                *existing = value;
+            }
+            (_, _, value) => {
+                let mut one = Map::new();
+                one.insert(keyword, value);
+                both.push(Value::Object(one));
+            }
+        }
+    }
+    if !both.is_empty() {
+        match target.get_mut("allOf") {
+            Some(Value::Array(all)) => all.extend(both),
+            _ => {
+                target.insert("allOf".to_owned(), Value::Array(both));
+            }
+        }
+    }
+}
+
+/// The bounds an integer `format` implies (`int32`, `uint8`, …), as the type serde reads the
+/// value into has them, added where the schema does not bound the value itself: an overflow is
+/// then refused at its field, with the range to use.
+fn integer_bounds(schema: &mut Map<String, Value>) {
+    let Some(format) = schema.get("format").and_then(Value::as_str) else {
+        return;
+    };
+    let is_integer = match schema.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    if !is_integer {
+        return;
+    }
+    let (low, high): (Value, Value) = match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0.into(), u8::MAX.into()),
+        "uint16" => (0.into(), u16::MAX.into()),
+        "uint32" => (0.into(), u32::MAX.into()),
+        "uint64" => (0.into(), u64::MAX.into()),
+        "int" => (isize::MIN.into(), isize::MAX.into()),
+        "uint" => (0.into(), usize::MAX.into()),
+        _ => return,
+    };
+    // A bound of the schema's own is kept where it is tighter than the type's.
+    let number = |key: &str, schema: &Map<String, Value>| schema.get(key).and_then(Value::as_f64);
+    let low_f = low.as_f64().unwrap_or(f64::MIN);
+    let high_f = high.as_f64().unwrap_or(f64::MAX);
+    if number("minimum", schema).is_none_or(|m| m < low_f)
+        && number("exclusiveMinimum", schema).is_none_or(|m| m < low_f)
+    {
+        schema.insert("minimum".to_owned(), low);
+    }
+    if number("maximum", schema).is_none_or(|m| m > high_f)
+        && number("exclusiveMaximum", schema).is_none_or(|m| m > high_f)
+    {
+        schema.insert("maximum".to_owned(), high);
     }
 }
 
@@ -702,7 +1372,12 @@ fn fold_nullable(schema: &mut Map<String, Value>) {
     let Some(inner) = inner.as_object() else {
         return;
     };
-    if inner.contains_key("const") || inner.contains_key("$ref") {
+    // A schema with branches in place keeps `null` apart: its branches, which say `object`,
+    // would refuse the `null` folded into its type.
+    if inner.contains_key("const")
+        || inner.contains_key("$ref")
+        || IN_PLACE_KEYWORDS.iter().any(|k| inner.contains_key(*k))
+    {
         return;
     }
     let mut types: Vec<Value> = match inner.get("type") {
@@ -740,6 +1415,12 @@ fn types_of(schema: &Value) -> Vec<&str> {
 
 /// A short noun phrase for what a schema accepts: `a string`, `one of "a", "b"`.
 fn noun(schema: &Value, root: &Map<String, Value>) -> String {
+    noun_at(schema, root, 0)
+}
+
+/// [`noun`] of a schema `depth` unions deep, which names a union it is nested in no deeper
+/// than a few levels (a union of itself would never end).
+fn noun_at(schema: &Value, root: &Map<String, Value>, depth: usize) -> String {
     let schema = resolve(schema, root);
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         return allowed_values(values);
@@ -760,10 +1441,15 @@ fn noun(schema: &Value, root: &Map<String, Value>) -> String {
             _ => "a value",
         })
         .collect();
-    if nouns.is_empty() {
-        "any JSON value".to_owned()
-    } else {
-        nouns.join(" or ")
+    if !nouns.is_empty() {
+        return nouns.join(" or ");
+    }
+    match schema.get("anyOf").or_else(|| schema.get("oneOf")) {
+        Some(Value::Array(branches)) if depth < MAX_NOUN_DEPTH => {
+            alternatives_at(branches, root, depth)
+        }
+        Some(Value::Array(_)) => "one of several shapes".to_owned(),
+        _ => "any JSON value".to_owned(),
     }
 }
 
@@ -786,8 +1472,7 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
             .or_else(|| schema.get("oneOf"))
             .and_then(Value::as_array)
         {
-            let alternatives: Vec<String> = branches.iter().map(|b| noun(b, root)).collect();
-            return cut(&alternatives.join(" or "), MAX_EXPECTED_CHARS).into_owned();
+            return alternatives(branches, root);
         }
         return "any JSON value".to_owned();
     };
@@ -904,20 +1589,37 @@ fn describe_number(schema: &Value, kind: &str) -> String {
     s
 }
 
-/// Examples to try, best first: every property, then only the required ones.
+/// How many ways of choosing among a union's branches the example tries.
+const EXAMPLE_CHOICES: usize = 4;
+
+/// Examples to try, best first: every property, then only the required ones, each with the
+/// first branch of every union, then the next ones (the first may be a variant that cannot
+/// be built, such as a recursive one).
 fn example_candidates(root: &Map<String, Value>) -> Vec<Value> {
     let schema = Value::Object(root.clone());
-    let full = example(&schema, root, 0, true);
-    let minimal = example(&schema, root, 0, false);
-    if full == minimal {
-        vec![full]
-    } else {
-        vec![full, minimal]
+    let mut out: Vec<Value> = Vec::new();
+    for choice in 0..EXAMPLE_CHOICES {
+        for optional in [true, false] {
+            let pick = Pick { optional, choice };
+            let candidate = example(&schema, root, 0, pick);
+            if !out.contains(&candidate) {
+                out.push(candidate);
+            }
+        }
     }
+    out
 }
 
-/// An example value of `schema`; `optional` says whether optional properties are filled in.
-fn example(schema: &Value, root: &Map<String, Value>, depth: usize, optional: bool) -> Value {
+/// What an example fills in: optional properties or not, and which branch of a union.
+#[derive(Clone, Copy)]
+struct Pick {
+    optional: bool,
+    choice: usize,
+}
+
+/// An example value of `schema`: its own keywords, and the properties its branches in place
+/// (`allOf`, a chosen branch of `oneOf` / `anyOf`) add to an object.
+fn example(schema: &Value, root: &Map<String, Value>, depth: usize, pick: Pick) -> Value {
     if depth > MAX_EXAMPLE_DEPTH {
         return Value::Null;
     }
@@ -943,52 +1645,118 @@ fn example(schema: &Value, root: &Map<String, Value>, depth: usize, optional: bo
     if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
         return default.clone();
     }
-    if let Some(Value::Array(branches)) = schema.get("anyOf").or_else(|| schema.get("oneOf")) {
-        let branch = branches
+    let mut own = own_example(schema, root, depth, pick);
+    let mut parts: Vec<&Value> = schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
+    if let Some(Value::Array(branches)) = schema.get("oneOf").or_else(|| schema.get("anyOf")) {
+        let usable: Vec<&Value> = branches
             .iter()
-            .find(|b| types_of(resolve(b, root)) != ["null"])
-            .or(branches.first());
-        if let Some(branch) = branch {
-            return example(branch, root, depth + 1, optional);
+            .filter(|b| types_of(resolve(b, root)) != ["null"])
+            .collect();
+        let usable = if usable.is_empty() {
+            branches.iter().collect()
+        } else {
+            usable
+        };
+        if !usable.is_empty() {
+            parts.push(usable[pick.choice % usable.len()]);
         }
     }
+    for part in parts {
+        let value = example(part, root, depth + 1, pick);
+        match (&mut own, value) {
+            (Some(Value::Object(mine)), Value::Object(theirs)) => {
+                for (k, v) in theirs {
+                    mine.entry(k).or_insert(v);
+                }
+            }
+            (None, value) => own = Some(value),
+            _ => {}
+        }
+    }
+    own.unwrap_or(Value::Null)
+}
+
+/// The example of what `schema` itself says of a value, by its type; `None` when it says no
+/// type.
+fn own_example(
+    schema: &Value,
+    root: &Map<String, Value>,
+    depth: usize,
+    pick: Pick,
+) -> Option<Value> {
     let num = |key: &str| schema.get(key).and_then(Value::as_f64);
-    match types_of(schema).first().copied() {
-        Some("object") => {
+    Some(match types_of(schema).first().copied()? {
+        "object" => {
             let required = schema.as_object().map(required_of).unwrap_or_default();
             let mut out = Map::new();
             if let Some(props) = schema.get("properties").and_then(Value::as_object) {
                 for (name, prop) in props {
-                    if required.contains(name.as_str()) || (optional && depth < 2) {
-                        out.insert(name.clone(), example(prop, root, depth + 1, optional));
+                    if required.contains(name.as_str()) || (pick.optional && depth < 2) {
+                        out.insert(name.clone(), example(prop, root, depth + 1, pick));
                     }
+                }
+            }
+            // A map with a least size gets entries of the values it takes.
+            if let Some(Value::Object(values)) = schema.get("additionalProperties") {
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a small count"
+                )]
+                let least = num("minProperties").unwrap_or(0.0).min(8.0) as usize;
+                let value = example(&Value::Object(values.clone()), root, depth + 1, pick);
+                let mut n = 1;
+                while out.len() < least {
+                    out.entry(format!("key{n}"))
+                        .or_insert_with(|| value.clone());
+                    n += 1;
                 }
             }
             Value::Object(out)
         }
-        Some("array") => {
-            let min = num("minItems").unwrap_or(1.0).max(1.0);
+        "array" => {
+            let prefix: Vec<Value> = schema
+                .get("prefixItems")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|item| example(item, root, depth + 1, pick))
+                .collect();
+            // Deep in a recursive type, an empty list ends the recursion.
+            let least = if depth < 3 { 1.0 } else { 0.0 };
+            let min = num("minItems").unwrap_or(least).max(least);
             let max = num("maxItems").unwrap_or(f64::MAX);
-            if max < 1.0 {
-                return Value::Array(Vec::new());
-            }
-            let item = schema.get("items").map_or(Value::from("example"), |i| {
-                example(i, root, depth + 1, optional)
-            });
             #[expect(
                 clippy::cast_possible_truncation,
                 clippy::cast_sign_loss,
                 reason = "a small count"
             )]
-            let n = min.min(8.0) as usize;
-            let items = (0..n).map(|i| distinct(&item, i)).collect();
+            let n = (min.min(8.0).min(max) as usize).max(prefix.len());
+            let items = match schema.get("items") {
+                Some(Value::Bool(false)) => prefix,
+                _ if n == prefix.len() => prefix,
+                items => {
+                    let item = items.map_or(Value::from("example"), |i| {
+                        example(i, root, depth + 1, pick)
+                    });
+                    let mut all = prefix;
+                    let start = all.len();
+                    all.extend((start..n).map(|i| distinct(&item, i - start)));
+                    all
+                }
+            };
             Value::Array(items)
         }
-        Some("string") => example_string(schema),
-        Some(kind @ ("integer" | "number")) => example_number(schema, kind),
-        Some("boolean") => Value::Bool(false),
+        "string" => example_string(schema),
+        kind @ ("integer" | "number") => example_number(schema, kind),
+        "boolean" => Value::Bool(false),
         _ => Value::Null,
-    }
+    })
 }
 
 fn example_string(schema: &Value) -> Value {
@@ -1231,5 +1999,273 @@ mod tests {
             let report = checked.check(&invalid).unwrap_err();
             assert!(report.at(path).is_some(), "{path}: {report}");
         }
+    }
+
+    #[test]
+    fn branches_stay_open_and_the_object_that_holds_them_is_closed() {
+        let strict = strict_schema(
+            json!({
+                "type": "object",
+                "properties": {"limit": {"type": "integer"}},
+                "oneOf": [
+                    {"type": "object", "properties": {"by": {"const": "a"}, "a": {"type": "string"}}, "required": ["by"]},
+                    {"$ref": "#/$defs/B", "properties": {"by": {"const": "b"}}, "required": ["by"]}
+                ],
+                "$defs": {"B": {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}}
+            })
+            .as_object()
+            .unwrap(),
+        );
+        assert_eq!(strict["unevaluatedProperties"], false, "{strict:?}");
+        assert!(strict.get("additionalProperties").is_none(), "{strict:?}");
+        for branch in strict["anyOf"].as_array().unwrap() {
+            assert!(branch.get("additionalProperties").is_none(), "{branch}");
+            assert!(branch.get("unevaluatedProperties").is_none(), "{branch}");
+        }
+        // The keywords beside the `$ref` are merged into its definition, not dropped.
+        let b = &strict["anyOf"][1];
+        assert_eq!(b["properties"]["by"], json!({"const": "b"}));
+        assert_eq!(b["properties"]["b"], json!({"type": "integer"}));
+        assert_eq!(b["required"], json!(["b", "by"]));
+
+        let checked = args(&Value::Object(strict));
+        assert!(checked.is_valid(&json!({"by": "a", "a": "x", "limit": 1})));
+        assert!(checked.is_valid(&json!({"by": "b", "b": 2})));
+        assert!(!checked.is_valid(&json!({"b": 2})), "the tag is required");
+        for (invalid, path) in [
+            (json!({"by": "a", "limit": 1, "limt": 2}), "limt"),
+            (json!({"by": "a", "b": 2}), "b"),
+        ] {
+            let report = checked.check(&invalid).unwrap_err();
+            let unknown = report.at(path).expect(path);
+            assert_eq!(unknown.code, IssueCode::UnknownField, "{report}");
+        }
+    }
+
+    #[test]
+    fn a_conflicting_sibling_of_a_ref_applies_with_its_target() {
+        let strict = strict_schema(
+            json!({
+                "type": "object",
+                "properties": {"n": {"$ref": "#/$defs/N", "maximum": 10, "properties": {}}},
+                "$defs": {"N": {"type": "integer", "maximum": 100}}
+            })
+            .as_object()
+            .unwrap(),
+        );
+        let n = &strict["properties"]["n"];
+        assert_eq!(n["maximum"], 100, "{n}");
+        assert_eq!(n["allOf"], json!([{"maximum": 10}]), "{n}");
+        let checked = args(&Value::Object(strict));
+        assert!(checked.is_valid(&json!({"n": 10})));
+        assert!(!checked.is_valid(&json!({"n": 11})));
+    }
+
+    #[test]
+    fn integer_formats_bound_the_value_unless_the_schema_is_tighter() {
+        let strict = strict_schema(
+            json!({
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer", "format": "int32"},
+                    "b": {"type": ["integer", "null"], "format": "uint64", "minimum": 0},
+                    "c": {"type": "integer", "format": "uint8", "minimum": 1, "maximum": 10},
+                    "d": {"type": "integer", "format": "int16", "minimum": -100_000},
+                    "e": {"type": "string", "format": "int32"}
+                }
+            })
+            .as_object()
+            .unwrap(),
+        );
+        let bounds = |name: &str| {
+            let p = &strict["properties"][name];
+            (p.get("minimum").cloned(), p.get("maximum").cloned())
+        };
+        assert_eq!(bounds("a"), (Some(json!(i32::MIN)), Some(json!(i32::MAX))));
+        assert_eq!(bounds("b"), (Some(json!(0)), Some(json!(u64::MAX))));
+        assert_eq!(bounds("c"), (Some(json!(1)), Some(json!(10))));
+        assert_eq!(bounds("d"), (Some(json!(i16::MIN)), Some(json!(i16::MAX))));
+        assert_eq!(bounds("e"), (None, None));
+    }
+
+    #[test]
+    fn string_formats_are_checked_only_when_asked() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"id": {"type": "string", "format": "uuid"}}
+        });
+        let lenient = args(&schema);
+        let strict = SchemaArgs::with_options(
+            schema.as_object().unwrap(),
+            SchemaOptions::new().assert_formats(true),
+        )
+        .unwrap();
+        let simple = json!({"id": "67e5504410b1426f9247bb680e5fe0c8"});
+        assert!(lenient.is_valid(&simple));
+        let report = strict.check(&simple).unwrap_err();
+        assert_eq!(report.at("id").unwrap().code, IssueCode::Format);
+    }
+
+    #[test]
+    fn optional_and_listed_unions_are_coached_by_their_tag() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "maybe": {"anyOf": [{"$ref": "#/$defs/Shape"}, {"type": "null"}]},
+                "many": {"type": "array", "items": {"$ref": "#/$defs/Shape"}}
+            },
+            "$defs": {"Shape": {"oneOf": [
+                {"type": "object", "properties": {"kind": {"const": "dot"}}, "required": ["kind"]},
+                {"type": "object", "properties": {"kind": {"const": "line"}, "len": {"type": "integer"}}, "required": ["kind", "len"]}
+            ]}}
+        });
+        let checked = args(&schema);
+        assert!(checked.is_valid(
+            &json!({"maybe": null, "many": [{"kind": "dot"}, {"kind": "line", "len": 2}]})
+        ));
+        let report = checked
+            .check(&json!({"maybe": {"kind": "lin", "len": 1}, "many": [{"kind": "line"}, {"kind": "dot", "len": 1}]}))
+            .unwrap_err();
+        let codes: Vec<(&str, &str)> = report
+            .issues()
+            .iter()
+            .map(|i| (i.path.as_str(), i.code.as_str()))
+            .collect();
+        for expected in [
+            ("maybe.kind", "enum"),
+            ("many[0].len", "missing"),
+            ("many[1].len", "unknown_field"),
+        ] {
+            assert!(codes.contains(&expected), "{expected:?} not in {report}");
+        }
+        assert_eq!(codes.len(), 3, "{report}");
+        let tag = report.at("maybe.kind").unwrap();
+        assert!(tag.message.contains("Did you mean \"line\"?"), "{report}");
+        let other = report.at("many[1].len").unwrap();
+        assert_eq!(
+            other.message,
+            "Not a field of this variant: it belongs to the variant with \"kind\": \"line\".",
+        );
+    }
+
+    #[test]
+    fn a_tuple_gets_an_example() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"pair": {
+                "type": "array", "minItems": 2, "maxItems": 2,
+                "prefixItems": [{"type": "integer", "minimum": 5}, {"type": "string", "minLength": 3}]
+            }},
+            "required": ["pair"]
+        }));
+        assert_eq!(checked.example(), Some(&json!({"pair": [5, "example"]})));
+    }
+
+    #[test]
+    fn a_recursive_definition_flattened_into_another_is_left_open() {
+        // `struct Wrapper { extra: i32, #[serde(flatten)] base: Base }` and
+        // `struct Base { name: String, child: Option<Box<Wrapper>> }`.
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"b": {"$ref": "#/$defs/Base"}},
+            "$defs": {
+                "Base": {"type": "object", "properties": {
+                    "name": {"type": "string"},
+                    "child": {"anyOf": [{"$ref": "#/$defs/Wrapper"}, {"type": "null"}]}
+                }},
+                "Wrapper": {"type": "object", "properties": {"extra": {"type": "integer"}},
+                    "allOf": [{"$ref": "#/$defs/Base"}]}
+            }
+        }));
+        let valid = json!({"b": {"name": "x", "child": {"extra": 1, "name": "y", "child": null}}});
+        assert!(checked.is_valid(&valid), "{:?}", checked.schema());
+        for (invalid, path) in [
+            (json!({"b": {"name": "x", "zzz": 1}}), "b.zzz"),
+            (
+                json!({"b": {"child": {"extra": 1, "zzz": 2}}}),
+                "b.child.zzz",
+            ),
+        ] {
+            let report = checked.check(&invalid).unwrap_err();
+            assert!(report.at(path).is_some(), "{path}: {report}");
+        }
+    }
+
+    #[test]
+    fn a_value_two_variants_read_is_not_refused() {
+        // `enum Mode { Auto, #[serde(untagged)] Named(String) }`: serde reads "Auto" as the
+        // first variant; `oneOf` would refuse it for matching both.
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"mode": {"oneOf": [
+                {"type": "string", "const": "Auto"},
+                {"type": "string"}
+            ]}},
+            "required": ["mode"]
+        }));
+        assert!(checked.is_valid(&json!({"mode": "Auto"})));
+        assert!(checked.is_valid(&json!({"mode": "fast"})));
+        let report = checked.check(&json!({"mode": 1})).unwrap_err();
+        assert_eq!(report.at("mode").unwrap().code, IssueCode::Type, "{report}");
+    }
+
+    #[test]
+    fn a_union_of_itself_is_described_without_end() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"loop": {"$ref": "#/$defs/L"}},
+            "required": ["loop"],
+            "$defs": {"L": {"anyOf": [{"$ref": "#/$defs/L"}, {"type": "integer"}]}}
+        }));
+        let report = checked.check(&json!({})).unwrap_err();
+        let missing = report.at("loop").unwrap();
+        assert!(
+            missing.expected.as_deref().unwrap().contains("an integer"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn a_map_with_a_least_size_gets_an_example() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"tags": {
+                "type": "object", "minProperties": 2,
+                "additionalProperties": {"type": "integer", "minimum": 3}
+            }},
+            "required": ["tags"]
+        }));
+        assert_eq!(
+            checked.example(),
+            Some(&json!({"tags": {"key1": 3, "key2": 3}}))
+        );
+    }
+
+    #[test]
+    fn a_string_a_branch_takes_is_coached_by_that_branch() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"mode": {"anyOf": [
+                {"type": "string", "enum": ["auto"]},
+                {"type": "string", "pattern": "^x"}
+            ]}}
+        }));
+        let report = checked.check(&json!({"mode": "fast"})).unwrap_err();
+        assert_eq!(
+            report.at("mode").unwrap().code,
+            IssueCode::Pattern,
+            "{report}"
+        );
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"mode": {"anyOf": [
+                {"type": "string", "enum": ["auto"]},
+                {"type": "object", "properties": {"named": {"type": "string"}}, "required": ["named"], "additionalProperties": false}
+            ]}}
+        }));
+        let report = checked.check(&json!({"mode": "aut"})).unwrap_err();
+        let issue = report.at("mode").unwrap();
+        assert_eq!(issue.code, IssueCode::Enum, "{report}");
+        assert!(issue.message.contains("Did you mean \"auto\"?"), "{report}");
     }
 }

@@ -38,7 +38,7 @@ pub use constraint::{
 pub use context::{Cx, ListCx};
 pub(crate) use context::{ProbeStep, ProbedPolicy};
 pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
-pub use json_schema::{SchemaArgs, SchemaError, strict_schema};
+pub use json_schema::{SchemaArgs, SchemaError, SchemaOptions, strict_schema};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 pub use rules::{FieldIssue, IntoFieldIssues, StructCheck};
