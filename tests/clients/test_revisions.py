@@ -12,8 +12,8 @@ from conftest import LEGACY, http_session_run, session_run, text_of
 REPORT_KEY = "dev.guardrails/report"
 TOKEN = "t" * 24
 
-# A valid call of every task tracker tool but `update_task` and `delete_task`, which need the id
-# of a task created first.
+# A valid call of every task tracker tool but `update_task`, `schedule_task` and `delete_task`,
+# which need the id of a task created first.
 TRACKER_CALLS = [
     ("list_tasks", {}),
     ("create_task", {"title": "Write the release notes", "assignee": "ada", "due": "2026-12-01"}),
@@ -32,6 +32,8 @@ def test_every_task_tracker_tool_answers(revision):
         results = {name: await session.call_tool(name, args) for name, args in TRACKER_CALLS}
         task = results["create_task"].structured_content
         results["update_task"] = await session.call_tool("update_task", {"id": task["id"], "status": "done"})
+        results["schedule_task"] = await session.call_tool("schedule_task", {
+            "id": task["id"], "requested_by": "ada", "recurrence": {"kind": "monthly", "day": 3}})
         results["delete_task"] = await session.call_tool("delete_task", {"id": task["id"], "requested_by": "ada"})
         return tools, results
 
@@ -42,11 +44,12 @@ def test_every_task_tracker_tool_answers(revision):
         assert REPORT_KEY not in (result.meta or {}), name
     # Every object result is `structuredContent` on both revisions, and the first text block
     # holds the same value for a client that reads only text.
-    for name in ["create_task", "update_task", "delete_task", "export_tasks"]:
+    for name in ["create_task", "update_task", "schedule_task", "delete_task", "export_tasks"]:
         structured = results[name].structured_content
         assert isinstance(structured, dict), (revision, name)
         assert first_json(results[name]) == structured, name
     assert results["update_task"].structured_content["status"] == "done"
+    assert results["schedule_task"].structured_content["schedule"] == "on day 3 of each month"
     exported = results["export_tasks"].structured_content
     assert exported["url"] == "https://example.com/hook" and exported["count"] > 1000
     assert results["task_report"].structured_content is None
@@ -76,7 +79,7 @@ def test_a_cut_page_and_the_next_one_arrive_intact(revision):
 
 
 @pytest.mark.parametrize("name", ["list_tasks", "create_task", "update_task", "delete_task",
-                                  "task_report", "export_tasks"])
+                                  "task_report", "export_tasks", "schedule_task"])
 def test_every_task_tracker_tool_coaches_a_misspelt_key_with_its_report(revision, name):
     async def body(session):
         return await session.call_tool(name, {"asignee": "ada"})
