@@ -76,6 +76,7 @@ mod shadowing {
     /// shadowed names.
     #[derive(ToolArgs)]
     #[guard(check = ordered, example = r#"{"low": 1, "high": 2}"#)]
+    #[guard(check(apart, fields(low, high)))]
     pub(crate) struct Bounds {
         /// The low end.
         #[serde(alias = "min")]
@@ -89,6 +90,13 @@ mod shadowing {
             return core::result::Result::Ok(());
         }
         core::result::Result::Err(guardrails::FieldIssue::new("high", "Must be above `low`."))
+    }
+
+    fn apart(low: &u8, high: &u8) -> core::result::Result<(), guardrails::FieldIssue> {
+        if high.abs_diff(*low) < 100 {
+            return core::result::Result::Ok(());
+        }
+        core::result::Result::Err(guardrails::FieldIssue::new("high", "Too far from `low`."))
     }
 
     /// An enum with data next to the shadowed names: struct, newtype and unit variants.

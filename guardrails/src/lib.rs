@@ -59,14 +59,17 @@ pub use tool::present;
 ///
 /// # Struct-level rules
 ///
-/// `#[guard(..)]` on the struct itself takes two guards:
+/// `#[guard(..)]` on the struct itself takes these guards:
 ///
 /// | guard | what it does | example |
 /// |---|---|---|
+/// | `check(path, fields(a, ..))` (repeatable) | a rule across the fields it names: `fn(&A, ..) -> Result<(), E>`, given each named field's typed value by reference, in the order named, with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass whenever those fields passed their own guards, whatever else failed, so a call with several mistakes hears about the rule too; each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check(end_after_start, fields(start, end)))]` |
 /// | `check = path` (repeatable) | a rule across fields: `fn(&Self) -> Result<(), E>` with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass once every field passed its own guards (unknown keys do not stop it), each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check = end_after_start)]` |
 /// | `example = "{…}"` | the struct's example, a JSON object: the fields it sets take its values, the others keep the example built from their guards | `#[guard(example = r#"{"start": 9, "end": 10}"#)]` |
 ///
-/// A struct with a `check` must state its example (on the struct, or `example` on a field), or
+/// Prefer `check(f, fields(..))`: a `check = f` needs the whole struct, so it is heard only once
+/// every field is right, one more round trip for a call with several mistakes. A struct with a
+/// `check` of either form must state its example (on the struct, or `example` on a field), or
 /// it does not compile: no example can be built to pass a rule the derive cannot read.
 ///
 /// **The example guarantee.** No rejection shows, and no schema advertises, an example that the
@@ -615,7 +618,9 @@ pub mod __private {
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
-    pub use crate::validation::rules::{build_example_over, example_rejection, run_struct_check};
+    pub use crate::validation::rules::{
+        build_example_over, example_rejection, run_fields_check, run_struct_check,
+    };
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
     pub use crate::validation::variants::{
         NewtypeVariant, read_variant, variants_example, variants_schema,

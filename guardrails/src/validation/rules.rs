@@ -147,6 +147,27 @@ pub fn run_struct_check<T, C: StructCheck<T>>(
     }
 }
 
+/// Runs a check of named fields (`#[guard(check(f, fields(a, b)))]` on a struct), given the
+/// call of `f` on those fields' typed values, recording each issue at the field it names. Used by
+/// generated code, whenever the fields the check reads passed their own guards, whatever else
+/// failed.
+pub fn run_fields_check<E: IntoFieldIssues>(
+    cx: &mut Cx,
+    fields: &'static [FieldInfo],
+    sent: &Map<String, Value>,
+    check: impl FnOnce() -> Result<(), E>,
+) {
+    // A probe pass reads a generated example to learn the contract: no user code runs there.
+    if cx.is_probing() {
+        return;
+    }
+    if let Err(found) = check() {
+        for issue in found.into_field_issues() {
+            record(cx, fields, sent, issue);
+        }
+    }
+}
+
 fn record(cx: &mut Cx, fields: &'static [FieldInfo], sent: &Map<String, Value>, issue: FieldIssue) {
     let message = cut(&issue.message, MAX_RULE_TEXT_CHARS).into_owned();
     let expected = issue
