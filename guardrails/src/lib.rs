@@ -321,7 +321,13 @@ pub use tool::present;
 /// - a field of another variant says so: "`until` belongs to kind `daily`; you chose `weekly`";
 ///   a variant's field sent beside the enum is pointed to its place (`recurrence.count`);
 /// - an untagged value that fits no variant is reported against the variant it comes closest to
-///   (the fewest issues), named, with that variant's issues.
+///   (the fewest issues), named, with what was sent and that variant's issues;
+/// - a rule across the fields of a struct variant is `#[guard(check(f, fields(from, until)))]` on
+///   the variant, as on a struct (see [Struct-level rules](#struct-level-rules)): it runs
+///   whenever those fields passed their own guards and reports at the variant's paths
+///   (`recurrence.until`). The variant has no type of its own to pass whole, so `check = f` and a
+///   variant's `example` are compile errors there: the fields the rule compares take an
+///   `example`.
 ///
 /// The schema is a `oneOf` of closed objects, each tag a `const` (`anyOf` when untagged, since
 /// serde may find several variants that fit); the contract records the variants, so that a
