@@ -59,7 +59,8 @@ pub struct FieldIssue {
 }
 
 impl FieldIssue {
-    /// An issue about `field`, named as on the wire or as in Rust, saying `message`. A name that
+    /// An issue about `field`, named as on the wire or as in Rust, saying `message`. The fields
+    /// of a struct flattened into this one (`#[serde(flatten)]`) are its fields too. A name that
     /// is no field of the struct places the issue at the struct itself.
     #[must_use]
     pub fn new(field: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
