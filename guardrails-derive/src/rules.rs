@@ -305,6 +305,26 @@ pub(crate) fn expand(rules: &StructRules, fields: &[&Ident], value: &TokenStream
     }
 }
 
+/// The names of the struct's check functions, as written (`checks::end_after_start`), for the
+/// contract.
+pub(crate) fn names(rules: &StructRules) -> Vec<String> {
+    let name = |path: &ExprPath| {
+        let segments: Vec<String> = path
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        segments.join("::")
+    };
+    rules
+        .checks
+        .iter()
+        .chain(rules.field_checks.iter().map(|c| &c.path))
+        .map(name)
+        .collect()
+}
+
 /// The body of `example()`: the example built from the fields, under the struct's own.
 pub(crate) fn example(rules: &StructRules) -> TokenStream {
     match &rules.example {

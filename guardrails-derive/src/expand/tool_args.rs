@@ -345,6 +345,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     let root_schema = crate::expand::aliases::root_schema(&input.fields);
     let nested_schema = crate::expand::aliases::nested_schema(&input.fields);
     let info = info_expr(input);
+    let check_names = crate::rules::names(&input.rules);
 
     quote! {
         #[doc(hidden)]
@@ -362,6 +363,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 description: #description,
                 fields: &__FIELDS,
                 flattened: &[],
+                checks: &[#(#check_names),*],
             };
 
             #[automatically_derived]
