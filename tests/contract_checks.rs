@@ -15,7 +15,7 @@ struct Window {
     end: u8,
 }
 
-fn ends_after_start(start: &u8, end: &u8) -> Result<(), FieldIssue> {
+fn ends_after_start(start: u8, end: u8) -> Result<(), FieldIssue> {
     if end <= start {
         return Err(FieldIssue::new("end", "Must be after `start`."));
     }

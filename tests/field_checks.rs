@@ -25,7 +25,7 @@ struct Booking {
     tags: Vec<String>,
 }
 
-fn end_after_start(start: &u8, end: &u8) -> Result<(), FieldIssue> {
+fn end_after_start(start: u8, end: u8) -> Result<(), FieldIssue> {
     if end <= start {
         return Err(FieldIssue::new("end", "Must be after `start`.")
             .expected(format!("an hour after {start}")));
@@ -33,8 +33,8 @@ fn end_after_start(start: &u8, end: &u8) -> Result<(), FieldIssue> {
     Ok(())
 }
 
-fn room_fits(room: &str, seats: &u32) -> Result<(), Vec<FieldIssue>> {
-    if room.starts_with('S') && *seats > 4 {
+fn room_fits(room: &str, seats: u32) -> Result<(), Vec<FieldIssue>> {
+    if room.starts_with('S') && seats > 4 {
         return Err(vec![FieldIssue::new(
             "seats",
             "A small room seats at most 4.",

@@ -92,8 +92,8 @@ mod shadowing {
         core::result::Result::Err(guardrails::FieldIssue::new("high", "Must be above `low`."))
     }
 
-    fn apart(low: &u8, high: &u8) -> core::result::Result<(), guardrails::FieldIssue> {
-        if high.abs_diff(*low) < 100 {
+    fn apart(low: u8, high: u8) -> core::result::Result<(), guardrails::FieldIssue> {
+        if high.abs_diff(low) < 100 {
             return core::result::Result::Ok(());
         }
         core::result::Result::Err(guardrails::FieldIssue::new("high", "Too far from `low`."))

@@ -24,7 +24,7 @@ enum Recurrence {
     },
 }
 
-fn until_after_from(from: &u16, until: &u16) -> Result<(), FieldIssue> {
+fn until_after_from(from: u16, until: u16) -> Result<(), FieldIssue> {
     if until <= from {
         return Err(FieldIssue::new("until", "Must be after `from`.")
             .expected(format!("a day after {from}")));

@@ -255,14 +255,9 @@ pub struct CreateTask {
 
 /// A rule across fields: a task created `blocked` says what blocks it, in its description.
 /// It reads only these two fields, so it is heard whatever else the call got wrong.
-#[expect(
-    clippy::ref_option,
-    clippy::trivially_copy_pass_by_ref,
-    reason = "a check of named fields is given each field by reference"
-)]
-fn blocked_says_why(status: &Status, description: &Option<String>) -> Result<(), FieldIssue> {
-    let said = description.as_deref().is_some_and(|d| !d.trim().is_empty());
-    if *status == Status::Blocked && !said {
+fn blocked_says_why(status: Status, description: Option<&str>) -> Result<(), FieldIssue> {
+    let said = description.is_some_and(|d| !d.trim().is_empty());
+    if status == Status::Blocked && !said {
         return Err(
             FieldIssue::new("description", "A blocked task says what blocks it.")
                 .expected("a description of what blocks the task"),

@@ -133,7 +133,7 @@ fn variant_guard(attr: &Attribute, acc: &mut Accumulator) {
         match name.as_str() {
             "check" if meta.input.peek(syn::Token![=]) => acc.push(error(
                 meta.path.span(),
-                "a check on a variant names the fields it reads: `#[guard(check(f, fields(start, end)))]` with `fn f(start: &A, end: &B) -> Result<(), FieldIssue>`",
+                "a check on a variant names the fields it reads: `#[guard(check(f, fields(start, end)))]` with `fn f(start: A, end: B) -> Result<(), FieldIssue>`",
             )),
             "example" => acc.push(error(
                 meta.path.span(),

@@ -19,7 +19,8 @@ const STRUCT_GUARDS: &[&str] = &["check", "example"];
 
 /// `check(path, fields(a, b))`: a rule that reads the fields it names.
 pub(crate) struct FieldsCheck {
-    /// A `Fn(&A, &B) -> Result<(), E>`, given the named fields' typed values in that order.
+    /// A `Fn(A, B) -> Result<(), E>`, given the named fields' typed values in that order, each
+    /// through `FieldArg` (by reference, by copy or as `Option<&U>`).
     pub(crate) path: ExprPath,
     /// The Rust names of the fields it reads.
     pub(crate) fields: Vec<Ident>,
@@ -260,7 +261,9 @@ pub(crate) fn expand(rules: &StructRules, fields: &[&Ident], value: &TokenStream
             .collect();
         let path = &check.path;
         let call = quote_spanned! {path.span()=>
-            __gr::run_fields_check(cx, #lookup, &__sent, || #path(#(#args),*));
+            __gr::run_fields_check(cx, #lookup, &__sent, || {
+                #path(#(__gr::FieldArg::field_arg(#args)),*)
+            });
         };
         quote! {
             if #(#clean)&&* {

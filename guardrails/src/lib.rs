@@ -63,7 +63,7 @@ pub use tool::present;
 ///
 /// | guard | what it does | example |
 /// |---|---|---|
-/// | `check(path, fields(a, ..))` (repeatable) | a rule across the fields it names: `fn(&A, ..) -> Result<(), E>`, given each named field's typed value by reference, in the order named, with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass whenever those fields passed their own guards, whatever else failed, so a call with several mistakes hears about the rule too; each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check(end_after_start, fields(start, end)))]` |
+/// | `check(path, fields(a, ..))` (repeatable) | a rule across the fields it names: `fn(A, ..) -> Result<(), E>`, given each named field's typed value in the order named, taken as `&T`, as `T` when `Copy` or as `Option<&U>` for an `Option<U>` (see [`FieldArg`]), with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass whenever those fields passed their own guards, whatever else failed, so a call with several mistakes hears about the rule too; each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check(end_after_start, fields(start, end)))]` |
 /// | `check = path` (repeatable) | a rule across fields: `fn(&Self) -> Result<(), E>` with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass once every field passed its own guards (unknown keys do not stop it), each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check = end_after_start)]` |
 /// | `example = "{…}"` | the struct's example, a JSON object: the fields it sets take its values, the others keep the example built from their guards | `#[guard(example = r#"{"start": 9, "end": 10}"#)]` |
 ///
@@ -558,7 +558,9 @@ pub use server::{Server, UnknownTool};
 #[expect(deprecated, reason = "the old name stays available for a release")]
 pub use tool::Verdict;
 pub use tool::{CallOutput, CallSettings, OutputCheck, OutputVerdict, StateRef, Tool, ToolSpec};
-pub use validation::{ArgValue, FieldIssue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
+pub use validation::{
+    ArgValue, FieldArg, FieldIssue, Issue, IssueCode, Report, ToolArgs, ToolEnum,
+};
 
 /// The old name of [`ToolErrorSeverity`].
 #[deprecated(
@@ -625,7 +627,7 @@ pub mod __private {
     };
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
     pub use crate::validation::rules::{
-        build_example_over, example_rejection, run_fields_check, run_struct_check,
+        FieldArg, build_example_over, example_rejection, run_fields_check, run_struct_check,
     };
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
     pub use crate::validation::variants::{

@@ -322,7 +322,7 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
     );
     checks(
         &mut c,
-        format!("{name}.checks"),
+        &format!("{name}.checks"),
         &before.checks,
         &after.checks,
     );
@@ -618,7 +618,7 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         (ChangeSeverity::Safe, "The custom check was removed."),
     );
     policy(c, p("policy"), b.policy.as_deref(), a.policy.as_deref());
-    checks(c, p("checks"), &b.checks, &a.checks);
+    checks(c, &p("checks"), &b.checks, &a.checks);
     if b.recursive != a.recursive {
         c.push(
             ChangeSeverity::Breaking,
@@ -723,11 +723,11 @@ fn variants(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
 /// text that passed (what it rejects depends on the text, so it cannot be compared like a
 /// bound); a policy removed lets text in unchecked, as an output check removed does.
 /// Struct-level checks added (a rule that may reject calls that passed) and removed.
-fn checks(c: &mut Collector<'_>, path: String, before: &[String], after: &[String]) {
+fn checks(c: &mut Collector<'_>, path: &str, before: &[String], after: &[String]) {
     for added in after.iter().filter(|name| !before.contains(name)) {
         c.push(
             ChangeSeverity::Risky,
-            path.clone(),
+            path.to_owned(),
             None,
             Some(Value::from(added.as_str())),
             format!(
@@ -738,7 +738,7 @@ fn checks(c: &mut Collector<'_>, path: String, before: &[String], after: &[Strin
     for removed in before.iter().filter(|name| !after.contains(name)) {
         c.push(
             ChangeSeverity::Safe,
-            path.clone(),
+            path.to_owned(),
             Some(Value::from(removed.as_str())),
             None,
             format!("The check `{removed}` was removed."),
