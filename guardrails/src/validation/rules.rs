@@ -156,12 +156,12 @@ pub fn run_struct_check<T, C: StructCheck<T>>(
 /// ```
 /// use guardrails::{FieldIssue, ToolArgs};
 ///
-/// #[derive(Clone, Copy, PartialEq, serde::Deserialize, guardrails::ToolEnum)]
+/// #[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize, guardrails::ToolEnum)]
 /// #[serde(rename_all = "snake_case")]
 /// enum Status { Todo, Blocked }
 ///
 /// /// Creates a task.
-/// #[derive(serde::Deserialize, ToolArgs)]
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
 /// #[guard(check(blocked_says_why, fields(status, note)))]
 /// struct CreateTask {
 ///     #[guard(example = "todo")]
