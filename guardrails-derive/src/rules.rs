@@ -260,10 +260,15 @@ pub(crate) fn expand(rules: &StructRules, fields: &[&Ident], value: &TokenStream
             .map(|n| format_ident!("__arg_{}", n))
             .collect();
         let path = &check.path;
+        // Each argument at the field's name in `fields(..)`: a parameter that does not fit, or
+        // one too many, is pointed at there.
+        let passed = check
+            .fields
+            .iter()
+            .zip(&args)
+            .map(|(name, arg)| quote_spanned!(name.span()=> __gr::FieldArg::field_arg(#arg)));
         let call = quote_spanned! {path.span()=>
-            __gr::run_fields_check(cx, #lookup, &__sent, || {
-                #path(#(__gr::FieldArg::field_arg(#args)),*)
-            });
+            __gr::run_fields_check(cx, #lookup, &__sent, || #path(#(#passed),*));
         };
         quote! {
             if #(#clean)&&* {
