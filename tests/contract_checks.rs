@@ -113,3 +113,51 @@ fn checks_survive_the_lockfile() {
     let back: Contract = serde_json::from_value(json).unwrap();
     assert_eq!(back, c);
 }
+
+/// Shared paging with a rule of its own.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[guard(check(page_fits, fields(offset, limit)))]
+struct Paging {
+    #[guard(example = 0)]
+    offset: u32,
+    #[guard(example = 10)]
+    limit: u32,
+}
+
+fn page_fits(offset: u32, limit: u32) -> Result<(), FieldIssue> {
+    if offset.checked_add(limit).is_none() {
+        return Err(FieldIssue::new(
+            "limit",
+            "The page ends past the last index.",
+        ));
+    }
+    Ok(())
+}
+
+/// Lists rooms.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[guard(check = known_floor, example = r#"{"floor": 1}"#)]
+struct ListRooms {
+    floor: u8,
+    #[serde(flatten)]
+    page: Paging,
+}
+
+fn known_floor(args: &ListRooms) -> Result<(), FieldIssue> {
+    if args.floor > 40 {
+        return Err(FieldIssue::new("floor", "No such floor."));
+    }
+    Ok(())
+}
+
+/// Lists rooms.
+#[tool]
+fn list_rooms(args: ListRooms) -> String {
+    format!("{} {} {}", args.floor, args.page.offset, args.page.limit)
+}
+
+#[test]
+fn a_flattened_structs_checks_are_the_holders() {
+    let c = Tool::<()>::spec(&list_rooms).contract();
+    assert_eq!(c.checks, ["known_floor", "page_fits"]);
+}
