@@ -104,9 +104,10 @@ mod shadowing {
     #[serde(tag = "kind", rename_all = "snake_case")]
     pub(crate) enum Step {
         /// Waits.
+        #[guard(check = short_wait, check(noted, fields(seconds, note)))]
         Wait {
             /// Seconds.
-            #[guard(range(min = 1, max = 60))]
+            #[guard(range(min = 1, max = 60), example = 5)]
             seconds: u8,
             /// A note.
             note: core::option::Option<std::string::String>,
@@ -115,6 +116,25 @@ mod shadowing {
         Run(Inner),
         /// Stops.
         Stop,
+    }
+
+    fn short_wait(step: &Step) -> core::result::Result<(), guardrails::FieldIssue> {
+        match step {
+            Step::Wait { seconds, .. } if *seconds > 50 => {
+                core::result::Result::Err(guardrails::FieldIssue::new("seconds", "Too long."))
+            }
+            _ => core::result::Result::Ok(()),
+        }
+    }
+
+    fn noted(
+        seconds: u8,
+        note: core::option::Option<&core::primitive::str>,
+    ) -> core::result::Result<(), guardrails::FieldIssue> {
+        if seconds > 30 && note.is_none() {
+            return core::result::Result::Err(guardrails::FieldIssue::new("note", "Say why."));
+        }
+        core::result::Result::Ok(())
     }
 
     /// The same, untagged, holding the enum above.

@@ -94,3 +94,84 @@ fn the_example_passes_the_variants_rule() {
     let example = Plan::checked_example().expect("the example passes every rule");
     Plan::validate_value(example.clone()).unwrap();
 }
+
+/// Who attends.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "by", rename_all = "lowercase")]
+enum Attendees {
+    /// A team, whose size is capped by the room.
+    #[guard(check = team_fits)]
+    Team {
+        #[guard(length(min = 2), example = "infra")]
+        team: String,
+        #[guard(range(min = 1, max = 100), example = 5)]
+        size: u8,
+    },
+    /// One person.
+    Person { name: String },
+}
+
+fn team_fits(attendees: &Attendees) -> Result<(), FieldIssue> {
+    match attendees {
+        Attendees::Team { team, size } if team == "all" && *size < 50 => Err(FieldIssue::new(
+            "size",
+            "The whole company is at least 50 people.",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Invites people.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Invite {
+    #[guard(length(min = 3))]
+    title: String,
+    who: Attendees,
+}
+
+#[test]
+fn a_whole_check_on_a_variant_is_given_the_enum_and_reports_at_the_variants_path() {
+    let report = Invite::validate_value(json!({
+        "title": "all hands",
+        "who": {"by": "team", "team": "all", "size": 10},
+    }))
+    .unwrap_err();
+    assert_eq!(report.len(), 1, "{report}");
+    let issue = report.at("who.size").unwrap();
+    assert_eq!(issue.code, IssueCode::Custom);
+    assert_eq!(issue.received.as_deref(), Some("10"));
+    // It waits for the variant's fields, as a struct's check does.
+    let report = Invite::validate_value(json!({
+        "title": "all hands",
+        "who": {"by": "team", "team": "all", "size": 0},
+    }))
+    .unwrap_err();
+    assert_eq!(report.len(), 1, "{report}");
+    assert_eq!(report.issues()[0].code, IssueCode::TooSmall);
+    let invite = Invite::validate_value(json!({
+        "title": "all hands",
+        "who": {"by": "team", "team": "all", "size": 60},
+    }))
+    .unwrap();
+    assert_eq!(invite.title, "all hands");
+    assert_eq!(
+        invite.who,
+        Attendees::Team {
+            team: "all".to_owned(),
+            size: 60
+        }
+    );
+    assert!(Invite::checked_example().is_ok());
+}
+
+#[test]
+fn the_contract_names_a_variants_whole_check() {
+    use guardrails::Tool;
+    /// Invites people.
+    #[guardrails::tool]
+    fn invite(args: Invite) -> String {
+        args.title
+    }
+    let c = Tool::<()>::spec(&invite).contract();
+    assert_eq!(c.args["who"].checks, ["team.team_fits"]);
+}

@@ -36,6 +36,8 @@ pub(crate) enum Shape<'a> {
 
 pub(crate) struct DataVariant<'a> {
     pub(crate) ident: &'a Ident,
+    /// `#[guard(check = f)]` on a struct variant: `f(&Enum)`, run once the variant is built.
+    pub(crate) checks: Vec<syn::ExprPath>,
     pub(crate) wire_name: String,
     pub(crate) shape: Shape<'a>,
 }
@@ -120,21 +122,23 @@ struct VariantAttrs {
     rename: Option<String>,
     rename_all: Option<LitStr>,
     skip: bool,
-    /// `#[guard(check(f, fields(..)))]` on the variant: read by its hidden struct.
+    /// `#[guard(..)]` on the variant: read by its hidden struct.
     guards: Vec<Attribute>,
+    /// The `check = f` among them, which take the whole enum.
+    checks: Vec<syn::ExprPath>,
 }
 
-/// Checks the `#[guard]` of a struct variant: the checks of named fields, which its hidden
-/// struct reads; a check of the whole value or an example of the variant is refused, as the
-/// variant has no type of its own to name and its example is built from its fields.
-fn variant_guard(attr: &Attribute, acc: &mut Accumulator) {
+/// Reads the `#[guard]` of a struct variant: its hidden struct reads the checks; a `check = f`
+/// takes the whole enum and is also run by the enum's reader. An example of the variant is
+/// refused, as its example is built from its fields.
+fn variant_guard(attr: &Attribute, checks: &mut Vec<syn::ExprPath>, acc: &mut Accumulator) {
     let parsed = attr.parse_nested_meta(|meta| {
         let name = crate::attr::key(&meta);
         match name.as_str() {
-            "check" if meta.input.peek(syn::Token![=]) => acc.push(error(
-                meta.path.span(),
-                "a check on a variant names the fields it reads: `#[guard(check(f, fields(start, end)))]` with `fn f(start: A, end: B) -> Result<(), FieldIssue>`",
-            )),
+            "check" if meta.input.peek(syn::Token![=]) => {
+                checks.push(meta.value()?.parse()?);
+                return Ok(());
+            }
             "example" => acc.push(error(
                 meta.path.span(),
                 "the example of a variant is built from its fields: put `#[guard(example = ..)]` on the fields its check compares",
@@ -152,7 +156,7 @@ fn variant_attrs(attrs: &[Attribute], acc: &mut Accumulator) -> VariantAttrs {
     let mut out = VariantAttrs::default();
     for attr in attrs {
         if attr.path().is_ident("guard") {
-            variant_guard(attr, acc);
+            variant_guard(attr, &mut out.checks, acc);
             out.guards.push(attr.clone());
             continue;
         }
@@ -348,6 +352,7 @@ impl<'a> DataEnum<'a> {
             }
             variants.push(DataVariant {
                 ident: &variant.ident,
+                checks: attrs.checks.clone(),
                 wire_name,
                 shape,
             });

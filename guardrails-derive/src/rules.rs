@@ -35,6 +35,9 @@ pub(crate) struct StructRules {
     pub(crate) field_checks: Vec<FieldsCheck>,
     /// `example = "{…}"`: a JSON object whose fields override the built example's.
     pub(crate) example: Option<At<String>>,
+    /// Set on the hidden struct of an enum's variant: its `check = f` takes the enum, so the
+    /// enum's reader runs it once the variant is built, not this struct's validator.
+    pub(crate) whole_checks_elsewhere: bool,
 }
 
 /// Reads `#[guard(..)]` on a struct.
@@ -237,7 +240,12 @@ impl StructRules {
 /// whose typed values are `__field_{index}` (an `Option`) and, for the fields a
 /// `check(f, fields(..))` reads, `__clean_{index}`.
 pub(crate) fn expand(rules: &StructRules, fields: &[&Ident], value: &TokenStream) -> RuleCode {
-    if rules.checks.is_empty() && rules.field_checks.is_empty() {
+    let whole: &[ExprPath] = if rules.whole_checks_elsewhere {
+        &[]
+    } else {
+        &rules.checks
+    };
+    if whole.is_empty() && rules.field_checks.is_empty() {
         return RuleCode {
             keep_sent: TokenStream::new(),
             mark: TokenStream::new(),
@@ -278,7 +286,7 @@ pub(crate) fn expand(rules: &StructRules, fields: &[&Ident], value: &TokenStream
             }
         }
     });
-    let (mark, clean) = if rules.checks.is_empty() {
+    let (mark, clean) = if whole.is_empty() {
         (TokenStream::new(), TokenStream::new())
     } else {
         (
@@ -286,12 +294,12 @@ pub(crate) fn expand(rules: &StructRules, fields: &[&Ident], value: &TokenStream
             quote!(let __fields_clean = cx.issue_count() == __issues_before_fields;),
         )
     };
-    let runs = rules.checks.iter().map(|path| {
+    let runs = whole.iter().map(|path| {
         quote_spanned! {path.span()=>
             __gr::run_struct_check(cx, #lookup, &__sent, &__checked, &#path);
         }
     });
-    let finish = if rules.checks.is_empty() {
+    let finish = if whole.is_empty() {
         quote!(::core::option::Option::Some(#value))
     } else {
         quote! {

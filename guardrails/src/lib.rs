@@ -325,9 +325,10 @@ pub use tool::present;
 /// - a rule across the fields of a struct variant is `#[guard(check(f, fields(from, until)))]` on
 ///   the variant, as on a struct (see [Struct-level rules](#struct-level-rules)): it runs
 ///   whenever those fields passed their own guards and reports at the variant's paths
-///   (`recurrence.until`). The variant has no type of its own to pass whole, so `check = f` and a
-///   variant's `example` are compile errors there: the fields the rule compares take an
-///   `example`.
+///   (`recurrence.until`). `#[guard(check = f)]` on a variant takes the whole enum,
+///   `fn f(&Recurrence) -> Result<(), FieldIssue>`, and runs once the variant's fields passed.
+///   A variant's example is built from its fields, so the fields a rule compares take an
+///   `example` (an `example` on the variant is a compile error).
 ///
 /// The schema is a `oneOf` of closed objects, each tag a `const` (`anyOf` when untagged, since
 /// serde may find several variants that fit); the contract records the variants, so that a
