@@ -450,3 +450,27 @@ fn adjacent_content_is_coached_by_the_tag_it_goes_with() {
         IssueCode::UnknownField
     );
 }
+
+#[test]
+fn untagged_says_what_was_sent_bounded() {
+    let report = other(json!({"target": {"team": "infra"}})).unwrap_err();
+    let summary = report.at("target").expect("the closest variant named");
+    let received = summary.received.as_deref().expect("what was sent is shown");
+    assert!(
+        received.contains("team") && received.contains("infra"),
+        "{received}"
+    );
+    let long = "<b>".repeat(2000);
+    let report = other(json!({"target": {"team": long}})).unwrap_err();
+    let received = report.at("target").unwrap().received.clone().unwrap();
+    assert!(received.chars().count() < 300, "{received}");
+    let xml = guardrails::render::render_report(
+        "plan",
+        &report,
+        <Other as ToolArgs>::info(),
+        <Other as ToolArgs>::example(),
+        &guardrails::render::RenderOptions::default(),
+    );
+    assert!(!xml.contains("<b>"), "{xml}");
+    assert!(xml.contains(r#"You sent: {"team":"&lt;b&gt;"#), "{xml}");
+}

@@ -317,3 +317,38 @@ fn a_near_miss_of_a_variant_field_that_another_struct_declares_is_that_structs()
     let theirs: EnumFirst = serde_json::from_value(call).unwrap();
     assert_eq!(ours, theirs);
 }
+
+/// A search whose rule reads a field of its flattened paging.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[guard(check = few_for_a_wide_search, example = r#"{"query": "rust", "limit": 10}"#)]
+struct Search {
+    #[guard(length(min = 1))]
+    query: String,
+    #[serde(flatten)]
+    page: Paging,
+}
+
+fn few_for_a_wide_search(search: &Search) -> Result<(), guardrails::FieldIssue> {
+    if search.query.len() < 3 && search.page.limit > 20 {
+        return Err(
+            guardrails::FieldIssue::new("limit", "A short query returns at most 20.")
+                .expected("at most 20"),
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn a_struct_check_names_a_flattened_field_and_is_reported_there() {
+    let report = Search::validate_value(json!({"query": "ab", "limit": 50})).unwrap_err();
+    assert_eq!(report.len(), 1, "{report}");
+    let issue = report.at("limit").expect("reported at the flattened field");
+    assert_eq!(issue.code, IssueCode::Custom);
+    assert_eq!(issue.received.as_deref(), Some("50"));
+    assert!(
+        issue.fix.as_deref().unwrap().contains("1 to 100"),
+        "{issue:?}"
+    );
+    let search = Search::validate_value(json!({"query": "rust", "limit": 50})).unwrap();
+    assert_eq!((search.query.as_str(), search.page.limit), ("rust", 50));
+}

@@ -76,6 +76,7 @@ mod shadowing {
     /// shadowed names.
     #[derive(ToolArgs)]
     #[guard(check = ordered, example = r#"{"low": 1, "high": 2}"#)]
+    #[guard(check(apart, fields(low, high)))]
     pub(crate) struct Bounds {
         /// The low end.
         #[serde(alias = "min")]
@@ -91,14 +92,22 @@ mod shadowing {
         core::result::Result::Err(guardrails::FieldIssue::new("high", "Must be above `low`."))
     }
 
+    fn apart(low: u8, high: u8) -> core::result::Result<(), guardrails::FieldIssue> {
+        if high.abs_diff(low) < 100 {
+            return core::result::Result::Ok(());
+        }
+        core::result::Result::Err(guardrails::FieldIssue::new("high", "Too far from `low`."))
+    }
+
     /// An enum with data next to the shadowed names: struct, newtype and unit variants.
     #[derive(ToolArgs)]
     #[serde(tag = "kind", rename_all = "snake_case")]
     pub(crate) enum Step {
         /// Waits.
+        #[guard(check = short_wait, check(noted, fields(seconds, note)))]
         Wait {
             /// Seconds.
-            #[guard(range(min = 1, max = 60))]
+            #[guard(range(min = 1, max = 60), example = 5)]
             seconds: u8,
             /// A note.
             note: core::option::Option<std::string::String>,
@@ -107,6 +116,25 @@ mod shadowing {
         Run(Inner),
         /// Stops.
         Stop,
+    }
+
+    fn short_wait(step: &Step) -> core::result::Result<(), guardrails::FieldIssue> {
+        match step {
+            Step::Wait { seconds, .. } if *seconds > 50 => {
+                core::result::Result::Err(guardrails::FieldIssue::new("seconds", "Too long."))
+            }
+            _ => core::result::Result::Ok(()),
+        }
+    }
+
+    fn noted(
+        seconds: u8,
+        note: core::option::Option<&core::primitive::str>,
+    ) -> core::result::Result<(), guardrails::FieldIssue> {
+        if seconds > 30 && note.is_none() {
+            return core::result::Result::Err(guardrails::FieldIssue::new("note", "Say why."));
+        }
+        core::result::Result::Ok(())
     }
 
     /// The same, untagged, holding the enum above.

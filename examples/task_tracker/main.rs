@@ -154,9 +154,9 @@ async fn demo(server: &guardrails::Server<tracker::Tracker>) {
     .await;
     step(
         server,
-        "12. A rule across fields joins the same report: a blocked task must say what blocks it",
+        "12. A rule across fields joins the same report, beside the other mistakes: a blocked task must say what blocks it",
         "create_task",
-        json!({"title": "Renew the certificate", "assignee": "ada", "due": "2026-12-01",
+        json!({"title": "Renew the certificate", "assignee": "ada", "due": "next week",
                "status": "blocked", "priorty": 2}),
     )
     .await;

@@ -36,6 +36,8 @@ pub(crate) enum Shape<'a> {
 
 pub(crate) struct DataVariant<'a> {
     pub(crate) ident: &'a Ident,
+    /// `#[guard(check = f)]` on a struct variant: `f(&Enum)`, run once the variant is built.
+    pub(crate) checks: Vec<syn::ExprPath>,
     pub(crate) wire_name: String,
     pub(crate) shape: Shape<'a>,
 }
@@ -120,16 +122,42 @@ struct VariantAttrs {
     rename: Option<String>,
     rename_all: Option<LitStr>,
     skip: bool,
+    /// `#[guard(..)]` on the variant: read by its hidden struct.
+    guards: Vec<Attribute>,
+    /// The `check = f` among them, which take the whole enum.
+    checks: Vec<syn::ExprPath>,
+}
+
+/// Reads the `#[guard]` of a struct variant: its hidden struct reads the checks; a `check = f`
+/// takes the whole enum and is also run by the enum's reader. An example of the variant is
+/// refused, as its example is built from its fields.
+fn variant_guard(attr: &Attribute, checks: &mut Vec<syn::ExprPath>, acc: &mut Accumulator) {
+    let parsed = attr.parse_nested_meta(|meta| {
+        let name = crate::attr::key(&meta);
+        match name.as_str() {
+            "check" if meta.input.peek(syn::Token![=]) => {
+                checks.push(meta.value()?.parse()?);
+                return Ok(());
+            }
+            "example" => acc.push(error(
+                meta.path.span(),
+                "the example of a variant is built from its fields: put `#[guard(example = ..)]` on the fields its check compares",
+            )),
+            _ => {}
+        }
+        skip_meta(&meta)
+    });
+    if let Err(e) = parsed {
+        acc.push(e.into());
+    }
 }
 
 fn variant_attrs(attrs: &[Attribute], acc: &mut Accumulator) -> VariantAttrs {
     let mut out = VariantAttrs::default();
     for attr in attrs {
         if attr.path().is_ident("guard") {
-            acc.push(error(
-                attr.path().span(),
-                "`#[guard]` goes on the fields of a variant, not on the variant",
-            ));
+            variant_guard(attr, &mut out.checks, acc);
+            out.guards.push(attr.clone());
             continue;
         }
         if !attr.path().is_ident("serde") {
@@ -208,6 +236,7 @@ fn hidden_struct(
     variant: &syn::Variant,
     fields: &syn::FieldsNamed,
     rename_all: Option<&LitStr>,
+    guards: &[Attribute],
 ) -> (Ident, syn::DeriveInput) {
     let hidden = Ident::new(
         &format!(
@@ -226,6 +255,7 @@ fn hidden_struct(
     if let Some(rule) = rename_all {
         attrs.push(syn::parse_quote_spanned!(rule.span()=> #[serde(rename_all = #rule)]));
     }
+    attrs.extend(guards.iter().cloned());
     let input = syn::DeriveInput {
         attrs,
         vis: syn::Visibility::Inherited,
@@ -268,6 +298,15 @@ impl<'a> DataEnum<'a> {
                 c.rename_all
                     .map_or_else(|| plain.to_owned(), |r| r.apply_to_variant(plain))
             });
+            if let (Some(attr), false) = (
+                attrs.guards.first(),
+                matches!(variant.fields, syn::Fields::Named(_)),
+            ) {
+                acc.push(error(
+                    attr.path().span(),
+                    "`#[guard]` on a variant checks the fields of a struct variant (`Daily { .. }`): a unit variant has none, and the guards of a newtype variant go on its struct",
+                ));
+            }
             let shape = match &variant.fields {
                 syn::Fields::Unit => Shape::Unit,
                 syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
@@ -294,7 +333,8 @@ impl<'a> DataEnum<'a> {
                 }
                 syn::Fields::Named(fields) => {
                     let rename_all = attrs.rename_all.as_ref().or(c.rename_all_fields.as_ref());
-                    let (hidden, input) = hidden_struct(&input.ident, variant, fields, rename_all);
+                    let (hidden, input) =
+                        hidden_struct(&input.ident, variant, fields, rename_all, &attrs.guards);
                     Shape::Struct {
                         hidden,
                         input: Box::new(input),
@@ -312,6 +352,7 @@ impl<'a> DataEnum<'a> {
             }
             variants.push(DataVariant {
                 ident: &variant.ident,
+                checks: attrs.checks.clone(),
                 wire_name,
                 shape,
             });

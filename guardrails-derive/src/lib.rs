@@ -121,6 +121,10 @@ mod derive {
         for variant in parsed.iter().flat_map(|model| &model.variants) {
             if let data_enum::Shape::Struct { input, .. } = &variant.shape {
                 let checked = ast::Struct::from_input(input, &mut acc)
+                    .map(|mut parsed| {
+                        parsed.rules.whole_checks_elsewhere = true;
+                        parsed
+                    })
                     .and_then(|parsed| valid::check_struct(parsed, &mut acc));
                 hidden.extend(checked.as_ref().map(expand::tool_args::expand));
             }

@@ -1,12 +1,14 @@
-//! Rules on a whole arguments struct, `#[guard(check = f, example = "{…}")]` on the struct:
-//! parsed here, checked against its fields, and expanded into the validator (the checks run in
-//! the same pass, once the fields passed their own guards) and the example.
+//! Rules on a whole arguments struct, `#[guard(check = f, check(g, fields(a, b)), example = "{…}")]`
+//! on the struct: parsed here, checked against its fields, and expanded into the validator and
+//! the example. A `check = f` reads the whole struct, so it runs once every field passed its own
+//! guards; a `check(g, fields(..))` reads only the fields it names, so it runs whenever those
+//! passed, whatever else failed.
 
 use darling::error::Accumulator;
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
-use syn::{Attribute, ExprPath, LitStr};
+use syn::{Attribute, ExprPath, Ident, LitStr};
 
 use crate::ast::{At, Field};
 use crate::attr::{key, skip_meta};
@@ -15,13 +17,27 @@ use crate::diagnostic::{error, unknown};
 /// The guards a struct itself takes.
 const STRUCT_GUARDS: &[&str] = &["check", "example"];
 
+/// `check(path, fields(a, b))`: a rule that reads the fields it names.
+pub(crate) struct FieldsCheck {
+    /// A `Fn(A, B) -> Result<(), E>`, given the named fields' typed values in that order, each
+    /// through `FieldArg` (by reference, by copy or as `Option<&U>`).
+    pub(crate) path: ExprPath,
+    /// The Rust names of the fields it reads.
+    pub(crate) fields: Vec<Ident>,
+}
+
 /// The rules written on a struct.
 #[derive(Default)]
 pub(crate) struct StructRules {
     /// `check = path`, in the order written: each a `Fn(&Self) -> Result<(), E>`.
     pub(crate) checks: Vec<ExprPath>,
+    /// `check(path, fields(..))`, in the order written.
+    pub(crate) field_checks: Vec<FieldsCheck>,
     /// `example = "{…}"`: a JSON object whose fields override the built example's.
     pub(crate) example: Option<At<String>>,
+    /// Set on the hidden struct of an enum's variant: its `check = f` takes the enum, so the
+    /// enum's reader runs it once the variant is built, not this struct's validator.
+    pub(crate) whole_checks_elsewhere: bool,
 }
 
 /// Reads `#[guard(..)]` on a struct.
@@ -31,7 +47,14 @@ pub(crate) fn parse(attrs: &[Attribute], acc: &mut Accumulator) -> StructRules {
         let parsed = attr.parse_nested_meta(|meta| {
             let span = meta.path.span();
             match key(&meta).as_str() {
-                "check" => rules.checks.push(meta.value()?.parse()?),
+                "check" if meta.input.peek(syn::Token![=]) => {
+                    rules.checks.push(meta.value()?.parse()?);
+                }
+                "check" => {
+                    if let Some(check) = parse_fields_check(&meta, acc)? {
+                        rules.field_checks.push(check);
+                    }
+                }
                 "example" => {
                     let lit: LitStr = meta.value()?.parse()?;
                     if rules.example.is_some() {
@@ -63,12 +86,74 @@ pub(crate) fn parse(attrs: &[Attribute], acc: &mut Accumulator) -> StructRules {
     rules
 }
 
+/// Reads `check(path, fields(a, b))`; `None` when a part is missing (recorded in `acc`).
+fn parse_fields_check(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    acc: &mut Accumulator,
+) -> syn::Result<Option<FieldsCheck>> {
+    let span = meta.path.span();
+    let mut path: Option<ExprPath> = None;
+    let mut fields: Option<Vec<Ident>> = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("fields") && inner.input.peek(syn::token::Paren) {
+            let mut names = Vec::new();
+            inner.parse_nested_meta(|name| {
+                match name.path.get_ident() {
+                    Some(ident) => names.push(ident.clone()),
+                    None => acc.push(error(
+                        name.path.span(),
+                        "`fields(..)` lists the Rust names of the struct's fields",
+                    )),
+                }
+                Ok(())
+            })?;
+            if fields.is_some() {
+                acc.push(error(inner.path.span(), "duplicate `fields(..)`"));
+            }
+            fields = Some(names);
+        } else if !inner.input.is_empty() && !inner.input.peek(syn::Token![,]) {
+            acc.push(error(
+                inner.path.span(),
+                "write `check(function, fields(a, b))`: the function, then the fields it reads",
+            ));
+            skip_meta(&inner)?;
+        } else if path.is_some() {
+            acc.push(error(
+                inner.path.span(),
+                "a `check(..)` names one function; write one `check(..)` per rule",
+            ));
+        } else {
+            path = Some(ExprPath {
+                attrs: Vec::new(),
+                qself: None,
+                path: inner.path.clone(),
+            });
+        }
+        Ok(())
+    })?;
+    let (Some(path), Some(fields)) = (path, fields) else {
+        acc.push(error(
+            span,
+            "write `check(function, fields(a, b))`: the function, then the fields it reads, or `check = function` for a function of the whole struct",
+        ));
+        return Ok(None);
+    };
+    if fields.is_empty() {
+        acc.push(error(
+            path.span(),
+            "`fields(..)` names at least one field the check reads",
+        ));
+        return Ok(None);
+    }
+    Ok(Some(FieldsCheck { path, fields }))
+}
+
 fn unknown_struct_guard(name: &str, span: Span) -> darling::Error {
     if crate::names::lookup(crate::names::GUARDS, name).is_some() {
         return error(
             span,
             format!(
-                "`{name}` guards a field, not the struct: put it on the field; a struct takes `check = f` and `example = \"{{..}}\"`"
+                "`{name}` guards a field, not the struct: put it on the field; a struct takes `check = f`, `check(f, fields(a, b))` and `example = \"{{..}}\"`"
             ),
         );
     }
@@ -76,14 +161,50 @@ fn unknown_struct_guard(name: &str, span: Span) -> darling::Error {
 }
 
 /// A struct-level `check` is a rule the example builder cannot see: the derive asks for an
-/// example written by hand, on the struct or on a field, which the runtime then validates.
+/// example written by hand, on the struct or on a field, which the runtime then validates. A
+/// `check(f, fields(..))` names fields that serde reads, each once.
 pub(crate) fn check<G>(
     rules: &StructRules,
     fields: &[Field<'_, G>],
     has_example: impl Fn(&Field<'_, G>) -> bool,
     acc: &mut Accumulator,
 ) {
-    let Some(first) = rules.checks.first() else {
+    let names: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skip && !f.flatten)
+        .map(|f| f.ident.to_string())
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    for check in &rules.field_checks {
+        for (n, name) in check.fields.iter().enumerate() {
+            if check.fields[..n].contains(name) {
+                acc.push(error(
+                    name.span(),
+                    format!("field `{name}` is named twice in this check"),
+                ));
+                continue;
+            }
+            match fields.iter().find(|f| f.ident == name) {
+                None => acc.push(unknown("field", &name.to_string(), &names, name.span())),
+                Some(field) if field.skip => acc.push(error(
+                    name.span(),
+                    format!("field `{name}` is skipped by serde: a check cannot read it"),
+                )),
+                Some(field) if field.flatten => acc.push(error(
+                    name.span(),
+                    format!(
+                        "field `{name}` is flattened: name it in a `check = f` of the whole struct, or put the check on the flattened struct"
+                    ),
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    let first = rules
+        .checks
+        .first()
+        .or_else(|| rules.field_checks.first().map(|c| &c.path));
+    let Some(first) = first else {
         return;
     };
     if rules.example.is_none() && !fields.iter().any(has_example) {
@@ -101,14 +222,30 @@ pub(crate) struct RuleCode {
     pub(crate) keep_sent: TokenStream,
     /// Before the fields are read: where the fields' issues start.
     pub(crate) mark: TokenStream,
-    /// After the fields are read: whether they added no issue.
+    /// After the fields are read: whether they added no issue, and the checks of named fields.
     pub(crate) fields_clean: TokenStream,
     /// The end of `validate_fields`, given the struct literal.
     pub(crate) finish: TokenStream,
 }
 
-pub(crate) fn expand(rules: &StructRules, value: &TokenStream) -> RuleCode {
-    if rules.checks.is_empty() {
+impl StructRules {
+    /// Whether a `check(f, fields(..))` reads the field `ident`: its validator then notes
+    /// whether reading it added an issue (`__clean_{index}`).
+    pub(crate) fn reads(&self, ident: &Ident) -> bool {
+        self.field_checks.iter().any(|c| c.fields.contains(ident))
+    }
+}
+
+/// The validator's code for the rules; `fields` are the struct's fields in declaration order,
+/// whose typed values are `__field_{index}` (an `Option`) and, for the fields a
+/// `check(f, fields(..))` reads, `__clean_{index}`.
+pub(crate) fn expand(rules: &StructRules, fields: &[&Ident], value: &TokenStream) -> RuleCode {
+    let whole: &[ExprPath] = if rules.whole_checks_elsewhere {
+        &[]
+    } else {
+        &rules.checks
+    };
+    if whole.is_empty() && rules.field_checks.is_empty() {
         return RuleCode {
             keep_sent: TokenStream::new(),
             mark: TokenStream::new(),
@@ -116,23 +253,92 @@ pub(crate) fn expand(rules: &StructRules, value: &TokenStream) -> RuleCode {
             finish: quote!(::core::option::Option::Some(#value)),
         };
     }
-    let runs = rules.checks.iter().map(|path| {
-        quote_spanned! {path.span()=>
-            __gr::run_struct_check(cx, &__FIELDS, &__sent, &__checked, &#path);
+    // The holder's description lists the fields of flattened structs too, so an issue can name
+    // one of them.
+    let lookup = quote!(<Self as __gr::ToolArgs>::info().fields);
+    let field_runs = rules.field_checks.iter().map(|check| {
+        let indices: Vec<usize> = check
+            .fields
+            .iter()
+            .filter_map(|name| fields.iter().position(|f| *f == name))
+            .collect();
+        let clean = indices.iter().map(|i| format_ident!("__clean_{}", i));
+        let values = indices.iter().map(|i| format_ident!("__field_{}", i));
+        let args: Vec<_> = (0..indices.len())
+            .map(|n| format_ident!("__arg_{}", n))
+            .collect();
+        let path = &check.path;
+        // Each argument at the field's name in `fields(..)`: a parameter that does not fit, or
+        // one too many, is pointed at there.
+        let passed = check
+            .fields
+            .iter()
+            .zip(&args)
+            .map(|(name, arg)| quote_spanned!(name.span()=> __gr::FieldArg::field_arg(#arg)));
+        let call = quote_spanned! {path.span()=>
+            __gr::run_fields_check(cx, #lookup, &__sent, || #path(#(#passed),*));
+        };
+        quote! {
+            if #(#clean)&&* {
+                if let (#(::core::option::Option::Some(#args),)*) = (#(&#values,)*) {
+                    #call
+                }
+            }
         }
     });
-    RuleCode {
-        keep_sent: quote!(let __sent = ::core::clone::Clone::clone(&object);),
-        mark: quote!(let __issues_before_fields = cx.issue_count();),
-        fields_clean: quote!(let __fields_clean = cx.issue_count() == __issues_before_fields;),
-        finish: quote! {
+    let (mark, clean) = if whole.is_empty() {
+        (TokenStream::new(), TokenStream::new())
+    } else {
+        (
+            quote!(let __issues_before_fields = cx.issue_count();),
+            quote!(let __fields_clean = cx.issue_count() == __issues_before_fields;),
+        )
+    };
+    let runs = whole.iter().map(|path| {
+        quote_spanned! {path.span()=>
+            __gr::run_struct_check(cx, #lookup, &__sent, &__checked, &#path);
+        }
+    });
+    let finish = if whole.is_empty() {
+        quote!(::core::option::Option::Some(#value))
+    } else {
+        quote! {
             let __checked = #value;
             if __fields_clean {
                 #(#runs)*
             }
             ::core::option::Option::Some(__checked)
+        }
+    };
+    RuleCode {
+        keep_sent: quote!(let __sent = ::core::clone::Clone::clone(&object);),
+        mark,
+        fields_clean: quote! {
+            #clean
+            #(#field_runs)*
         },
+        finish,
     }
+}
+
+/// The names of the struct's check functions, as written (`checks::end_after_start`), for the
+/// contract.
+pub(crate) fn names(rules: &StructRules) -> Vec<String> {
+    let name = |path: &ExprPath| {
+        let segments: Vec<String> = path
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        segments.join("::")
+    };
+    rules
+        .checks
+        .iter()
+        .chain(rules.field_checks.iter().map(|c| &c.path))
+        .map(name)
+        .collect()
 }
 
 /// The body of `example()`: the example built from the fields, under the struct's own.

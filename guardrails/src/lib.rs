@@ -59,14 +59,17 @@ pub use tool::present;
 ///
 /// # Struct-level rules
 ///
-/// `#[guard(..)]` on the struct itself takes two guards:
+/// `#[guard(..)]` on the struct itself takes these guards:
 ///
 /// | guard | what it does | example |
 /// |---|---|---|
+/// | `check(path, fields(a, ..))` (repeatable) | a rule across the fields it names: `fn(A, ..) -> Result<(), E>`, given each named field's typed value in the order named, taken as `&T`, as `T` when `Copy` or as `Option<&U>` for an `Option<U>` (see [`FieldArg`]), with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass whenever those fields passed their own guards, whatever else failed, so a call with several mistakes hears about the rule too; each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check(end_after_start, fields(start, end)))]` |
 /// | `check = path` (repeatable) | a rule across fields: `fn(&Self) -> Result<(), E>` with `E` a [`FieldIssue`] or a `Vec<FieldIssue>`; runs in the same pass once every field passed its own guards (unknown keys do not stop it), each issue reported at the field it names, with what was sent there and the field's fix text | `#[guard(check = end_after_start)]` |
 /// | `example = "{…}"` | the struct's example, a JSON object: the fields it sets take its values, the others keep the example built from their guards | `#[guard(example = r#"{"start": 9, "end": 10}"#)]` |
 ///
-/// A struct with a `check` must state its example (on the struct, or `example` on a field), or
+/// Prefer `check(f, fields(..))`: a `check = f` needs the whole struct, so it is heard only once
+/// every field is right, one more round trip for a call with several mistakes. A struct with a
+/// `check` of either form must state its example (on the struct, or `example` on a field), or
 /// it does not compile: no example can be built to pass a rule the derive cannot read.
 ///
 /// **The example guarantee.** No rejection shows, and no schema advertises, an example that the
@@ -318,7 +321,14 @@ pub use tool::present;
 /// - a field of another variant says so: "`until` belongs to kind `daily`; you chose `weekly`";
 ///   a variant's field sent beside the enum is pointed to its place (`recurrence.count`);
 /// - an untagged value that fits no variant is reported against the variant it comes closest to
-///   (the fewest issues), named, with that variant's issues.
+///   (the fewest issues), named, with what was sent and that variant's issues;
+/// - a rule across the fields of a struct variant is `#[guard(check(f, fields(from, until)))]` on
+///   the variant, as on a struct (see [Struct-level rules](#struct-level-rules)): it runs
+///   whenever those fields passed their own guards and reports at the variant's paths
+///   (`recurrence.until`). `#[guard(check = f)]` on a variant takes the whole enum,
+///   `fn f(&Recurrence) -> Result<(), FieldIssue>`, and runs once the variant's fields passed.
+///   A variant's example is built from its fields, so the fields a rule compares take an
+///   `example` (an `example` on the variant is a compile error).
 ///
 /// The schema is a `oneOf` of closed objects, each tag a `const` (`anyOf` when untagged, since
 /// serde may find several variants that fit); the contract records the variants, so that a
@@ -549,7 +559,9 @@ pub use server::{Server, UnknownTool};
 #[expect(deprecated, reason = "the old name stays available for a release")]
 pub use tool::Verdict;
 pub use tool::{CallOutput, CallSettings, OutputCheck, OutputVerdict, StateRef, Tool, ToolSpec};
-pub use validation::{ArgValue, FieldIssue, Issue, IssueCode, Report, ToolArgs, ToolEnum};
+pub use validation::{
+    ArgValue, FieldArg, FieldIssue, Issue, IssueCode, Report, ToolArgs, ToolEnum,
+};
 
 /// The old name of [`ToolErrorSeverity`].
 #[deprecated(
@@ -615,7 +627,9 @@ pub mod __private {
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
-    pub use crate::validation::rules::{build_example_over, example_rejection, run_struct_check};
+    pub use crate::validation::rules::{
+        FieldArg, build_example_over, example_rejection, run_fields_check, run_struct_check,
+    };
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
     pub use crate::validation::variants::{
         NewtypeVariant, read_variant, variants_example, variants_schema,

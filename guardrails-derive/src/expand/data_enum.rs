@@ -3,7 +3,8 @@
 //! fields of each struct variant are read by the hidden struct the struct derive expands.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
 
 use crate::data_enum::{DataEnum, Shape, Tagging};
 use crate::expand::opt_str;
@@ -91,9 +92,42 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
                         fields: ::core::option::Option::Some(<#hidden as __gr::ToolArgs>::info),
                     }
                 });
+                let read = quote! {
+                    <#hidden as __gr::ToolArgs>::validate_fields(__object, __cx)
+                        .map(|#hidden { #(#fields),* }| Self::#vident { #(#fields),* })
+                };
+                if variant.checks.is_empty() {
+                    arms.push(quote!(#index => #read,));
+                    continue;
+                }
+                // A check of the whole value runs once the variant's fields added no issue, at
+                // the variant's place, as a struct's does.
+                // Not at the user's span: `__gr::ToolArgs` there reads as a needless
+                // qualification where the user imported `ToolArgs`.
+                let lookup = quote!(<#hidden as __gr::ToolArgs>::info().fields);
+                let runs = variant.checks.iter().map(|path| {
+                    quote_spanned! {path.span()=>
+                        __gr::run_struct_check(
+                            __cx,
+                            #lookup,
+                            &__sent,
+                            __value,
+                            &#path,
+                        );
+                    }
+                });
                 arms.push(quote! {
-                    #index => <#hidden as __gr::ToolArgs>::validate_fields(__object, __cx)
-                        .map(|#hidden { #(#fields),* }| Self::#vident { #(#fields),* }),
+                    #index => {
+                        let __sent = ::core::clone::Clone::clone(&__object);
+                        let __issues_before = __cx.issue_count();
+                        let __out = #read;
+                        if let ::core::option::Option::Some(__value) = &__out {
+                            if __cx.issue_count() == __issues_before {
+                                #(#runs)*
+                            }
+                        }
+                        __out
+                    }
                 });
             }
         }

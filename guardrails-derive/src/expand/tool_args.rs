@@ -302,8 +302,10 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         let slot = format_ident!("__slot_{}", i);
         // A policy checks text that passed the field's other guards: the field is clean when
         // reading it (and its custom check) added no issue.
+        // So does a check that reads the field (`check(f, fields(..))` on the struct).
         let issues_before = format_ident!("__issues_before_{}", i);
-        if field.guards.policy.is_some() {
+        let track_clean = field.guards.policy.is_some() || input.rules.reads(fid);
+        if track_clean {
             reads.push(quote!(let #issues_before = cx.issue_count();));
         }
         reads.push(match default {
@@ -321,7 +323,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 }
             });
         }
-        if field.guards.policy.is_some() {
+        if track_clean {
             let clean = format_ident!("__clean_{}", i);
             reads.push(quote!(let #clean = cx.issue_count() == #issues_before;));
         }
@@ -329,7 +331,8 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         inits.push(quote!(#fid: #bound));
     }
     let policies = policy_checks(input);
-    let rules = crate::rules::expand(&input.rules, &quote!(Self { #(#inits),* }));
+    let idents: Vec<&syn::Ident> = input.fields.iter().map(|f| f.ident).collect();
+    let rules = crate::rules::expand(&input.rules, &idents, &quote!(Self { #(#inits),* }));
     let (keep_sent, mark, fields_clean, finish) = (
         &rules.keep_sent,
         &rules.mark,
@@ -342,6 +345,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     let root_schema = crate::expand::aliases::root_schema(&input.fields);
     let nested_schema = crate::expand::aliases::nested_schema(&input.fields);
     let info = info_expr(input);
+    let check_names = crate::rules::names(&input.rules);
 
     quote! {
         #[doc(hidden)]
@@ -359,6 +363,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                 description: #description,
                 fields: &__FIELDS,
                 flattened: &[],
+                checks: &[#(#check_names),*],
             };
 
             #[automatically_derived]

@@ -320,6 +320,12 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
         "Byte cap",
         ("byte", "bytes"),
     );
+    checks(
+        &mut c,
+        &format!("{name}.checks"),
+        &before.checks,
+        &after.checks,
+    );
     if before.policy != after.policy {
         let (severity, text) = if after.policy {
             (
@@ -612,6 +618,7 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         (ChangeSeverity::Safe, "The custom check was removed."),
     );
     policy(c, p("policy"), b.policy.as_deref(), a.policy.as_deref());
+    checks(c, &p("checks"), &b.checks, &a.checks);
     if b.recursive != a.recursive {
         c.push(
             ChangeSeverity::Breaking,
@@ -715,6 +722,30 @@ fn variants(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
 /// An argument's output policy: every change is RISKY. A policy added or changed may reject
 /// text that passed (what it rejects depends on the text, so it cannot be compared like a
 /// bound); a policy removed lets text in unchecked, as an output check removed does.
+/// Struct-level checks added (a rule that may reject calls that passed) and removed.
+fn checks(c: &mut Collector<'_>, path: &str, before: &[String], after: &[String]) {
+    for added in after.iter().filter(|name| !before.contains(name)) {
+        c.push(
+            ChangeSeverity::Risky,
+            path.to_owned(),
+            None,
+            Some(Value::from(added.as_str())),
+            format!(
+                "The check `{added}` now runs across the fields: calls that passed may now fail."
+            ),
+        );
+    }
+    for removed in before.iter().filter(|name| !after.contains(name)) {
+        c.push(
+            ChangeSeverity::Safe,
+            path.to_owned(),
+            Some(Value::from(removed.as_str())),
+            None,
+            format!("The check `{removed}` was removed."),
+        );
+    }
+}
+
 fn policy(c: &mut Collector<'_>, path: String, before: Option<&str>, after: Option<&str>) {
     let text = match (before, after) {
         (None, Some(a)) => {

@@ -71,6 +71,8 @@
 //! | `multiple_of` removed, or changed to a divisor of the old step | SAFE | every old value is still a multiple |
 //! | custom check added | RISKY | it may reject values; what it checks is code |
 //! | custom check removed | SAFE | |
+//! | struct-level check added (`#[guard(check = f)]` or `check(f, fields(..))`, on the arguments, a nested struct or a variant; recorded by function name) | RISKY | calls that passed may now fail; what it checks is code |
+//! | struct-level check removed | SAFE | |
 //! | argument policy added (`#[guard(policy = …)]`) | RISKY | it may reject text that passed; what it rejects depends on the text |
 //! | argument policy changed (another profile, or a custom policy's rules) | RISKY | two policies cannot be compared for what they accept |
 //! | argument policy removed | RISKY | the text enters unchecked, as with an output check removed |

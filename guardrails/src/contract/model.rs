@@ -48,6 +48,11 @@ pub struct Contract {
     /// time, so only its presence is part of the contract.
     #[serde(default, skip_serializing_if = "is_false")]
     pub policy: bool,
+    /// The struct-level checks of the arguments (`#[guard(check = f)]`,
+    /// `#[guard(check(f, fields(..)))]`), by function name: rules the fields do not show, so
+    /// that adding one is seen as a change that may reject calls that passed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<String>,
 }
 
 /// A tool's behaviour hints as they were declared: `None` is an unset hint, which MCP clients
@@ -265,6 +270,10 @@ pub struct Field {
     /// variant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variants: Option<BTreeMap<String, BTreeMap<String, Field>>>,
+    /// The struct-level checks of a nested object, by function name; of an enum with data,
+    /// those of its variants as `variant.function`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<String>,
 }
 
 impl Field {
@@ -293,6 +302,7 @@ impl Field {
             recursive: None,
             tagging: None,
             variants: None,
+            checks: Vec::new(),
         }
     }
 }
@@ -353,6 +363,7 @@ impl Contract {
             agent_limit: d.agent_limit.map(|l| u64::try_from(l).unwrap_or(u64::MAX)),
             max_bytes: d.max_bytes.map(|b| u64::try_from(b).unwrap_or(u64::MAX)),
             policy: d.policy,
+            checks: d.args.checks.iter().map(|&c| c.to_owned()).collect(),
         }
     }
 }
@@ -459,6 +470,7 @@ fn shape(kind: &Kind, seen: &mut Vec<*const ArgsInfo>) -> Field {
             } else {
                 f.fields = Some(object_fields(info, seen));
             }
+            f.checks = info.checks.iter().map(|&c| c.to_owned()).collect();
             f
         }
         Kind::Map(value) => {
@@ -498,6 +510,12 @@ fn variants_shape(
         Tagging::Adjacent { tag, content } => format!("adjacent:{tag},{content}"),
         Tagging::Untagged => "untagged".to_owned(),
     });
+    f.checks = info
+        .variants
+        .iter()
+        .filter_map(|v| Some((v.name, v.fields?().checks)))
+        .flat_map(|(name, checks)| checks.iter().map(move |c| format!("{name}.{c}")))
+        .collect();
     f.variants = Some(
         info.variants
             .iter()

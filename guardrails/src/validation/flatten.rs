@@ -109,6 +109,7 @@ pub fn read_flattened_enum<T: ArgValue>(object: Map<String, Value>, cx: &mut Cx)
 pub struct FlatCells {
     fields: OnceLock<Vec<FieldInfo>>,
     enums: OnceLock<Vec<&'static EnumInfo>>,
+    checks: OnceLock<Vec<&'static str>>,
     info: OnceLock<ArgsInfo>,
 }
 
@@ -119,6 +120,7 @@ impl FlatCells {
         Self {
             fields: OnceLock::new(),
             enums: OnceLock::new(),
+            checks: OnceLock::new(),
             info: OnceLock::new(),
         }
     }
@@ -161,11 +163,22 @@ pub fn flattened_info(
                 })
                 .collect()
         });
+        // A flattened struct's checks run where it is read, beside the holder's.
+        let checks = cells.checks.get_or_init(|| {
+            let mut checks = own.checks.to_vec();
+            for inner in flattened {
+                if let Flattened::Fields(info) = inner() {
+                    checks.extend(info.checks);
+                }
+            }
+            checks
+        });
         ArgsInfo {
             type_name: own.type_name,
             description: own.description,
             fields: all,
             flattened: enums,
+            checks,
         }
     })
 }

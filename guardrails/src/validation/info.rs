@@ -272,6 +272,10 @@ pub struct ArgsInfo {
     /// The enums with data flattened into it (`#[serde(flatten)]`), whose tag and fields sit
     /// beside its own fields.
     pub flattened: &'static [&'static super::variants::EnumInfo],
+    /// The functions of its struct-level checks (`#[guard(check = f)]` and
+    /// `#[guard(check(f, fields(..)))]`), by name as written, those of the structs it flattens
+    /// included: the contract records them.
+    pub checks: &'static [&'static str],
 }
 
 impl ArgsInfo {
@@ -282,6 +286,7 @@ impl ArgsInfo {
         description: None,
         fields: &[],
         flattened: &[],
+        checks: &[],
     };
 
     /// The fields a caller can send.

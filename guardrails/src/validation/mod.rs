@@ -41,7 +41,7 @@ pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 pub use json_schema::{SchemaArgs, SchemaError, SchemaOptions, strict_schema};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
-pub use rules::{FieldIssue, IntoFieldIssues, StructCheck};
+pub use rules::{FieldArg, FieldIssue, IntoFieldIssues, StructCheck};
 pub use schema::DIALECT;
 pub use string_format::StringFormat;
 pub use value::{ArgValue, MAX_SAFE_INTEGER};

@@ -59,7 +59,8 @@ pub struct FieldIssue {
 }
 
 impl FieldIssue {
-    /// An issue about `field`, named as on the wire or as in Rust, saying `message`. A name that
+    /// An issue about `field`, named as on the wire or as in Rust, saying `message`. The fields
+    /// of a struct flattened into this one (`#[serde(flatten)]`) are its fields too. A name that
     /// is no field of the struct places the issue at the struct itself.
     #[must_use]
     pub fn new(field: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
@@ -144,6 +145,104 @@ pub fn run_struct_check<T, C: StructCheck<T>>(
     }
     for issue in check.issues(value) {
         record(cx, fields, sent, issue);
+    }
+}
+
+/// How a check of named fields (`#[guard(check(f, fields(a, b)))]`) may take a field of type
+/// `T`: by reference (`&T`), by value when `T` is `Copy` (`u8`, a unit enum), as `Option<&U>`
+/// when `T` is `Option<U>`, and as `&str`, `Option<&str>` or `&[U]` for a `String`, an
+/// `Option<String>` or a `Vec<U>`.
+///
+/// ```
+/// use guardrails::{FieldIssue, ToolArgs};
+///
+/// #[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize, guardrails::ToolEnum)]
+/// #[serde(rename_all = "snake_case")]
+/// enum Status { Todo, Blocked }
+///
+/// /// Creates a task.
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
+/// #[guard(check(blocked_says_why, fields(status, note)))]
+/// struct CreateTask {
+///     #[guard(example = "todo")]
+///     status: Status,
+///     note: Option<String>,
+/// }
+///
+/// fn blocked_says_why(status: Status, note: Option<&str>) -> Result<(), FieldIssue> {
+///     if status == Status::Blocked && note.is_none_or(|n| n.trim().is_empty()) {
+///         return Err(FieldIssue::new("note", "A blocked task says what blocks it."));
+///     }
+///     Ok(())
+/// }
+///
+/// let report = CreateTask::validate_value(serde_json::json!({"status": "blocked"})).unwrap_err();
+/// assert_eq!(report.at("note").unwrap().message, "A blocked task says what blocks it.");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "a check of named fields cannot take a field of type `{T}` as `{Self}`",
+    label = "this check's parameter does not fit the field it is given",
+    note = "take the field as `&{T}`, as `{T}` when it is `Copy`, as `Option<&U>` when it is an `Option<U>`, or as `&str`, `Option<&str>` or `&[U]` for a `String`, an `Option<String>` or a `Vec<U>`"
+)]
+pub trait FieldArg<'a, T> {
+    /// The parameter, from the field's typed value.
+    fn field_arg(value: &'a T) -> Self;
+}
+
+impl<'a, T> FieldArg<'a, T> for &'a T {
+    fn field_arg(value: &'a T) -> Self {
+        value
+    }
+}
+
+impl<T: Copy> FieldArg<'_, T> for T {
+    fn field_arg(value: &T) -> Self {
+        *value
+    }
+}
+
+impl<'a, T> FieldArg<'a, Option<T>> for Option<&'a T> {
+    fn field_arg(value: &'a Option<T>) -> Self {
+        value.as_ref()
+    }
+}
+
+impl<'a> FieldArg<'a, String> for &'a str {
+    fn field_arg(value: &'a String) -> Self {
+        value
+    }
+}
+
+impl<'a> FieldArg<'a, Option<String>> for Option<&'a str> {
+    fn field_arg(value: &'a Option<String>) -> Self {
+        value.as_deref()
+    }
+}
+
+impl<'a, T> FieldArg<'a, Vec<T>> for &'a [T] {
+    fn field_arg(value: &'a Vec<T>) -> Self {
+        value
+    }
+}
+
+/// Runs a check of named fields (`#[guard(check(f, fields(a, b)))]` on a struct), given the
+/// call of `f` on those fields' typed values, recording each issue at the field it names. Used by
+/// generated code, whenever the fields the check reads passed their own guards, whatever else
+/// failed.
+pub fn run_fields_check<E: IntoFieldIssues>(
+    cx: &mut Cx,
+    fields: &'static [FieldInfo],
+    sent: &Map<String, Value>,
+    check: impl FnOnce() -> Result<(), E>,
+) {
+    // A probe pass reads a generated example to learn the contract: no user code runs there.
+    if cx.is_probing() {
+        return;
+    }
+    if let Err(found) = check() {
+        for issue in found.into_field_issues() {
+            record(cx, fields, sent, issue);
+        }
     }
 }
 

@@ -412,7 +412,7 @@ fn read_untagged<T>(
         }
     );
     let noun = Kind::Variants(info).noun();
-    cx.fail(IssueCode::Type, message, None, Some(noun));
+    cx.fail(IssueCode::Type, message, Some(&value), Some(noun));
     let _ = untagged_variant(info, index, value, cx, read);
     None
 }
