@@ -138,7 +138,9 @@ pub(crate) fn expand(rules: &StructRules, value: &TokenStream) -> RuleCode {
 /// The body of `example()`: the example built from the fields, under the struct's own.
 pub(crate) fn example(rules: &StructRules) -> TokenStream {
     match &rules.example {
-        Some(At { value, .. }) => quote!(__gr::build_example_over(<Self as __gr::ToolArgs>::info(), #value)),
+        Some(At { value, .. }) => {
+            quote!(__gr::build_example_over(<Self as __gr::ToolArgs>::info(), #value))
+        }
         None => quote!(__gr::build_example(<Self as __gr::ToolArgs>::info())),
     }
 }
