@@ -7,8 +7,9 @@
 //! - every value serde writes is a call serde reads back, and the guard never refuses it (with
 //!   string formats asserted or not);
 //! - every value serde refuses (an overflow, a wrong type, a missing field, an unknown tag or
-//!   variant, anywhere in the tree) is refused by the guard, with an issue at the field that
-//!   was broken (or the enclosing field, when the broken value is a whole variant).
+//!   variant, an integer written as a float, anywhere in the tree) is refused by the guard,
+//!   with an issue at the field that was broken (or the enclosing field, when the broken value
+//!   is a whole variant).
 //!
 //! Reproducible: a failing case is saved in `guard_router_differential.proptest-regressions`
 //! and replayed first; CI fixes the seed with `PROPTEST_RNG_SEED`. Every property holds for
@@ -272,6 +273,8 @@ enum Break {
     Missing,
     /// A tag or variant that does not exist.
     UnknownVariant,
+    /// An integer written as a float (`3.0`): JSON Schema counts it an integer, serde does not.
+    WholeFloat,
 }
 
 /// The bounds of the integer at `path` (a guard path such as `expr.add[1].num`), from the
@@ -341,7 +344,9 @@ fn break_value(value: &mut Value, how: &Break, pick: prop::sample::Index) -> Opt
         .filter(|(path, pointer)| {
             let here = value.pointer(pointer).unwrap_or(&Value::Null);
             match how {
-                Break::Overflow => here.is_i64() || here.is_u64() && integer_bounds(path).is_some(),
+                Break::Overflow | Break::WholeFloat => {
+                    here.is_i64() || here.is_u64() && integer_bounds(path).is_some()
+                }
                 Break::WrongType => !path.is_empty() && !here.is_boolean() && !here.is_null(),
                 Break::Missing => {
                     let key = path.rsplit('.').next().unwrap_or_default();
@@ -362,7 +367,9 @@ fn break_value(value: &mut Value, how: &Break, pick: prop::sample::Index) -> Opt
                 }
             }
         })
-        .filter(|(path, _)| !matches!(how, Break::Overflow) || integer_bounds(path).is_some())
+        .filter(|(path, _)| {
+            !matches!(how, Break::Overflow | Break::WholeFloat) || integer_bounds(path).is_some()
+        })
         .collect();
     if candidates.is_empty() {
         return None;
@@ -378,6 +385,18 @@ fn break_value(value: &mut Value, how: &Break, pick: prop::sample::Index) -> Opt
             } else {
                 over
             };
+        }
+        Break::WholeFloat => {
+            let here = value.pointer_mut(&pointer)?;
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "any float is refused, near or not"
+            )]
+            let float = here
+                .as_i64()
+                .map(|n| n as f64)
+                .or_else(|| here.as_u64().map(|n| n as f64))?;
+            *here = json!(float);
         }
         Break::WrongType => *value.pointer_mut(&pointer)? = json!(true),
         Break::Missing => {
@@ -433,6 +452,7 @@ proptest! {
             Just(Break::WrongType),
             Just(Break::Missing),
             Just(Break::UnknownVariant),
+            Just(Break::WholeFloat),
         ],
         pick in any::<prop::sample::Index>(),
     ) {

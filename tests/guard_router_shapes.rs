@@ -315,3 +315,71 @@ async fn the_example_validates_and_none_is_shown_when_none_exists() {
     assert!(message.contains("<recovery>"), "{message}");
     guarded.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_whole_number_written_as_a_float_is_coached_where_serde_would_refuse_it() {
+    let (guarded, plain) = (guarded().await, plain().await);
+    for (tool, args, field, fix) in [
+        (
+            "eval",
+            json!({"expr": {"add": [{"num": 1}, {"neg": {"num": 3.0}}]}}),
+            "expr.add[1].neg.num",
+            "Fix: Send 3, without the decimal point.",
+        ),
+        (
+            "schedule",
+            json!({"when": "2024-01-02T03:04:05Z", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8", "slot": [9, "x"], "count": -5.0, "total": 1}),
+            "count",
+            "Fix: Send -5, without the decimal point.",
+        ),
+        (
+            "draw",
+            json!({"shape": {"type": "dot"}, "steps": [{"t": "wait", "c": 2e1}]}),
+            "steps[0].c",
+            "Fix: Send 20, without the decimal point.",
+        ),
+    ] {
+        // rmcp alone hands the call to serde, which refuses it uncoached.
+        let refused = match plain.call_tool(call(tool, args.clone())).await {
+            Err(_) => true,
+            Ok(result) => result.is_error == Some(true),
+        };
+        assert!(refused, "serde reads {args} for {tool}");
+        let result = send(&guarded, tool, args.clone()).await;
+        assert_eq!(result.is_error, Some(true), "{tool} {args}");
+        let message = text(&result, 0);
+        let expected = format!(r#"<field name="{field}" code="type">"#);
+        assert!(message.contains(&expected), "{expected} not in {message}");
+        assert!(message.contains(fix), "{fix} not in {message}");
+    }
+    // A float where serde reads a float stays valid.
+    let result = send(
+        &guarded,
+        "draw",
+        json!({"shape": {"type": "circle", "radius": 2.0}}),
+    )
+    .await;
+    assert_ne!(result.is_error, Some(true), "{}", text(&result, 0));
+    guarded.cancel().await.unwrap();
+    plain.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_mistyped_tag_names_the_fields_of_other_variants_in_the_same_report() {
+    let guarded = guarded().await;
+    let result = send(
+        &guarded,
+        "draw",
+        json!({"shape": {"type": "circel", "radius": 1, "side": 2}}),
+    )
+    .await;
+    let message = text(&result, 0);
+    for expected in [
+        r#"<field name="shape.type" code="enum">Not a known tag. Did you mean "circle"?"#,
+        r#"<field name="shape.side" code="unknown_field">Not a field of the variant with "type": "circle": it belongs to the variant with "type": "square". Remove it, or send "type": "square" with it.</field>"#,
+    ] {
+        assert!(message.contains(expected), "{expected} not in {message}");
+    }
+    assert!(!message.contains(r#"name="shape.radius""#), "{message}");
+    guarded.cancel().await.unwrap();
+}

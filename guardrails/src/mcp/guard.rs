@@ -187,7 +187,9 @@ impl RouterGuard {
     /// reads its arguments into are often more lenient than the format they advertise (chrono
     /// reads `2024-01-02 03:04:05Z`, uuid reads the simple and `urn:` forms), and the guard
     /// never refuses what the tool accepts. Integer formats (`int32`, `uint8`, …) are always
-    /// checked, as the bounds of the type they name.
+    /// checked, as the bounds of the type they name, and so is a whole number written as a
+    /// float (`3.0`) where an integer is read: JSON Schema counts it an integer, serde refuses
+    /// it, so the guard coaches it ("send 3").
     #[must_use]
     pub fn assert_formats(mut self) -> Self {
         self.schema = self.schema.assert_formats(true);

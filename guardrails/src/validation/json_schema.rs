@@ -103,6 +103,13 @@ impl SchemaArgs {
     ) -> Result<Self, SchemaError> {
         let schema = strict_schema(schema);
         let document = Value::Object(schema);
+        // The validator reads the strict schema with one keyword of its own beside every
+        // integer type, which refuses a whole number written as a float (`3.0`): JSON Schema
+        // counts it an integer, serde refuses it for every integer type. The advertised
+        // schema stays standard; the keyword only adds, so both share their paths.
+        let mut checked = document.clone();
+        mark_integers(&mut checked);
+        let checked = &checked;
         let formats = options.assert_formats;
         // Patterns run on the `regex` crate, as the derive's do (linear time, and faster);
         // a schema whose patterns need look-around or back-references falls back to
@@ -112,12 +119,14 @@ impl SchemaArgs {
             .with_draft(jsonschema::Draft::Draft202012)
             .should_validate_formats(formats)
             .with_pattern_options(jsonschema::PatternOptions::regex())
-            .build(&document)
+            .with_keyword(WHOLE_INTEGER, whole_integer)
+            .build(checked)
             .or_else(|_| {
                 jsonschema::options()
                     .with_draft(jsonschema::Draft::Draft202012)
                     .should_validate_formats(formats)
-                    .build(&document)
+                    .with_keyword(WHOLE_INTEGER, whole_integer)
+                    .build(checked)
             })
             .map_err(|e| SchemaError(cut(&e.to_string(), MAX_EXPECTED_CHARS).into_owned()))?;
         let example = document.as_object().and_then(|schema| {
@@ -280,6 +289,17 @@ impl SchemaArgs {
                 };
                 self.record_union(&union, context, root, report);
             }
+            ValidationErrorKind::Custom { keyword, .. } if keyword == WHOLE_INTEGER => {
+                let (code, message, expected, fix) = whole_float_issue(sent);
+                report.push(Issue {
+                    path,
+                    code,
+                    message,
+                    received: Some(preview(sent)),
+                    expected,
+                    fix,
+                });
+            }
             other => {
                 let (code, message, expected) = plain_issue(other, sent, here, root_schema);
                 push(code, message, path, expected);
@@ -362,11 +382,7 @@ impl SchemaArgs {
                 match object.get(tag) {
                     Some(value) => match tags.iter().find(|(_, t)| *t == value) {
                         Some((i, _)) => branch(*i, report),
-                        None => {
-                            let mut at = union.path.clone();
-                            super::report::push_key(&mut at, &cut(tag, 64));
-                            report.push(not_one_of(at, "tag", value, &allowed));
-                        }
+                        None => wrong_tag(union, object, (tag, value), &tags, report),
                     },
                     None => {
                         let mut at = union.path.clone();
@@ -498,6 +514,92 @@ fn variant_owning(schema: &Value, root: &Map<String, Value>, key: &str) -> Optio
         })?;
         Some(format!("{}: {}", Value::from(tag), preview(value)))
     })
+}
+
+/// The issues of a tag that names no variant: the tags allowed, with a did-you-mean, and the
+/// keys that belong to another variant than the one the tag was surely meant for (its
+/// did-you-mean), now rather than once the tag is fixed.
+fn wrong_tag(
+    union: &Union<'_, '_>,
+    object: &Map<String, Value>,
+    (tag, value): (&str, &Value),
+    tags: &[(usize, &Value)],
+    report: &mut Found,
+) {
+    let allowed: Vec<&Value> = tags.iter().map(|(_, v)| *v).collect();
+    let mut at = union.path.clone();
+    super::report::push_key(&mut at, &cut(tag, 64));
+    report.push(not_one_of(at, "tag", value, &allowed));
+    let meant = value.as_str().and_then(|sent| {
+        let names = tags.iter().filter_map(|(_, t)| t.as_str());
+        let best = crate::text::did_you_mean(sent, names)?;
+        tags.iter().find(|(_, t)| t.as_str() == Some(best))
+    });
+    let Some(&(i, meant)) = meant else {
+        return;
+    };
+    for (key, owner) in keys_of_other_variants(&union.branches, tags, i, object) {
+        report.push(other_variant_issue(
+            &union.path,
+            (tag, meant),
+            key,
+            owner,
+            object.get(key).unwrap_or(&Value::Null),
+        ));
+    }
+}
+
+/// The keys of `object` that the branch `meant` does not declare and another tagged branch
+/// does, each with the tag of the first that does.
+fn keys_of_other_variants<'o, 'a>(
+    branches: &[&'a Value],
+    tags: &[(usize, &'a Value)],
+    meant: usize,
+    object: &'o Map<String, Value>,
+) -> Vec<(&'o str, &'a Value)> {
+    let declares = |i: usize, key: &str| {
+        branches
+            .get(i)
+            .and_then(|b| b.get("properties"))
+            .is_some_and(|p| p.get(key).is_some())
+    };
+    object
+        .keys()
+        .filter(|key| !declares(meant, key))
+        .filter_map(|key| {
+            let (_, owner) = tags.iter().find(|(i, _)| declares(*i, key))?;
+            Some((key.as_str(), *owner))
+        })
+        .take(MAX_KEPT_ISSUES)
+        .collect()
+}
+
+/// The issue of a key of another variant than the one a mistyped tag was meant for.
+fn other_variant_issue(
+    container: &str,
+    (tag, meant): (&str, &Value),
+    key: &str,
+    owner: &Value,
+    value: &Value,
+) -> Issue {
+    let tag = Value::from(tag);
+    let mut path = container.to_owned();
+    super::report::push_key(&mut path, &cut(key, 64));
+    Issue {
+        path,
+        code: IssueCode::UnknownField,
+        message: format!(
+            "Not a field of the variant with {tag}: {}: it belongs to the variant with {tag}: {}.",
+            preview(meant),
+            preview(owner)
+        ),
+        received: Some(preview(value)),
+        expected: None,
+        fix: Some(format!(
+            "Remove it, or send {tag}: {} with it.",
+            preview(owner)
+        )),
+    }
 }
 
 /// A value that matched none of a union's branches, where it was sent.
@@ -938,6 +1040,84 @@ fn required_of(schema: &Map<String, Value>) -> BTreeSet<&str> {
         .collect()
 }
 
+/// The validator's own keyword beside an integer type: a number that serde reads into an
+/// integer type is written without a fraction or an exponent.
+const WHOLE_INTEGER: &str = "x-guardrails-whole-integer";
+
+/// Adds [`WHOLE_INTEGER`] beside every `type` that takes integers and not other numbers.
+fn mark_integers(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let integer = match map.get("type") {
+                Some(Value::String(t)) => t == "integer",
+                Some(Value::Array(types)) => {
+                    types.iter().any(|t| t == "integer") && !types.iter().any(|t| t == "number")
+                }
+                _ => false,
+            };
+            for (keyword, value) in map.iter_mut() {
+                if !DATA_KEYWORDS.contains(&keyword.as_str()) {
+                    mark_integers(value);
+                }
+            }
+            if integer {
+                map.insert(WHOLE_INTEGER.to_owned(), Value::Bool(true));
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(mark_integers),
+        _ => {}
+    }
+}
+
+/// Whether `value` is a number JSON Schema counts an integer but serde reads only as a float.
+fn is_whole_float(value: &Value) -> bool {
+    matches!(value, Value::Number(n) if n.is_f64())
+}
+
+/// The check of [`WHOLE_INTEGER`]. A float with a fraction fails `type` already; this one
+/// fails only the floats `type: integer` lets through.
+struct WholeInteger;
+
+impl<'i> jsonschema::Keyword<'i> for WholeInteger {
+    fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
+        if self.is_valid(instance) {
+            Ok(())
+        } else {
+            Err(ValidationError::custom("a whole number written as a float"))
+        }
+    }
+
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        !is_whole_float(instance) || instance.as_f64().is_some_and(|f| f.fract() != 0.0)
+    }
+}
+
+#[allow(clippy::unnecessary_wraps)] // the signature `with_keyword` takes
+fn whole_integer<'a>(
+    _parent: &'a Map<String, Value>,
+    _value: &'a Value,
+    _path: jsonschema::paths::Location,
+) -> Result<Box<dyn for<'i> jsonschema::Keyword<'i>>, ValidationError<'a>> {
+    Ok(Box::new(WholeInteger))
+}
+
+/// The issue of a whole number written as a float where an integer is read: serde refuses
+/// `3.0` for an integer type, so the fix is the same number without its fraction.
+fn whole_float_issue(sent: &Value) -> (IssueCode, String, Option<String>, Option<String>) {
+    let whole = sent
+        .as_f64()
+        .filter(|f| f.abs() < 1e18)
+        .map_or_else(|| "a whole number".to_owned(), |f| format!("{f:.0}"));
+    (
+        IssueCode::Type,
+        "Expected an integer, got a number written with a decimal point or an exponent: \
+         integers are read only without one."
+            .to_owned(),
+        Some("an integer".to_owned()),
+        Some(format!("Send {whole}, without the decimal point.")),
+    )
+}
+
 /// The strict form of a tool's input schema: every local `$ref` inlined (those of a recursive
 /// type stay references, into the `$defs` that remain) with the keywords beside it merged in,
 /// `oneOf` read as `anyOf` (serde takes the first variant that reads a value), `anyOf` of a
@@ -1059,13 +1239,18 @@ impl Inliner<'_> {
                 let def = self.defs[section].and_then(|d| d.get(&name));
                 if let Some(def) = def {
                     if self.stack.contains(&key) {
+                        self.kept.insert(key.clone());
                         if place == Place::InPlace {
                             // A definition that also applies in place is left open, for the
                             // objects that hold it to close.
-                            self.open.insert(key.clone());
+                            self.open.insert(key);
+                            return schema.clone();
                         }
-                        self.kept.insert(key);
-                        return schema.clone();
+                        // Where it is a value, the reference closes it: the definition may be
+                        // written open because it applies in place elsewhere (flattened).
+                        let mut closed = map.clone();
+                        close(&mut closed);
+                        return Value::Object(closed);
                     }
                     self.stack.push(key);
                     // The definition applies in place: the keywords beside the reference (the
@@ -2267,5 +2452,117 @@ mod tests {
         let issue = report.at("mode").unwrap();
         assert_eq!(issue.code, IssueCode::Enum, "{report}");
         assert!(issue.message.contains("Did you mean \"auto\"?"), "{report}");
+    }
+
+    #[test]
+    fn a_whole_number_written_as_a_float_is_refused_where_an_integer_is_read() {
+        // serde refuses `3.0` for every integer type; JSON Schema counts it an integer.
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {
+                "n": {"type": "integer", "format": "int32"},
+                "maybe": {"type": ["integer", "null"]},
+                "xs": {"type": "array", "items": {"type": "integer"}},
+                "x": {"type": "number"},
+                "const_like": {"enum": [1.0, 2]}
+            }
+        }));
+        let fine = json!({"n": 3, "maybe": null, "xs": [1, -2], "x": 3.0, "const_like": 1.0});
+        assert!(checked.is_valid(&fine), "{:?}", checked.check(&fine));
+        assert!(checked.check(&fine).is_ok());
+        for (args, path, send) in [
+            (json!({"n": 3.0}), "n", "Send 3,"),
+            (json!({"maybe": -7.0}), "maybe", "Send -7,"),
+            (json!({"xs": [1, 2e3]}), "xs[1]", "Send 2000,"),
+        ] {
+            assert!(!checked.is_valid(&args), "{args}");
+            let report = checked.check(&args).unwrap_err();
+            let issue = report
+                .at(path)
+                .unwrap_or_else(|| panic!("{path}: {report}"));
+            assert_eq!(issue.code, IssueCode::Type, "{report}");
+            assert!(issue.fix.as_deref().unwrap().starts_with(send), "{report}");
+            assert_eq!(report.len(), 1, "{report}");
+        }
+        // A fraction is the type's own issue, reported once.
+        let report = checked.check(&json!({"n": 3.5})).unwrap_err();
+        assert_eq!(report.len(), 1, "{report}");
+        // The advertised schema stays standard.
+        assert!(!format!("{:?}", checked.schema()).contains(WHOLE_INTEGER));
+    }
+
+    #[test]
+    fn a_recursive_definition_open_where_flattened_is_closed_where_it_is_a_value() {
+        // `struct Base { name: String, children: Vec<Base>, wrapped: Option<Box<Wrapper>> }`,
+        // `struct Wrapper { extra: i32, #[serde(flatten)] base: Base }`.
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"b": {"$ref": "#/$defs/Base"}},
+            "$defs": {
+                "Base": {"type": "object", "properties": {
+                    "name": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Base"}},
+                    "wrapped": {"anyOf": [{"$ref": "#/$defs/Wrapper"}, {"type": "null"}]}
+                }},
+                "Wrapper": {"type": "object", "properties": {"extra": {"type": "integer"}},
+                    "allOf": [{"$ref": "#/$defs/Base"}]}
+            }
+        }));
+        let valid = json!({"b": {"name": "x", "children": [{"name": "y", "children": []}],
+            "wrapped": {"extra": 1, "name": "z", "children": [{"name": "w"}]}}});
+        assert!(checked.is_valid(&valid), "{:?}", checked.schema());
+        for (invalid, path) in [
+            (
+                json!({"b": {"children": [{"zzz": 1}]}}),
+                "b.children[0].zzz",
+            ),
+            (
+                json!({"b": {"wrapped": {"children": [{"name": "w", "extra": 2}]}}}),
+                "b.wrapped.children[0].extra",
+            ),
+            (
+                json!({"b": {"wrapped": {"extra": 1, "zzz": 2}}}),
+                "b.wrapped.zzz",
+            ),
+        ] {
+            assert!(!checked.is_valid(&invalid), "{invalid}");
+            let report = checked.check(&invalid).unwrap_err();
+            let issue = report
+                .at(path)
+                .unwrap_or_else(|| panic!("{path}: {report}"));
+            assert_eq!(issue.code, IssueCode::UnknownField, "{report}");
+        }
+    }
+
+    #[test]
+    fn a_mistyped_tag_names_the_keys_of_other_variants_at_once() {
+        let checked = args(&json!({
+            "type": "object",
+            "properties": {"shape": {"oneOf": [
+                {"type": "object", "properties": {"type": {"const": "circle"}, "radius": {"type": "number"}}, "required": ["type", "radius"]},
+                {"type": "object", "properties": {"type": {"const": "square"}, "side": {"type": "number"}}, "required": ["type", "side"]}
+            ]}}
+        }));
+        let report = checked
+            .check(&json!({"shape": {"type": "circel", "radius": 1, "side": 2}}))
+            .unwrap_err();
+        assert_eq!(
+            report.at("shape.type").unwrap().code,
+            IssueCode::Enum,
+            "{report}"
+        );
+        let side = report
+            .at("shape.side")
+            .unwrap_or_else(|| panic!("{report}"));
+        assert_eq!(side.code, IssueCode::UnknownField, "{report}");
+        assert!(side.message.contains(r#""type": "square""#), "{report}");
+        assert!(side.message.contains(r#""type": "circle""#), "{report}");
+        assert!(report.at("shape.radius").is_none(), "{report}");
+        assert_eq!(report.len(), 2, "{report}");
+        // No tag is surely meant: only the tag is reported.
+        let report = checked
+            .check(&json!({"shape": {"type": "hexagon", "radius": 1, "side": 2}}))
+            .unwrap_err();
+        assert_eq!(report.len(), 1, "{report}");
     }
 }
