@@ -5,59 +5,62 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 pub(crate) fn tool_args(input: &syn::DeriveInput, errors: &TokenStream) -> TokenStream {
+    let krate = crate::krate::root();
     let ident = &input.ident;
-    let stub = (input.generics.params.is_empty() && matches!(input.data, syn::Data::Struct(_))).then(|| {
-        quote! {
-            #[automatically_derived]
-            impl ::guardrails::__private::ToolArgs for #ident {
-                fn info() -> &'static ::guardrails::__private::ArgsInfo {
-                    ::core::unreachable!()
-                }
-                fn validate_fields(
-                    _: ::guardrails::__private::Map<::std::string::String, ::guardrails::__private::Value>,
-                    _: &mut ::guardrails::__private::Cx,
-                ) -> ::core::option::Option<Self> {
-                    ::core::unreachable!()
-                }
-                fn schema() -> &'static ::guardrails::__private::schemars::Schema {
-                    ::core::unreachable!()
-                }
-                fn example() -> &'static ::guardrails::__private::Value {
-                    ::core::unreachable!()
+    let stub = (input.generics.params.is_empty() && matches!(input.data, syn::Data::Struct(_)))
+        .then(|| {
+            quote! {
+                #[automatically_derived]
+                impl #krate::__private::ToolArgs for #ident {
+                    fn info() -> &'static #krate::__private::ArgsInfo {
+                        ::core::unreachable!()
+                    }
+                    fn validate_fields(
+                        _: #krate::__private::Map<::std::string::String, #krate::__private::Value>,
+                        _: &mut #krate::__private::Cx,
+                    ) -> ::core::option::Option<Self> {
+                        ::core::unreachable!()
+                    }
+                    fn schema() -> &'static #krate::__private::schemars::Schema {
+                        ::core::unreachable!()
+                    }
+                    fn example() -> &'static #krate::__private::Value {
+                        ::core::unreachable!()
+                    }
                 }
             }
-        }
-    });
+        });
     quote!(#errors #stub)
 }
 
 /// Next to the errors of `ToolArgs` on an enum: a stub `ArgValue`, so that the structs that
 /// hold the enum report no error of their own.
 pub(crate) fn data_enum(input: &syn::DeriveInput, errors: &TokenStream) -> TokenStream {
+    let krate = crate::krate::root();
     let ident = &input.ident;
     let stub = input.generics.params.is_empty().then(|| {
         quote! {
             #[automatically_derived]
-            impl ::guardrails::__private::ArgValue for #ident {
-                fn kind() -> ::guardrails::__private::Kind {
+            impl #krate::__private::ArgValue for #ident {
+                fn kind() -> #krate::__private::Kind {
                     ::core::unreachable!()
                 }
-                fn schema() -> ::guardrails::__private::Map<::std::string::String, ::guardrails::__private::Value> {
+                fn schema() -> #krate::__private::Map<::std::string::String, #krate::__private::Value> {
                     ::core::unreachable!()
                 }
-                fn shape_matches(_: &::guardrails::__private::Value) -> ::core::primitive::bool {
+                fn shape_matches(_: &#krate::__private::Value) -> ::core::primitive::bool {
                     ::core::unreachable!()
                 }
                 fn from_arg(
-                    _: ::guardrails::__private::Value,
-                    _: &mut ::guardrails::__private::Cx,
+                    _: #krate::__private::Value,
+                    _: &mut #krate::__private::Cx,
                 ) -> ::core::option::Option<Self> {
                     ::core::unreachable!()
                 }
                 fn example(
-                    _: &::guardrails::__private::Constraints,
+                    _: &#krate::__private::Constraints,
                     _: ::core::primitive::usize,
-                ) -> ::guardrails::__private::Value {
+                ) -> #krate::__private::Value {
                     ::core::unreachable!()
                 }
             }
@@ -67,12 +70,13 @@ pub(crate) fn data_enum(input: &syn::DeriveInput, errors: &TokenStream) -> Token
 }
 
 pub(crate) fn tool_enum(input: &syn::DeriveInput, errors: &TokenStream) -> TokenStream {
+    let krate = crate::krate::root();
     let ident = &input.ident;
     let stub =
         (input.generics.params.is_empty() && matches!(input.data, syn::Data::Enum(_))).then(|| {
             quote! {
                 #[automatically_derived]
-                impl ::guardrails::__private::ToolEnum for #ident {
+                impl #krate::__private::ToolEnum for #ident {
                     const VARIANTS: &'static [&'static ::core::primitive::str] = &[];
                     fn as_str(&self) -> &'static ::core::primitive::str {
                         ::core::unreachable!()

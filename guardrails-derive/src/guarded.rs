@@ -123,6 +123,7 @@ fn is_tool_router(attr: &Attribute) -> bool {
 /// guarded, built once per type; the `ServerHandler` rmcp would have written for
 /// `server_handler`, serving the guarded router.
 pub(crate) fn expand(model: Guarded) -> TokenStream {
+    let krate = crate::krate::root();
     let Guarded {
         mut item,
         router_attr,
@@ -136,7 +137,7 @@ pub(crate) fn expand(model: Guarded) -> TokenStream {
     let path = item.attrs[router_attr].path().clone();
     item.attrs[router_attr] = syn::parse_quote!(#[#path(#(#kept,)* router = #unguarded)]);
     let guard = guard.map_or_else(
-        || quote!(::guardrails::__private::RouterGuard::new()),
+        || quote!(#krate::__private::RouterGuard::new()),
         ToTokens::into_token_stream,
     );
     let doc = format!(
@@ -145,8 +146,8 @@ pub(crate) fn expand(model: Guarded) -> TokenStream {
     );
     item.items.push(syn::parse_quote! {
         #[doc = #doc]
-        #vis fn #router() -> ::guardrails::__private::ToolRouter<Self> {
-            ::guardrails::__private::guarded_router(Self::#unguarded, || #guard)
+        #vis fn #router() -> #krate::__private::ToolRouter<Self> {
+            #krate::__private::guarded_router(Self::#unguarded, || #guard)
         }
     });
     let handler = server_handler.then(|| {

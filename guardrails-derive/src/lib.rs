@@ -1,5 +1,6 @@
-//! The derive macros of [`guardrails`](https://docs.rs/guardrails): an implementation detail of
-//! that crate, which re-exports them and documents them. Depend on `guardrails` instead.
+//! The derive macros of [`guardrails-mcp`](https://docs.rs/guardrails-mcp): an implementation
+//! detail of that crate, which re-exports them and documents them. Depend on `guardrails-mcp`
+//! instead.
 
 mod ast;
 mod attr;
@@ -10,6 +11,7 @@ mod diagnostic;
 mod expand;
 mod fallback;
 mod guarded;
+mod krate;
 mod names;
 mod rules;
 // The runtime's own did-you-mean, included through a link so that both crates suggest alike.

@@ -16,6 +16,7 @@ use crate::expand::opt_str;
     reason = "the generated items read best in one template"
 )]
 pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStream {
+    let krate = crate::krate::root();
     let ident = input.ident;
     let type_name = ident.to_string();
     let description = opt_str(input.description.as_ref());
@@ -136,7 +137,7 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
     quote! {
         #[doc(hidden)]
         const _: () = {
-            use ::guardrails::__private as __gr;
+            use #krate::__private as __gr;
 
             #(#definitions)*
             #(#hidden)*

@@ -1,5 +1,6 @@
 //! Code generation, one file per macro. Everything generated reaches the runtime through
-//! `::guardrails::__private`, so users need no dependency besides `guardrails`.
+//! `::guardrails::__private` (or the name the user's Cargo.toml gives the runtime, see `krate`),
+//! so users need no dependency besides the runtime.
 
 pub(crate) mod acknowledgement;
 pub(crate) mod aliases;

@@ -8,9 +8,10 @@ use quote::{format_ident, quote};
 use crate::names::STRING_FORMATS;
 
 pub(crate) fn expand() -> TokenStream {
+    let krate = crate::krate::root();
     let entries = STRING_FORMATS.iter().map(|(name, variant)| {
         let variant = format_ident!("{}", variant);
-        quote!((#name, ::guardrails::__private::Format::#variant))
+        quote!((#name, #krate::__private::Format::#variant))
     });
     quote!([#(#entries),*])
 }

@@ -155,11 +155,12 @@ fn pipeline(tool: &CheckedTool<'_>) -> (TokenStream, Option<TokenStream>) {
 /// The body of the function that returns a tool's spec: the spec in a static, with the
 /// functions that find its output and input schemas once.
 fn spec_body(tool: &CheckedTool<'_>) -> TokenStream {
+    let krate = crate::krate::root();
     let spec = spec(tool);
     let output_schema = output_schema(tool);
     let input_schema = paged_input_schema(tool);
     quote! {
-        use ::guardrails::__private as __gr;
+        use #krate::__private as __gr;
 
         #spec
         #output_schema
@@ -216,6 +217,7 @@ fn written_handler(
 }
 
 pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
+    let krate = crate::krate::root();
     if tool.params.method {
         return expand_method(tool);
     }
@@ -261,7 +263,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
         impl #ident {
             /// The tool's definition and guardrails.
             #[must_use]
-            #vis fn spec(&self) -> &'static ::guardrails::ToolSpec {
+            #vis fn spec(&self) -> &'static #krate::ToolSpec {
                 #spec_body
             }
 
@@ -271,7 +273,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
         #(#cfgs)*
         #[doc(hidden)]
         const _: () = {
-            use ::guardrails::__private as __gr;
+            use #krate::__private as __gr;
 
             #[automatically_derived]
             impl<__S> __gr::Tool<__S> for #ident
@@ -309,6 +311,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
 /// body as written moves to `{name}_handler`. The router rmcp builds then holds the guarded
 /// tool, whichever way the handler reaches it.
 fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
+    let krate = crate::krate::root();
     let item = tool.item;
     let ident = &item.sig.ident;
     let vis = &item.vis;
@@ -342,14 +345,14 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
         #[doc(hidden)]
         #(#cfgs)*
         #[must_use]
-        #vis fn #attr_fn() -> ::guardrails::__private::McpTool {
-            ::guardrails::__private::mcp_definition(Self::#spec_fn())
+        #vis fn #attr_fn() -> #krate::__private::McpTool {
+            #krate::__private::mcp_definition(Self::#spec_fn())
         }
 
         #[doc = #spec_doc]
         #(#cfgs)*
         #[must_use]
-        #vis fn #spec_fn() -> &'static ::guardrails::ToolSpec {
+        #vis fn #spec_fn() -> &'static #krate::ToolSpec {
             #spec_body
         }
 
@@ -359,9 +362,9 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
         #(#cfgs)*
         #vis fn #ident(
             &self,
-            __arguments: ::guardrails::__private::Map<::std::string::String, ::guardrails::__private::Value>,
-        ) -> ::guardrails::__private::BoxFuture<'_, ::guardrails::__private::McpCallToolResult> {
-            use ::guardrails::__private as __gr;
+            __arguments: #krate::__private::Map<::std::string::String, #krate::__private::Value>,
+        ) -> #krate::__private::BoxFuture<'_, #krate::__private::McpCallToolResult> {
+            use #krate::__private as __gr;
 
             __gr::Box::pin(async move {
                 let __settings = __gr::CallSettings::default();

@@ -240,6 +240,7 @@ fn info_expr(input: &CheckedStruct<'_>) -> TokenStream {
     reason = "the generated items read best in one template"
 )]
 pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
+    let krate = crate::krate::root();
     let ident = input.ident;
     let type_name = ident.to_string();
     let description = opt_str(input.description.as_ref());
@@ -350,7 +351,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
-            use ::guardrails::__private as __gr;
+            use #krate::__private as __gr;
 
             #(#asserts)*
 

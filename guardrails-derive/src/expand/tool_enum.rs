@@ -7,6 +7,7 @@ use crate::ast::Enum;
 use crate::expand::opt_str;
 
 pub(crate) fn expand(input: &Enum<'_>) -> TokenStream {
+    let krate = crate::krate::root();
     let ident = input.ident;
     let names: Vec<&String> = input.variants.iter().map(|v| &v.wire_name).collect();
     let idents: Vec<&syn::Ident> = input.variants.iter().map(|v| v.ident).collect();
@@ -18,7 +19,7 @@ pub(crate) fn expand(input: &Enum<'_>) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
-            use ::guardrails::__private as __gr;
+            use #krate::__private as __gr;
 
             #[automatically_derived]
             impl __gr::ToolEnum for #ident {
