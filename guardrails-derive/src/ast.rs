@@ -263,7 +263,7 @@ pub(crate) struct Struct<'a, G = Guards> {
     pub(crate) container_default: bool,
     pub(crate) fields: Vec<Field<'a, G>>,
     /// `#[guard(check = .., example = ..)]` on the struct.
-    pub(crate) rules: crate::rules::StructRules,
+    pub(crate) rules: StructRules,
 }
 
 /// A unit variant of an enum of allowed values.
@@ -280,6 +280,29 @@ pub(crate) struct Enum<'a> {
     pub(crate) variants: Vec<Variant<'a>>,
     /// Whether serde skips some variants: never read, `as_str` must still name them.
     pub(crate) skips_variants: bool,
+}
+
+/// `check(path, fields(a, b))`: a rule that reads the fields it names.
+pub(crate) struct FieldsCheck {
+    /// A `Fn(A, B) -> Result<(), E>`, given the named fields' typed values in that order, each
+    /// through `FieldArg` (by reference, by copy or as `Option<&U>`).
+    pub(crate) path: ExprPath,
+    /// The Rust names of the fields it reads.
+    pub(crate) fields: Vec<Ident>,
+}
+
+/// The rules written on a struct.
+#[derive(Default)]
+pub(crate) struct StructRules {
+    /// `check = path`, in the order written: each a `Fn(&Self) -> Result<(), E>`.
+    pub(crate) checks: Vec<ExprPath>,
+    /// `check(path, fields(..))`, in the order written.
+    pub(crate) field_checks: Vec<FieldsCheck>,
+    /// `example = "{…}"`: a JSON object whose fields override the built example's.
+    pub(crate) example: Option<At<String>>,
+    /// Set on the hidden struct of an enum's variant: its `check = f` takes the enum, so the
+    /// enum's reader runs it once the variant is built, not this struct's validator.
+    pub(crate) whole_checks_elsewhere: bool,
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::ast::{
 };
 use crate::case::{RULES, RenameRule};
 use crate::diagnostic::{error, unknown};
+use crate::meta::{key, skip_meta};
 use crate::names::{GUARDS, Guard, LENGTH_BOUNDS, LengthBound, RANGE_BOUNDS, lookup, names};
 
 /// The doc comment of an item, lines joined, or `None`.
@@ -78,16 +79,6 @@ pub(crate) fn serde_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitSt
         Ok(())
     })?;
     Ok(found)
-}
-
-/// Consumes whatever follows a meta item we do not care about.
-pub(crate) fn skip_meta(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        let _: Expr = meta.value()?.parse()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.parse_nested_meta(|inner| skip_meta(&inner))?;
-    }
-    Ok(())
 }
 
 fn serde_container(attrs: &[Attribute], acc: &mut Accumulator) -> SerdeContainer {
@@ -288,14 +279,6 @@ fn set_once<T>(slot: &mut Option<T>, value: T, name: &str, span: Span, acc: &mut
     } else {
         *slot = Some(value);
     }
-}
-
-/// The name of a nested meta item: `min` in `length(min = 1)`; empty when it is a path.
-pub(crate) fn key(meta: &ParseNestedMeta<'_>) -> String {
-    meta.path
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_default()
 }
 
 fn parse_length(meta: &ParseNestedMeta<'_>, acc: &mut Accumulator) -> syn::Result<LengthGuard> {

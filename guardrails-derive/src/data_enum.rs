@@ -10,9 +10,10 @@ use proc_macro2::Span;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, Ident, LitStr, Type};
 
-use crate::attr::{doc_comment, parse_rename_rule, serde_name, skip_meta};
+use crate::attr::{doc_comment, parse_rename_rule, serde_name};
 use crate::case::RenameRule;
 use crate::diagnostic::error;
+use crate::meta::skip_meta;
 
 /// How serde names the variant on the wire.
 pub(crate) enum Tagging {
@@ -83,7 +84,7 @@ fn container(attrs: &[Attribute], acc: &mut Accumulator) -> Container {
             continue;
         }
         let parsed = attr.parse_nested_meta(|meta| {
-            let name = crate::attr::key(&meta);
+            let name = crate::meta::key(&meta);
             match name.as_str() {
                 "tag" => out.tag = Some(meta.value()?.parse()?),
                 "content" => out.content = Some(meta.value()?.parse()?),
@@ -133,7 +134,7 @@ struct VariantAttrs {
 /// refused, as its example is built from its fields.
 fn variant_guard(attr: &Attribute, checks: &mut Vec<syn::ExprPath>, acc: &mut Accumulator) {
     let parsed = attr.parse_nested_meta(|meta| {
-        let name = crate::attr::key(&meta);
+        let name = crate::meta::key(&meta);
         match name.as_str() {
             "check" if meta.input.peek(syn::Token![=]) => {
                 checks.push(meta.value()?.parse()?);
@@ -164,7 +165,7 @@ fn variant_attrs(attrs: &[Attribute], acc: &mut Accumulator) -> VariantAttrs {
             continue;
         }
         let parsed = attr.parse_nested_meta(|meta| {
-            let name = crate::attr::key(&meta);
+            let name = crate::meta::key(&meta);
             match name.as_str() {
                 "rename" => out.rename = serde_name(&meta)?.map(|l| l.value()),
                 "rename_all" => {

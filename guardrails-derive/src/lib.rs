@@ -12,6 +12,7 @@ mod expand;
 mod fallback;
 mod guarded;
 mod krate;
+mod meta;
 mod names;
 mod rules;
 // The runtime's own did-you-mean, included through a link so that both crates suggest alike.

@@ -10,35 +10,12 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Attribute, ExprPath, Ident, LitStr};
 
-use crate::ast::{At, Field};
-use crate::attr::{key, skip_meta};
+use crate::ast::{At, Field, FieldsCheck, StructRules};
 use crate::diagnostic::{error, unknown};
+use crate::meta::{key, skip_meta};
 
 /// The guards a struct itself takes.
 const STRUCT_GUARDS: &[&str] = &["check", "example"];
-
-/// `check(path, fields(a, b))`: a rule that reads the fields it names.
-pub(crate) struct FieldsCheck {
-    /// A `Fn(A, B) -> Result<(), E>`, given the named fields' typed values in that order, each
-    /// through `FieldArg` (by reference, by copy or as `Option<&U>`).
-    pub(crate) path: ExprPath,
-    /// The Rust names of the fields it reads.
-    pub(crate) fields: Vec<Ident>,
-}
-
-/// The rules written on a struct.
-#[derive(Default)]
-pub(crate) struct StructRules {
-    /// `check = path`, in the order written: each a `Fn(&Self) -> Result<(), E>`.
-    pub(crate) checks: Vec<ExprPath>,
-    /// `check(path, fields(..))`, in the order written.
-    pub(crate) field_checks: Vec<FieldsCheck>,
-    /// `example = "{…}"`: a JSON object whose fields override the built example's.
-    pub(crate) example: Option<At<String>>,
-    /// Set on the hidden struct of an enum's variant: its `check = f` takes the enum, so the
-    /// enum's reader runs it once the variant is built, not this struct's validator.
-    pub(crate) whole_checks_elsewhere: bool,
-}
 
 /// Reads `#[guard(..)]` on a struct.
 pub(crate) fn parse(attrs: &[Attribute], acc: &mut Accumulator) -> StructRules {

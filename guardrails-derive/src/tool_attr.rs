@@ -9,8 +9,9 @@ use syn::spanned::Spanned as _;
 use syn::{FnArg, ItemFn, LitBool, LitInt, Pat, Type};
 
 use crate::ast::At;
-use crate::attr::{doc_comment, key, skip_meta, string};
+use crate::attr::{doc_comment, string};
 use crate::diagnostic::{error, unknown};
+use crate::meta::{key, skip_meta};
 use crate::names::{TOOL_OPTIONS, ToolOption, lookup, names};
 use crate::tool_ast::{Params, ToolFn, ToolOptions};
 
