@@ -618,6 +618,8 @@ pub mod __private {
     pub use crate::validation::Report;
     pub use crate::validation::StringFormat as Format;
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
+    pub use crate::validation::args::example_rejection;
+    pub use crate::validation::example::variants_example;
     pub use crate::validation::example::{build_example, enum_example, nested_example};
     pub use crate::validation::flatten::{
         EnumVariants, FlatCells, Flatten, Flattened, StructFields, flattened_info,
@@ -628,12 +630,11 @@ pub mod __private {
     };
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
     pub use crate::validation::rules::{
-        FieldArg, build_example_over, example_rejection, run_fields_check, run_struct_check,
+        FieldArg, build_example_over, run_fields_check, run_struct_check,
     };
+    pub use crate::validation::schema::variants_schema;
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
-    pub use crate::validation::variants::{
-        NewtypeVariant, read_variant, variants_example, variants_schema,
-    };
+    pub use crate::validation::variants::{NewtypeVariant, read_variant};
     pub use crate::validation::{
         Acknowledgement, ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num,
         Pattern, PolicyText, ToolArgs, ToolEnum,

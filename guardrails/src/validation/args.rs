@@ -47,7 +47,7 @@ pub trait ToolArgs: Sized {
     /// The report of the example, when a rule rejects it: give an explicit example that
     /// passes (`#[guard(example = ..)]` on the field or on the struct).
     fn checked_example() -> Result<&'static Value, Report> {
-        match super::rules::example_rejection::<Self>() {
+        match example_rejection::<Self>() {
             None => Ok(Self::example()),
             Some(report) => Err(report),
         }
@@ -117,4 +117,12 @@ pub trait ToolEnum: Sized + 'static {
 
     /// The name of this variant on the wire.
     fn as_str(&self) -> &'static str;
+}
+
+/// The report of a type's own example, validated with every rule, those the derive cannot see
+/// (`custom` and struct-level checks) included; `None` when it passes. Used by generated code,
+/// once per type.
+#[must_use]
+pub fn example_rejection<T: ToolArgs>() -> Option<Report> {
+    T::validate_value(T::example().clone()).err()
 }

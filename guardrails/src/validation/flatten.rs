@@ -12,8 +12,8 @@ use super::args::ToolArgs;
 use super::constraint::{Constraints, Pattern};
 use super::context::Cx;
 use super::info::{ArgsInfo, FieldInfo};
+use super::info::{EnumInfo, Tagging};
 use super::value::ArgValue;
-use super::variants::{EnumInfo, Tagging};
 use crate::text::did_you_mean;
 
 /// What a flattened type brings to the object that holds it.

@@ -50,7 +50,7 @@ pub enum Kind {
     Any,
     /// A value of an enum with data (`#[derive(ToolArgs)]` on an enum): its variants and how
     /// serde tags them.
-    Variants(&'static super::variants::EnumInfo),
+    Variants(&'static EnumInfo),
 }
 
 impl Kind {
@@ -271,7 +271,7 @@ pub struct ArgsInfo {
     pub fields: &'static [FieldInfo],
     /// The enums with data flattened into it (`#[serde(flatten)]`), whose tag and fields sit
     /// beside its own fields.
-    pub flattened: &'static [&'static super::variants::EnumInfo],
+    pub flattened: &'static [&'static EnumInfo],
     /// The functions of its struct-level checks (`#[guard(check = f)]` and
     /// `#[guard(check(f, fields(..)))]`), by name as written, those of the structs it flattens
     /// included: the contract records them.
@@ -325,4 +325,49 @@ pub(crate) fn in_progress(
 ) -> bool {
     let id = std::ptr::from_ref(info) as usize;
     stack.with_borrow(|s| s.contains(&id))
+}
+
+/// How serde names the variant of an enum on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tagging {
+    /// `{"weekly": {...}}`, or `"daily"` for a unit variant (serde's default).
+    External,
+    /// `{"kind": "weekly", ...fields}` (`#[serde(tag = "kind")]`).
+    Internal {
+        /// The key of the tag.
+        tag: &'static str,
+    },
+    /// `{"kind": "weekly", "data": {...}}` (`#[serde(tag = "kind", content = "data")]`).
+    Adjacent {
+        /// The key of the tag.
+        tag: &'static str,
+        /// The key of the variant's fields.
+        content: &'static str,
+    },
+    /// The variant's fields alone; the first variant they fit is chosen
+    /// (`#[serde(untagged)]`).
+    Untagged,
+}
+
+/// One variant of an enum with data.
+#[derive(Debug)]
+pub struct VariantInfo {
+    /// The name on the wire (after serde's `rename` / `rename_all`).
+    pub name: &'static str,
+    /// The fields of a struct variant or of the struct a newtype variant holds; `None` for a
+    /// unit variant.
+    pub fields: Option<fn() -> &'static ArgsInfo>,
+}
+
+/// What the derive knows about an enum with data.
+#[derive(Debug)]
+pub struct EnumInfo {
+    /// The Rust name of the type.
+    pub type_name: &'static str,
+    /// The doc comment of the type.
+    pub description: Option<&'static str>,
+    /// How the variant is named on the wire.
+    pub tagging: Tagging,
+    /// The variants read from the wire, in declaration order.
+    pub variants: &'static [VariantInfo],
 }

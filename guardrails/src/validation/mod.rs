@@ -13,7 +13,7 @@
 //! fields ([`PolicyText`]); arguments known only by a JSON Schema ([`SchemaArgs`]).
 
 pub(crate) mod aliases;
-mod args;
+pub(crate) mod args;
 mod constraint;
 mod context;
 pub(crate) mod example;
@@ -38,6 +38,7 @@ pub use constraint::{
 pub use context::{Cx, ListCx};
 pub(crate) use context::{ProbeStep, ProbedPolicy};
 pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
+pub use info::{EnumInfo, Tagging, VariantInfo};
 pub use json_schema::{SchemaArgs, SchemaError, SchemaOptions, strict_schema};
 pub use policy_text::{Acknowledgement, PolicyText};
 pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
@@ -45,6 +46,5 @@ pub use rules::{FieldArg, FieldIssue, IntoFieldIssues, StructCheck};
 pub use schema::DIALECT;
 pub use string_format::StringFormat;
 pub use value::{ArgValue, MAX_SAFE_INTEGER};
-pub use variants::{EnumInfo, Tagging, VariantInfo};
 
 pub use crate::text::PREVIEW_CHARS;

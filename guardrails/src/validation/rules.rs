@@ -7,11 +7,10 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::args::ToolArgs;
 use super::context::Cx;
 use super::example::build_example;
 use super::info::{ArgsInfo, FieldInfo};
-use super::report::{IssueCode, Report};
+use super::report::IssueCode;
 use crate::text::cut;
 
 /// The most characters of a message or expected text of a [`FieldIssue`] that a report keeps.
@@ -288,12 +287,4 @@ pub fn build_example_over(info: &ArgsInfo, written: &str) -> Value {
         }
         _ => Value::Object(written),
     }
-}
-
-/// The report of a type's own example, validated with every rule, those the derive cannot see
-/// (`custom` and struct-level checks) included; `None` when it passes. Used by generated code,
-/// once per type.
-#[must_use]
-pub fn example_rejection<T: ToolArgs>() -> Option<Report> {
-    T::validate_value(T::example().clone()).err()
 }

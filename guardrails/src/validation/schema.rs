@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::args::ToolArgs;
 use super::constraint::{Bound, Constraints, compare};
-use super::info::{ArgsInfo, FieldInfo, Kind, guarded};
+use super::info::{ArgsInfo, EnumInfo, FieldInfo, Kind, Tagging, guarded};
 
 /// The dialect every schema declares.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -89,7 +89,7 @@ fn object_schema_unguarded(info: &ArgsInfo) -> Map<String, Value> {
         let all: Vec<Value> = info
             .flattened
             .iter()
-            .map(|e| Value::Object(super::variants::flattened_schema(e)))
+            .map(|e| Value::Object(flattened_schema(e)))
             .collect();
         schema.insert("allOf".into(), Value::Array(all));
         schema.insert("unevaluatedProperties".into(), false.into());
@@ -250,4 +250,122 @@ pub fn enum_schema(variants: &[&str], description: Option<&str>) -> Map<String, 
         schema.insert("description".into(), d.into());
     }
     schema
+}
+
+/// The schema of an enum with data: `oneOf` its variants, each a closed object whose tag is a
+/// `const` (`anyOf` the variants' own shapes when untagged: serde takes the first that fits,
+/// so several may). Used by generated code.
+#[must_use]
+pub fn variants_schema(info: &'static EnumInfo) -> Map<String, Value> {
+    let mut shapes = Vec::new();
+    for variant in info.variants {
+        let fields = variant.args().map(object_schema);
+        match info.tagging {
+            Tagging::Internal { tag } => {
+                let mut shape = fields.unwrap_or_else(|| closed_object(Map::new(), Vec::new()));
+                add_property(&mut shape, tag, const_schema(variant.name), true);
+                shapes.push(Value::Object(shape));
+            }
+            Tagging::Adjacent { tag, content } => {
+                let mut properties = Map::new();
+                properties.insert(tag.to_owned(), Value::Object(const_schema(variant.name)));
+                let mut required = vec![Value::from(tag)];
+                match fields {
+                    Some(fields) => {
+                        properties.insert(content.to_owned(), Value::Object(fields));
+                        required.push(Value::from(content));
+                    }
+                    None => {
+                        properties.insert(content.to_owned(), serde_json::json!({"type": "null"}));
+                    }
+                }
+                shapes.push(Value::Object(closed_object(properties, required)));
+            }
+            Tagging::External => {
+                let value = match fields {
+                    Some(fields) => Value::Object(fields),
+                    None => {
+                        shapes.push(Value::Object(const_schema(variant.name)));
+                        serde_json::json!({"type": "null"})
+                    }
+                };
+                let mut properties = Map::new();
+                properties.insert(variant.name.to_owned(), value);
+                shapes.push(Value::Object(closed_object(
+                    properties,
+                    vec![Value::from(variant.name)],
+                )));
+            }
+            Tagging::Untagged => shapes.push(Value::Object(fields.unwrap_or_else(|| {
+                let mut null = Map::new();
+                null.insert("type".into(), "null".into());
+                null
+            }))),
+        }
+    }
+    let mut schema = Map::new();
+    let keyword = if info.tagging == Tagging::Untagged {
+        "anyOf"
+    } else {
+        "oneOf"
+    };
+    schema.insert(keyword.into(), Value::Array(shapes));
+    if let Some(d) = info.description {
+        schema.insert("description".into(), d.into());
+    }
+    schema
+}
+
+/// The schema of an enum flattened into an object: `oneOf` its variants, each naming its tag
+/// and fields but left open, since the holder's own fields sit beside them; the holder closes
+/// the whole with `unevaluatedProperties: false`.
+pub(crate) fn flattened_schema(info: &'static EnumInfo) -> Map<String, Value> {
+    let mut schema = variants_schema(info);
+    schema.remove("description");
+    if let Some(Value::Array(shapes)) = schema.get_mut("oneOf") {
+        for shape in shapes {
+            if let Value::Object(shape) = shape {
+                shape.remove("additionalProperties");
+                shape.remove("description");
+            }
+        }
+    }
+    schema
+}
+
+fn const_schema(name: &str) -> Map<String, Value> {
+    let mut schema = Map::new();
+    schema.insert("const".into(), name.into());
+    schema
+}
+
+fn closed_object(properties: Map<String, Value>, required: Vec<Value>) -> Map<String, Value> {
+    let mut schema = Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), Value::Array(required));
+    schema.insert("additionalProperties".into(), false.into());
+    schema
+}
+
+/// Adds a property to an object schema, first of its properties and required keys.
+fn add_property(
+    schema: &mut Map<String, Value>,
+    name: &str,
+    property: Map<String, Value>,
+    required: bool,
+) {
+    let mut properties = Map::new();
+    properties.insert(name.to_owned(), Value::Object(property));
+    if let Some(Value::Object(rest)) = schema.remove("properties") {
+        properties.extend(rest);
+    }
+    schema.insert("properties".into(), Value::Object(properties));
+    if required {
+        let mut list = vec![Value::from(name)];
+        if let Some(Value::Array(rest)) = schema.remove("required") {
+            list.extend(rest);
+        }
+        schema.insert("required".into(), Value::Array(list));
+    }
 }

@@ -1,6 +1,6 @@
 //! Enums with data (`#[derive(ToolArgs)]` on an enum): which variant a value names under each of
 //! serde's representations, the variant's fields checked strictly at their paths, and the
-//! schema, example and words of the whole enum.
+//! words of the whole enum (its schema is built in `schema.rs`, its example in `example/`).
 //!
 //! The tag is read first. A missing or unknown tag is one issue that lists the variants, with a
 //! did-you-mean; a key that is a field of another variant is named as such; an untagged value
@@ -9,45 +9,12 @@
 use serde_json::{Map, Value};
 
 use super::context::Cx;
-use super::info::{ArgsInfo, Kind, withheld};
+use super::info::{ArgsInfo, EnumInfo, Kind, Tagging, VariantInfo, withheld};
 use super::report::{Issue, IssueCode};
-use super::schema::object_schema;
 use crate::text::{code_span, did_you_mean, preview, quoted_list};
 
-/// How serde names the variant of an enum on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tagging {
-    /// `{"weekly": {...}}`, or `"daily"` for a unit variant (serde's default).
-    External,
-    /// `{"kind": "weekly", ...fields}` (`#[serde(tag = "kind")]`).
-    Internal {
-        /// The key of the tag.
-        tag: &'static str,
-    },
-    /// `{"kind": "weekly", "data": {...}}` (`#[serde(tag = "kind", content = "data")]`).
-    Adjacent {
-        /// The key of the tag.
-        tag: &'static str,
-        /// The key of the variant's fields.
-        content: &'static str,
-    },
-    /// The variant's fields alone; the first variant they fit is chosen
-    /// (`#[serde(untagged)]`).
-    Untagged,
-}
-
-/// One variant of an enum with data.
-#[derive(Debug)]
-pub struct VariantInfo {
-    /// The name on the wire (after serde's `rename` / `rename_all`).
-    pub name: &'static str,
-    /// The fields of a struct variant or of the struct a newtype variant holds; `None` for a
-    /// unit variant.
-    pub fields: Option<fn() -> &'static ArgsInfo>,
-}
-
 impl VariantInfo {
-    fn args(&self) -> Option<&'static ArgsInfo> {
+    pub(crate) fn args(&self) -> Option<&'static ArgsInfo> {
         self.fields.map(|f| f())
     }
 
@@ -55,19 +22,6 @@ impl VariantInfo {
         self.args()
             .is_some_and(|info| info.wire_fields().any(|f| f.name == key))
     }
-}
-
-/// What the derive knows about an enum with data.
-#[derive(Debug)]
-pub struct EnumInfo {
-    /// The Rust name of the type.
-    pub type_name: &'static str,
-    /// The doc comment of the type.
-    pub description: Option<&'static str>,
-    /// How the variant is named on the wire.
-    pub tagging: Tagging,
-    /// The variants read from the wire, in declaration order.
-    pub variants: &'static [VariantInfo],
 }
 
 impl EnumInfo {
@@ -658,173 +612,4 @@ fn record_missing(cx: &mut Cx, key: &str, message: String, fix: String) {
             fix: Some(fix),
         });
     });
-}
-
-/// The schema of an enum with data: `oneOf` its variants, each a closed object whose tag is a
-/// `const` (`anyOf` the variants' own shapes when untagged: serde takes the first that fits,
-/// so several may). Used by generated code.
-#[must_use]
-pub fn variants_schema(info: &'static EnumInfo) -> Map<String, Value> {
-    let mut shapes = Vec::new();
-    for variant in info.variants {
-        let fields = variant.args().map(object_schema);
-        match info.tagging {
-            Tagging::Internal { tag } => {
-                let mut shape = fields.unwrap_or_else(|| closed_object(Map::new(), Vec::new()));
-                add_property(&mut shape, tag, const_schema(variant.name), true);
-                shapes.push(Value::Object(shape));
-            }
-            Tagging::Adjacent { tag, content } => {
-                let mut properties = Map::new();
-                properties.insert(tag.to_owned(), Value::Object(const_schema(variant.name)));
-                let mut required = vec![Value::from(tag)];
-                match fields {
-                    Some(fields) => {
-                        properties.insert(content.to_owned(), Value::Object(fields));
-                        required.push(Value::from(content));
-                    }
-                    None => {
-                        properties.insert(content.to_owned(), serde_json::json!({"type": "null"}));
-                    }
-                }
-                shapes.push(Value::Object(closed_object(properties, required)));
-            }
-            Tagging::External => {
-                let value = match fields {
-                    Some(fields) => Value::Object(fields),
-                    None => {
-                        shapes.push(Value::Object(const_schema(variant.name)));
-                        serde_json::json!({"type": "null"})
-                    }
-                };
-                let mut properties = Map::new();
-                properties.insert(variant.name.to_owned(), value);
-                shapes.push(Value::Object(closed_object(
-                    properties,
-                    vec![Value::from(variant.name)],
-                )));
-            }
-            Tagging::Untagged => shapes.push(Value::Object(fields.unwrap_or_else(|| {
-                let mut null = Map::new();
-                null.insert("type".into(), "null".into());
-                null
-            }))),
-        }
-    }
-    let mut schema = Map::new();
-    let keyword = if info.tagging == Tagging::Untagged {
-        "anyOf"
-    } else {
-        "oneOf"
-    };
-    schema.insert(keyword.into(), Value::Array(shapes));
-    if let Some(d) = info.description {
-        schema.insert("description".into(), d.into());
-    }
-    schema
-}
-
-/// The schema of an enum flattened into an object: `oneOf` its variants, each naming its tag
-/// and fields but left open, since the holder's own fields sit beside them; the holder closes
-/// the whole with `unevaluatedProperties: false`.
-pub(crate) fn flattened_schema(info: &'static EnumInfo) -> Map<String, Value> {
-    let mut schema = variants_schema(info);
-    schema.remove("description");
-    if let Some(Value::Array(shapes)) = schema.get_mut("oneOf") {
-        for shape in shapes {
-            if let Value::Object(shape) = shape {
-                shape.remove("additionalProperties");
-                shape.remove("description");
-            }
-        }
-    }
-    schema
-}
-
-fn const_schema(name: &str) -> Map<String, Value> {
-    let mut schema = Map::new();
-    schema.insert("const".into(), name.into());
-    schema
-}
-
-fn closed_object(properties: Map<String, Value>, required: Vec<Value>) -> Map<String, Value> {
-    let mut schema = Map::new();
-    schema.insert("type".into(), "object".into());
-    schema.insert("properties".into(), Value::Object(properties));
-    schema.insert("required".into(), Value::Array(required));
-    schema.insert("additionalProperties".into(), false.into());
-    schema
-}
-
-/// Adds a property to an object schema, first of its properties and required keys.
-fn add_property(
-    schema: &mut Map<String, Value>,
-    name: &str,
-    property: Map<String, Value>,
-    required: bool,
-) {
-    let mut properties = Map::new();
-    properties.insert(name.to_owned(), Value::Object(property));
-    if let Some(Value::Object(rest)) = schema.remove("properties") {
-        properties.extend(rest);
-    }
-    schema.insert("properties".into(), Value::Object(properties));
-    if required {
-        let mut list = vec![Value::from(name)];
-        if let Some(Value::Array(rest)) = schema.remove("required") {
-            list.extend(rest);
-        }
-        schema.insert("required".into(), Value::Array(list));
-    }
-}
-
-/// A valid example of an enum with data: a variant with fields when there is one (the `nth`
-/// such, for distinct items), in the enum's representation. Used by generated code.
-#[must_use]
-pub fn variants_example(info: &'static EnumInfo, nth: usize) -> Value {
-    let with_fields: Vec<&VariantInfo> = info
-        .variants
-        .iter()
-        .filter(|v| v.fields.is_some())
-        .collect();
-    let pool: Vec<&VariantInfo> = if with_fields.is_empty() {
-        info.variants.iter().collect()
-    } else {
-        with_fields
-    };
-    let Some(variant) = pool.get(nth % pool.len().max(1)) else {
-        return Value::Null;
-    };
-    let fields = variant.args().map(super::example::build_example);
-    // A recursive type that reached itself has no example here.
-    if fields.as_ref().is_some_and(Value::is_null) {
-        return Value::Null;
-    }
-    match info.tagging {
-        Tagging::Internal { tag } => {
-            let mut out = Map::new();
-            out.insert(tag.to_owned(), variant.name.into());
-            if let Some(Value::Object(fields)) = fields {
-                out.extend(fields);
-            }
-            Value::Object(out)
-        }
-        Tagging::Adjacent { tag, content } => {
-            let mut out = Map::new();
-            out.insert(tag.to_owned(), variant.name.into());
-            if let Some(fields) = fields {
-                out.insert(content.to_owned(), fields);
-            }
-            Value::Object(out)
-        }
-        Tagging::External => match fields {
-            Some(fields) => {
-                let mut out = Map::new();
-                out.insert(variant.name.to_owned(), fields);
-                Value::Object(out)
-            }
-            None => Value::from(variant.name),
-        },
-        Tagging::Untagged => fields.unwrap_or(Value::Null),
-    }
 }

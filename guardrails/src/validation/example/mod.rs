@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::args::ToolArgs;
 use super::constraint::{Constraints, Num};
-use super::info::{ArgsInfo, guarded, in_progress};
+use super::info::{ArgsInfo, EnumInfo, Tagging, VariantInfo, guarded, in_progress};
 use super::report::Tally;
 use super::string_format::StringFormat;
 
@@ -214,7 +214,7 @@ pub fn build_example(info: &ArgsInfo) -> Value {
             example.insert(field.name.to_owned(), field.example_value());
         }
         for flattened in info.flattened {
-            if let Value::Object(keys) = super::variants::variants_example(flattened, 0) {
+            if let Value::Object(keys) = variants_example(flattened, 0) {
                 example.extend(keys);
             }
         }
@@ -231,4 +231,55 @@ pub fn nested_example<T: ToolArgs>() -> Value {
         return Value::Null;
     }
     T::example().clone()
+}
+
+/// A valid example of an enum with data: a variant with fields when there is one (the `nth`
+/// such, for distinct items), in the enum's representation. Used by generated code.
+#[must_use]
+pub fn variants_example(info: &'static EnumInfo, nth: usize) -> Value {
+    let with_fields: Vec<&VariantInfo> = info
+        .variants
+        .iter()
+        .filter(|v| v.fields.is_some())
+        .collect();
+    let pool: Vec<&VariantInfo> = if with_fields.is_empty() {
+        info.variants.iter().collect()
+    } else {
+        with_fields
+    };
+    let Some(variant) = pool.get(nth % pool.len().max(1)) else {
+        return Value::Null;
+    };
+    let fields = variant.args().map(build_example);
+    // A recursive type that reached itself has no example here.
+    if fields.as_ref().is_some_and(Value::is_null) {
+        return Value::Null;
+    }
+    match info.tagging {
+        Tagging::Internal { tag } => {
+            let mut out = Map::new();
+            out.insert(tag.to_owned(), variant.name.into());
+            if let Some(Value::Object(fields)) = fields {
+                out.extend(fields);
+            }
+            Value::Object(out)
+        }
+        Tagging::Adjacent { tag, content } => {
+            let mut out = Map::new();
+            out.insert(tag.to_owned(), variant.name.into());
+            if let Some(fields) = fields {
+                out.insert(content.to_owned(), fields);
+            }
+            Value::Object(out)
+        }
+        Tagging::External => match fields {
+            Some(fields) => {
+                let mut out = Map::new();
+                out.insert(variant.name.to_owned(), fields);
+                Value::Object(out)
+            }
+            None => Value::from(variant.name),
+        },
+        Tagging::Untagged => fields.unwrap_or(Value::Null),
+    }
 }
