@@ -4,7 +4,7 @@
 //! written as rmcp's examples write one, its tools echoing what serde read. Over stdio it is
 //! guarded by `guard_router`, or served by rmcp alone with `--unguarded`: the server the Python
 //! client tests compare (`tests/clients/test_guard_router_shapes.py`);
-//! `tests/guard_router_shapes.rs` drives it in process.
+//! `tests/mcp/guard_router_shapes.rs` drives it in process.
 //!
 //! ```sh
 //! cargo run --example serde_shapes_server [-- --unguarded]

@@ -8,7 +8,7 @@
 //! in dates and times, and reads an address in angle brackets (`Jane <jane@example.com>`) as
 //! an email address; [`StringFormat::is_valid`] rejects both, because a handler must never receive
 //! them.
-//! Every other input gets the same answer, which `tests/format_agreement.rs` checks.
+//! Every other input gets the same answer, which `tests/schema/format_agreement.rs` checks.
 //!
 //! ```
 //! use guardrails::validation::StringFormat;

@@ -1,7 +1,7 @@
 //! The task tracker example carries its lockfile, and the lockfile of the release before it;
 //! a model calibrated on that release is told what changed and heals its call.
 //!
-//! `GUARDRAILS_UPDATE_LOCK=1 cargo test --test example_contracts` rewrites both deliberately.
+//! `GUARDRAILS_UPDATE_LOCK=1 cargo test --test contracts example_contracts` rewrites both deliberately.
 
 use guardrails::ToolArgs;
 use guardrails::contract::{Accept, LockMode, ServerContract, assert_lockfile, check_lockfile};

@@ -435,6 +435,15 @@ async fn connections_past_the_cap_wait_in_the_accept_queue() {
 /// [`the_server_survives_running_out_of_descriptors`].
 const CHILD: &str = "GUARDRAILS_DESCRIPTOR_CHILD";
 
+/// The name libtest gives the test function `function` of this file, whichever binary the file
+/// is a module of.
+fn test_name(function: &str) -> String {
+    match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::{function}"),
+        None => function.to_owned(),
+    }
+}
+
 /// Runs the server with the default configuration until stdin closes (run by
 /// `the_server_survives_running_out_of_descriptors` under a low descriptor limit).
 #[test]
@@ -477,12 +486,8 @@ async fn the_server_survives_running_out_of_descriptors() {
         .arg("-c")
         .arg(format!("ulimit -n {limit} && exec \"$0\" \"$@\""))
         .arg(exe)
-        .args([
-            "descriptor_exhaustion_server",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-        ])
+        .arg(test_name("descriptor_exhaustion_server"))
+        .args(["--exact", "--ignored", "--nocapture"])
         .env(CHILD, "1")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

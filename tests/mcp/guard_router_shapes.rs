@@ -3,7 +3,7 @@
 //! reach the tools and come back byte for byte as rmcp alone serves them; unknown keys,
 //! overflows and wrong variants are refused with coaching at their paths.
 
-#[path = "clients/serde_shapes_server.rs"]
+#[path = "../clients/serde_shapes_server.rs"]
 mod serde_shapes_server;
 
 use guardrails::mcp::{RouterGuard, guard_router};

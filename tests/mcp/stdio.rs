@@ -159,6 +159,15 @@ async fn closing_the_stream_before_the_handshake_is_a_normal_end() {
 /// The environment variable that makes this test binary a stdio server.
 const CHILD: &str = "GUARDRAILS_STDIO_CHILD";
 
+/// The name libtest gives the test function `function` of this file, whichever binary the file
+/// is a module of.
+fn test_name(function: &str) -> String {
+    match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::{function}"),
+        None => function.to_owned(),
+    }
+}
+
 /// Serves over stdio and exits with the status a `main` returning the result would (run by
 /// `a_client_leaving_before_the_handshake_gets_one_line_and_status_0`).
 #[test]
@@ -182,7 +191,8 @@ fn stdio_server() {
 #[test]
 fn a_client_leaving_before_the_handshake_gets_one_line_and_status_0() {
     let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["stdio_server", "--exact", "--ignored", "--nocapture"])
+        .arg(test_name("stdio_server"))
+        .args(["--exact", "--ignored", "--nocapture"])
         .env(CHILD, "1")
         .stdin(std::process::Stdio::null())
         .output()

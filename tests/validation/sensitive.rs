@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 /// A payment card.
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code, reason = "read through validation only")]
-pub struct Card {
+struct Card {
     /// The card number.
     #[guard(sensitive, length(min = 12, max = 19), pattern = "^[0-9]+$")]
     number: String,
@@ -26,7 +26,7 @@ pub struct Card {
 /// Signs a user up.
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code, reason = "read through validation only")]
-pub struct SignUp {
+struct SignUp {
     /// The user name, echoed as usual.
     #[guard(length(min = 3))]
     username: String,
@@ -59,7 +59,7 @@ fn sign_up(args: SignUp) -> String {
 /// carries a contract-awareness block.
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code, reason = "read through validation only")]
-pub struct SignUpV1 {
+struct SignUpV1 {
     /// The user name.
     username: String,
     /// The password.

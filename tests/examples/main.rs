@@ -1,0 +1,7 @@
+//! The code a newcomer starts from: a billing server written from the docs, the task tracker
+//! example, and every Rust block of the docs.
+
+mod billing;
+mod doc_blocks;
+mod task_tracker_export;
+mod task_tracker_paging;

@@ -1,0 +1,15 @@
+//! Serving over MCP: guarded tools driven by rmcp's own client, `guard_router` and `#[guarded]` on
+//! native rmcp servers, both protocol revisions, stdio, and Streamable HTTP under hostile clients
+//! and load.
+
+mod guard_router;
+mod guard_router_differential;
+mod guard_router_shapes;
+mod guarded;
+mod http;
+mod http_limits;
+mod http_load;
+mod mcp_client;
+mod mcp_mixed;
+mod protocol_revisions;
+mod stdio;

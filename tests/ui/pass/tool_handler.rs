@@ -1,0 +1,40 @@
+//! A `#[tool]` handler with state and a fallible result, served and called in process.
+#![deny(warnings)]
+
+use guardrails::{Server, ToolArgs, ToolError, tool};
+use serde_json::json;
+
+/// Arguments of `greet`.
+#[derive(serde::Deserialize, ToolArgs)]
+struct Greet {
+    /// Who to greet.
+    #[guard(length(min = 1, max = 40))]
+    name: String,
+}
+
+/// What the server holds.
+struct AppState {
+    greeting: &'static str,
+}
+
+/// Greets someone by name.
+#[tool(read_only)]
+async fn greet(state: &AppState, args: Greet) -> Result<String, ToolError> {
+    Ok(format!("{}, {}!", state.greeting, args.name))
+}
+
+fn main() {
+    let server = Server::new(AppState { greeting: "Hello" }).tool(greet);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let output = runtime
+        .block_on(server.call("greet", json!({"name": "Ada"})))
+        .unwrap();
+    assert!(!output.is_error, "{:?}", output.text);
+    assert_eq!(output.text, ["Hello, Ada!"]);
+    let output = runtime
+        .block_on(server.call("greet", json!({"name": ""})))
+        .unwrap();
+    assert!(output.is_error, "{:?}", output.text);
+}
