@@ -2,7 +2,9 @@
 //! (a) validate + construct vs plain `serde_json::from_value` without checks;
 //! (b) vs `jsonschema` validation plus `from_value`, and the floor: `from_value`, then the same
 //!     guards checked by hand;
-//! (c) the invalid path: a 5-issue report rendered to XML vs `jsonschema`'s `iter_errors`.
+//! (c) the invalid path: a 5-issue report rendered to XML vs `jsonschema`'s `iter_errors`;
+//! (d) the same with a hallucinated key: a create-user call with an unknown key and four other
+//!     problems, rendered, vs `jsonschema`'s `iter_errors` collecting instance paths.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use guardrails::ToolArgs;
@@ -15,7 +17,9 @@ mod setup {
     pub(crate) mod validation;
 }
 use setup::validation::{
-    invalid, jsonschema_messages, jsonschema_validator, rendered_report, serde_then_guards, valid,
+    create_user_validator, invalid, jsonschema_instance_paths, jsonschema_messages,
+    jsonschema_validator, rendered_create_user_report, rendered_report, serde_then_guards,
+    unknown_key, valid,
 };
 
 /// The same six fields without guards: strict keys and types only. Against serde it measures
@@ -107,5 +111,28 @@ fn invalid_path(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, valid_path, invalid_path);
+fn unknown_key_path(c: &mut Criterion) {
+    let validator = create_user_validator();
+    let input = unknown_key();
+    let options = RenderOptions::default();
+
+    let mut group = c.benchmark_group("invalid_call_unknown_key");
+    group.bench_function("guardrails_report_rendered_xml", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| black_box(rendered_create_user_report(v, &options)),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("jsonschema_iter_errors_instance_paths", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |v| black_box(jsonschema_instance_paths(&validator, &v)),
+            BatchSize::SmallInput,
+        );
+    });
+    group.finish();
+}
+
+criterion_group!(benches, valid_path, invalid_path, unknown_key_path);
 criterion_main!(benches);

@@ -1,9 +1,11 @@
 //! The validation benchmarks' inputs and baselines: a valid and a 5-issue call of the `NewTask`
-//! fixture, the `jsonschema` validator of its advertised schema, and each side's invalid path.
+//! fixture, a create-user call with a hallucinated key and four other problems, the `jsonschema`
+//! validators of their advertised schemas, and each side's invalid path.
 
 use guardrails::ToolArgs;
 use guardrails::render::{RenderOptions, render_report};
 use guardrails::validation::StringFormat;
+use guardrails_tests::create_user::CreateUser;
 use guardrails_tests::fixtures::NewTask;
 use serde_json::{Value, json};
 
@@ -76,6 +78,59 @@ pub(crate) fn rendered_report(input: Value, options: &RenderOptions) -> String {
         NewTask::example(),
         options,
     )
+}
+
+/// A create-user call with the mistake a model makes most, a key the tool does not have, and
+/// four other problems: a username too short, an email without `@`, an age under the minimum and
+/// a role not in the list.
+pub(crate) fn unknown_key() -> Value {
+    json!({
+        "username": "jd",
+        "email": "jane.example.com",
+        "age": 15,
+        "role": "superuser",
+        "tags": ["new"],
+        "nickname": "Jane"
+    })
+}
+
+/// The `jsonschema` validator of the schema `CreateUser` advertises, formats checked. Panics
+/// unless both sides find the five problems of [`unknown_key`].
+pub(crate) fn create_user_validator() -> jsonschema::Validator {
+    let schema = serde_json::to_value(CreateUser::schema()).unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap();
+    assert_eq!(
+        CreateUser::validate_value(unknown_key()).unwrap_err().len(),
+        5
+    );
+    assert_eq!(validator.iter_errors(&unknown_key()).count(), 5);
+    validator
+}
+
+/// The invalid create-user call through guardrails: the report rendered as the model sees it.
+pub(crate) fn rendered_create_user_report(input: Value, options: &RenderOptions) -> String {
+    let report = CreateUser::validate_value(input).unwrap_err();
+    render_report(
+        "create-user",
+        &report,
+        CreateUser::info(),
+        CreateUser::example(),
+        options,
+    )
+}
+
+/// The least a `jsonschema` user does with errors: where each one is.
+pub(crate) fn jsonschema_instance_paths(
+    validator: &jsonschema::Validator,
+    input: &Value,
+) -> Vec<String> {
+    validator
+        .iter_errors(input)
+        .map(|error| error.instance_path().to_string())
+        .collect()
 }
 
 /// The invalid path of `jsonschema`: every error's message.

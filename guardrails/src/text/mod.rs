@@ -8,6 +8,10 @@
 //!
 //! Nothing here knows about tools, reports or formats: it is the ground floor the rest stands on.
 
+#[expect(
+    unreachable_pub,
+    reason = "the file is shared with the derive crate; `closest` and `normalize` serve the crate only"
+)]
 mod suggest;
 
 use std::borrow::Cow;
@@ -16,6 +20,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 pub use suggest::{THRESHOLD as SUGGESTION_THRESHOLD, did_you_mean};
+pub(crate) use suggest::{closest, normalize};
 
 /// The most characters of a value sent by the caller that a message echoes back.
 pub const PREVIEW_CHARS: usize = 80;
@@ -720,6 +725,122 @@ mod tests {
         assert_eq!(did_you_mean("ytq", fields), None);
         assert_eq!(did_you_mean("mount", ["amount_due"]), None);
         assert_eq!(did_you_mean("xyz", fields), None);
+    }
+
+    /// The suggestion as it was worded before candidates were normalized once and distances
+    /// skipped below the threshold: every candidate normalized at every call, every distance
+    /// computed.
+    fn reference_suggestion<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        let normalize = |name: &str| -> String {
+            name.chars()
+                .filter(|c| !matches!(c, '_' | '-' | ' '))
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let wanted = normalize(input);
+        let mut best: Option<(&'a str, f64)> = None;
+        for &candidate in candidates {
+            let normalized = normalize(candidate);
+            let score = if wanted == normalized {
+                1.0
+            } else {
+                let typo = strsim::normalized_damerau_levenshtein(&wanted, &normalized);
+                let (w, c) = (wanted.chars().count(), normalized.chars().count());
+                let mut letters = normalized.chars();
+                let abbreviation = if w >= 3
+                    && w < c
+                    && wanted.chars().next() == normalized.chars().next()
+                    && wanted.chars().all(|l| letters.any(|x| x == l))
+                {
+                    #[allow(clippy::cast_precision_loss, reason = "names are short")]
+                    let coverage = w as f64 / c as f64;
+                    SUGGESTION_THRESHOLD + 0.25 * coverage
+                } else {
+                    0.0
+                };
+                typo.max(abbreviation)
+            };
+            if score >= SUGGESTION_THRESHOLD && best.is_none_or(|(_, s)| score > s) {
+                best = Some((candidate, score));
+            }
+        }
+        best.map(|(name, _)| name)
+    }
+
+    #[test]
+    fn suggestions_agree_with_every_distance_computed() {
+        let names = [
+            "username",
+            "user_name",
+            "email",
+            "e-mail",
+            "age",
+            "role",
+            "tags",
+            "tag",
+            "title",
+            "assignee",
+            "status",
+            "due",
+            "due_date",
+            "dueDate",
+            "priority",
+            "labels",
+            "label",
+            "quantity",
+            "qty",
+            "amount",
+            "amt",
+            "description",
+            "desc",
+            "sku",
+            "notes",
+            "note",
+            "nickname",
+            "name",
+            "names",
+            "filter",
+            "search",
+            "lines",
+            "line_items",
+            "ship_to",
+            "shipTo",
+            "currency",
+            "deliver_on",
+            "delivery",
+            "rush",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "Straße",
+            "strasse",
+            "ÉCOLE",
+            "école",
+            "ключ",
+            "ключи",
+            "",
+            "_",
+            "x-y z",
+            "overconfident_language",
+            "hedging",
+            "priorty",
+            "prioirty",
+            "emial",
+            "usrname",
+        ];
+        for input in names {
+            for size in 0..=names.len() {
+                for start in [0, size / 2] {
+                    let candidates = &names[start.min(size)..size];
+                    assert_eq!(
+                        did_you_mean(input, candidates.iter().copied()),
+                        reference_suggestion(input, candidates),
+                        "{input:?} among {candidates:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! candidate's letters in order from its first one (`qty` for `quantity`, `amt` for `amount`).
 //! Abbreviations need three letters at least, so that two letters never suggest a name.
 
+use std::borrow::Cow;
+
 /// The lowest similarity (from 0 to 1) at which a name is suggested: the normalized
 /// Damerau-Levenshtein similarity of a typo, or the score of an abbreviation.
 pub const THRESHOLD: f64 = 0.7;
@@ -23,8 +25,10 @@ const MAX_INPUT_BYTES: usize = 128;
 /// The fewest letters an abbreviation has.
 const MIN_ABBREVIATION_CHARS: usize = 3;
 
-/// Lowercase, without the separators `_`, `-` and spaces.
-fn normalize(name: &str) -> String {
+/// Lowercase, without the separators `_`, `-` and spaces: the form names are compared in.
+/// Candidates compared often are normalized once and passed to [`closest`].
+#[must_use]
+pub fn normalize(name: &str) -> String {
     name.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
@@ -39,13 +43,50 @@ fn abbreviates(short: &str, long: &str) -> bool {
     same_start && short.chars().all(|c| rest.any(|l| l == c))
 }
 
+/// A lower bound of the edit distance between `a` and `b`, cheap to compute: the characters of
+/// one that the other lacks, counted with repeats (an insertion, a deletion or a substitution
+/// removes at most one from each side, a transposition none). ASCII names only: `None` for
+/// others.
+fn edits_at_least(a: &str, b: &str) -> Option<usize> {
+    if !a.is_ascii() || !b.is_ascii() {
+        return None;
+    }
+    let mut unmatched = [0_usize; 128];
+    for byte in b.bytes() {
+        unmatched[usize::from(byte)] += 1;
+    }
+    let mut common = 0;
+    for byte in a.bytes() {
+        let count = &mut unmatched[usize::from(byte)];
+        if *count > 0 {
+            *count -= 1;
+            common += 1;
+        }
+    }
+    Some((a.len() - common).max(b.len() - common))
+}
+
 /// How likely `wanted` meant `candidate`, both normalized; 0 when not at all.
 fn score(wanted: &str, candidate: &str) -> f64 {
     if wanted == candidate {
         return 1.0;
     }
-    let typo = strsim::normalized_damerau_levenshtein(wanted, candidate);
     let (wanted_chars, candidate_chars) = (wanted.chars().count(), candidate.chars().count());
+    // The similarity is at most `1 - fewest edits / longer`. Below the threshold a typo cannot
+    // be what was meant (an abbreviation still can), and the distance, the costly part, is not
+    // computed. The fewest edits are at least the difference in length and, counted only for
+    // names close in length, the characters one lacks.
+    #[allow(clippy::cast_precision_loss, reason = "names are short")]
+    let similarity_at_most =
+        |edits: usize| 1.0 - edits as f64 / wanted_chars.max(candidate_chars) as f64;
+    let typo = if similarity_at_most(wanted_chars.abs_diff(candidate_chars)) < THRESHOLD
+        || edits_at_least(wanted, candidate)
+            .is_some_and(|edits| similarity_at_most(edits) < THRESHOLD)
+    {
+        0.0
+    } else {
+        strsim::normalized_damerau_levenshtein(wanted, candidate)
+    };
     let abbreviation = if wanted_chars >= MIN_ABBREVIATION_CHARS
         && wanted_chars < candidate_chars
         && abbreviates(wanted, candidate)
@@ -67,13 +108,28 @@ pub fn did_you_mean<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    closest(
+        input,
+        candidates
+            .into_iter()
+            .map(|candidate| (candidate, Cow::Owned(normalize(candidate)))),
+    )
+}
+
+/// [`did_you_mean`] over candidates given with their [`normalize`]d forms, so that candidates
+/// compared often (the fields of an arguments type) are normalized once, not at every call.
+#[must_use]
+pub fn closest<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = (&'a str, Cow<'a, str>)>,
+) -> Option<&'a str> {
     if input.len() > MAX_INPUT_BYTES {
         return None;
     }
     let wanted = normalize(input);
     let mut best: Option<(&'a str, f64)> = None;
-    for candidate in candidates {
-        let score = score(&wanted, &normalize(candidate));
+    for (candidate, normalized) in candidates {
+        let score = score(&wanted, &normalized);
         if score >= THRESHOLD && best.is_none_or(|(_, s)| score > s) {
             best = Some((candidate, score));
         }

@@ -1,5 +1,6 @@
 //! The context of one validation pass: the issues found so far and where the pass is.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -8,10 +9,10 @@ use foldhash::fast::FixedState;
 use serde_json::Value;
 
 use super::info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
-use super::misplaced;
+use super::misplaced::{self, Place};
 use super::report::{Issue, IssueCode, IssueSink, Report, push_key};
 use crate::policy::Policy;
-use crate::text::{cut, did_you_mean, preview, quoted_list};
+use crate::text::{closest, cut, did_you_mean, preview, quoted_list};
 
 /// The most characters of an unknown key that an issue echoes back.
 const KEY_PREVIEW_CHARS: usize = 64;
@@ -49,8 +50,6 @@ pub struct Cx {
     moves: Vec<(String, String)>,
     /// The template of the field the unknown key being recorded belongs to.
     pending_move: Option<String>,
-    /// Every field of the root type with its container, built at the first unknown key.
-    places: Option<Vec<(String, &'static FieldInfo)>>,
 }
 
 /// One step of the path to a field whose text a policy checks, as a probe pass records it.
@@ -90,7 +89,6 @@ impl Cx {
             root: None,
             moves: Vec::new(),
             pending_move: None,
-            places: None,
         }
     }
 
@@ -377,13 +375,16 @@ impl Cx {
         // A field of this object sent under its Rust name, then a field of another level sent
         // by its exact name, then a near miss here, then a near miss elsewhere.
         let here = self.template();
-        if let (Some(root), None) = (self.root, &self.places) {
-            self.places = Some(misplaced::places(root));
-        }
-        let places = self.places.as_deref().unwrap_or_default();
+        let places = self.root.map(misplaced::places_of).unwrap_or_default();
         let misplaced = |near_misses| misplaced::find(places, &here, key, near_misses);
         let near_here = || {
-            did_you_mean(key, names.clone())
+            let normalized = misplaced::normalized_names(fields);
+            let candidates = fields
+                .iter()
+                .zip(normalized)
+                .filter(|(f, _)| !f.skipped)
+                .map(|(f, name)| (f.name, Cow::Borrowed(&**name)));
+            closest(key, candidates)
                 .and_then(|best| fields.iter().find(|f| !f.skipped && f.name == best))
         };
         let (message, fix, sensitive) = if let Some(field) = by_rust_name {
@@ -428,16 +429,16 @@ impl Cx {
         &mut self,
         not_a_field: &str,
         key: &str,
-        places: &[(String, &'static FieldInfo)],
+        places: &[&'static Place],
         exact: bool,
     ) -> (String, String, bool) {
         let shown = &places[..places.len().min(3)];
         let wheres: Vec<String> = shown
             .iter()
-            .map(|(container, _)| misplaced::field_of(container))
+            .map(|place| misplaced::field_of(&place.container))
             .collect();
         let wheres = wheres.join(" and ");
-        let name = shown[0].1.name;
+        let name = shown[0].field.name;
         let there = if shown.len() == 1 {
             "there"
         } else {
@@ -450,13 +451,18 @@ impl Cx {
         };
         let paths: Vec<String> = shown
             .iter()
-            .map(|(container, field)| format!("`{}`", misplaced::example_path(container, field)))
+            .map(|place| {
+                format!(
+                    "`{}`",
+                    misplaced::example_path(&place.container, place.field)
+                )
+            })
             .collect();
         let fix = format!("Remove it here and send it as {}.", paths.join(" or "));
-        if let [(container, field)] = shown {
-            self.pending_move = Some(misplaced::field_template(container, field));
+        if let [place] = shown {
+            self.pending_move = Some(misplaced::field_template(&place.container, place.field));
         }
-        let sensitive = shown.iter().any(|(_, field)| field.sensitive);
+        let sensitive = shown.iter().any(|place| place.field.sensitive);
         (message, fix, sensitive)
     }
 

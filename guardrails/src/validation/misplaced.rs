@@ -5,9 +5,19 @@
 //! Places are written as templates: field names joined by `.`, `[]` for "each item of", so
 //! that `lines[3].quantity` and the place `lines[].quantity` compare equal once indices are
 //! dropped ([`template_of`]).
+//!
+//! The places of an arguments type, with each field's name in the form did-you-mean compares,
+//! depend on the type alone: they are found once per type ([`places_of`]), and an unknown key
+//! is then looked up in them without allocating until its message is worded.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{PoisonError, RwLock};
+
+use foldhash::fast::FixedState;
 
 use super::info::{ArgsInfo, FieldInfo, Kind};
-use crate::text::did_you_mean;
+use crate::text::{closest, normalize};
 
 /// How deep the field tree is searched: far deeper than any argument type a model fills in,
 /// and with [`MAX_PLACES`] a bound on the walk of recursive types.
@@ -16,10 +26,77 @@ const MAX_DEPTH: usize = 8;
 /// The most places collected.
 const MAX_PLACES: usize = 1024;
 
+/// A field of the tree under an arguments type: the template of its container (`""` for the top
+/// level, `filter`, `lines[]`), the field, and its name as did-you-mean compares it.
+#[derive(Debug)]
+pub(crate) struct Place {
+    pub(crate) container: Box<str>,
+    pub(crate) field: &'static FieldInfo,
+    normalized: Box<str>,
+}
+
+/// Tables built once per `'static` description and kept for the life of the process, by the
+/// description's address: there is one description per declared type, so they are few.
+struct Tables<T: 'static>(RwLock<HashMap<usize, &'static T, FixedState>>);
+
+impl<T> Tables<T> {
+    const fn new() -> Self {
+        Self(RwLock::new(HashMap::with_hasher(FixedState::with_seed(0))))
+    }
+
+    /// The table of the description at `address`, built by `build` the first time.
+    fn get(&self, address: usize, build: impl FnOnce() -> T) -> &'static T {
+        let found = self
+            .0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&address)
+            .copied();
+        if let Some(table) = found {
+            return table;
+        }
+        let table = build();
+        let mut tables = self.0.write().unwrap_or_else(PoisonError::into_inner);
+        tables
+            .entry(address)
+            .or_insert_with(|| Box::leak(Box::new(table)))
+    }
+}
+
+/// The places of every field of the tree under `root` (see [`places`]), found once per type.
+pub(crate) fn places_of(root: &'static ArgsInfo) -> &'static [Place] {
+    static PLACES: Tables<Box<[Place]>> = Tables::new();
+    PLACES.get(std::ptr::from_ref(root) as usize, || {
+        places(root)
+            .into_iter()
+            .map(|(container, field)| Place {
+                container: container.into_boxed_str(),
+                field,
+                normalized: normalize(field.name).into_boxed_str(),
+            })
+            .collect()
+    })
+}
+
+/// The names of `fields` as did-you-mean compares them, in order, found once per type.
+pub(crate) fn normalized_names(fields: &'static [FieldInfo]) -> &'static [Box<str>] {
+    static NAMES: Tables<Box<[Box<str>]>> = Tables::new();
+    // A slice of a type with no field has no address of its own: it needs no table.
+    if fields.is_empty() {
+        return &[];
+    }
+    NAMES.get(fields.as_ptr() as usize, || {
+        fields
+            .iter()
+            .map(|field| normalize(field.name).into_boxed_str())
+            .collect()
+    })
+}
+
 /// Every field of the tree under `root` with the template of its container (`""` for the top
 /// level, `filter`, `lines[]`), nearest the top first. Maps are not entered: their keys are
-/// data, not places. A validation pass builds it once, at its first unknown key.
-pub(crate) fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo)> {
+/// data, not places.
+fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo)> {
     let mut out = Vec::new();
     let mut level: Vec<(String, &'static ArgsInfo)> = vec![(String::new(), root)];
     // A type may sit at several places (`card` and `cards[]`); a recursive one at every
@@ -78,19 +155,14 @@ pub(crate) fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo
 /// at another level: the places of that field, exact matches first, else the places of the
 /// closest name by did-you-mean. `None` when no other level has such a field.
 pub(crate) fn find(
-    places: &[(String, &'static FieldInfo)],
+    places: &'static [Place],
     here: &str,
     key: &str,
     near_misses: bool,
-) -> Option<Vec<(String, &'static FieldInfo)>> {
-    let elsewhere: Vec<&(String, &'static FieldInfo)> = places
-        .iter()
-        .filter(|(container, _)| container != here)
-        .collect();
-    let exact: Vec<(String, &'static FieldInfo)> = elsewhere
-        .iter()
-        .filter(|(_, f)| f.name == key || f.rust_name == key)
-        .map(|&place| place.clone())
+) -> Option<Vec<&'static Place>> {
+    let elsewhere = || places.iter().filter(|place| &*place.container != here);
+    let exact: Vec<&'static Place> = elsewhere()
+        .filter(|place| place.field.name == key || place.field.rust_name == key)
         .collect();
     if !exact.is_empty() {
         return Some(exact);
@@ -98,12 +170,13 @@ pub(crate) fn find(
     if !near_misses {
         return None;
     }
-    let best = did_you_mean(key, elsewhere.iter().map(|(_, f)| f.name))?;
+    let best = closest(
+        key,
+        elsewhere().map(|place| (place.field.name, Cow::Borrowed(&*place.normalized))),
+    )?;
     Some(
-        elsewhere
-            .into_iter()
-            .filter(|(_, f)| f.name == best)
-            .cloned()
+        elsewhere()
+            .filter(|place| place.field.name == best)
             .collect(),
     )
 }
