@@ -5,8 +5,8 @@
 //! (c) the invalid path: a 5-issue report rendered to XML vs `jsonschema`'s `iter_errors`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use guardrails::RenderOptions;
 use guardrails::ToolArgs;
-use guardrails::render::RenderOptions;
 use guardrails_tests::fixtures::{NewTask, Status};
 use serde::Deserialize;
 use std::hint::black_box;

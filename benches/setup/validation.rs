@@ -1,8 +1,9 @@
 //! The validation benchmarks' inputs and baselines: a valid and a 5-issue call of the `NewTask`
 //! fixture, the `jsonschema` validator of its advertised schema, and each side's invalid path.
 
+use guardrails::RenderOptions;
 use guardrails::ToolArgs;
-use guardrails::render::{RenderOptions, render_report};
+use guardrails::render::render_report;
 use guardrails::validation::StringFormat;
 use guardrails_tests::fixtures::NewTask;
 use serde_json::{Value, json};

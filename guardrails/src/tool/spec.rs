@@ -114,13 +114,6 @@ pub enum OutputVerdict {
     Block(ToolError),
 }
 
-/// The old name of [`OutputVerdict`].
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed `OutputVerdict`: `guardrails::policy::Verdict` is the verdict of a policy"
-)]
-pub type Verdict = OutputVerdict;
-
 /// The seam where an output policy plugs into a tool: it sees the text of every successful
 /// result before it is delivered. Attach one with `#[tool(policy = PATH)]`, where `PATH` names a
 /// `static` or `const` of a type implementing this trait, or a function
