@@ -341,16 +341,29 @@ impl Constraints {
     /// Whether nothing is constrained.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.min_length.is_none()
-            && self.max_length.is_none()
-            && self.minimum.is_none()
-            && self.maximum.is_none()
-            && self.pattern.is_none()
-            && self.format.is_none()
-            && self.one_of.is_empty()
-            && !self.unique
-            && self.multiple_of.is_none()
-            && !self.custom
+        // Every guard named: a new guard missing here would be skipped by the check.
+        let Self {
+            min_length,
+            max_length,
+            minimum,
+            maximum,
+            pattern,
+            format,
+            one_of,
+            unique,
+            multiple_of,
+            custom,
+        } = self;
+        min_length.is_none()
+            && max_length.is_none()
+            && minimum.is_none()
+            && maximum.is_none()
+            && pattern.is_none()
+            && format.is_none()
+            && one_of.is_empty()
+            && !unique
+            && multiple_of.is_none()
+            && !custom
     }
 
     /// Checks `value` and records an issue in `cx` for each broken constraint. Each keyword
