@@ -91,12 +91,22 @@ pub enum Teaching {
 }
 
 /// An agent limit: the most items of a collection result that reach the model.
+/// `#[non_exhaustive]`, so that a limit can gain a setting: build it with [`AgentLimit::new`].
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct AgentLimit {
     /// The most items shown.
     pub max: usize,
     /// What the model is told when items are left out.
     pub teaching: Teaching,
+}
+
+impl AgentLimit {
+    /// At most `max` items reach the model; `teaching` tells it what to do about the rest.
+    #[must_use]
+    pub const fn new(max: usize, teaching: Teaching) -> Self {
+        Self { max, teaching }
+    }
 }
 
 /// What an [`OutputCheck`] decides about a tool's output.
