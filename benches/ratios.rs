@@ -51,9 +51,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use guardrails::__private::present_collection;
+use guardrails::RenderOptions;
 use guardrails::ToolArgs as _;
 use guardrails::policy::Profile;
-use guardrails::render::RenderOptions;
 use guardrails_tests::fixtures::NewTask;
 
 mod setup {

@@ -7,8 +7,8 @@
 //!     problems, rendered, vs `jsonschema`'s `iter_errors` collecting instance paths.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use guardrails::RenderOptions;
 use guardrails::ToolArgs;
-use guardrails::render::RenderOptions;
 use guardrails_tests::fixtures::{NewTask, Status};
 use serde::Deserialize;
 use std::hint::black_box;

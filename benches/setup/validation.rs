@@ -2,8 +2,9 @@
 //! fixture, a create-user call with a hallucinated key and four other problems, the `jsonschema`
 //! validators of their advertised schemas, and each side's invalid path.
 
+use guardrails::RenderOptions;
 use guardrails::ToolArgs;
-use guardrails::render::{RenderOptions, render_report};
+use guardrails::render::render_report;
 use guardrails::validation::StringFormat;
 use guardrails_tests::create_user::CreateUser;
 use guardrails_tests::fixtures::NewTask;

@@ -3,8 +3,8 @@
 
 #![no_main]
 
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
-use guardrails::ToolArgs;
+use guardrails::render::render_report;
+use guardrails::{RenderFormat, RenderOptions, ToolArgs};
 use guardrails_tests::fixtures::{Everything, PlaceOrder};
 use libfuzzer_sys::fuzz_target;
 

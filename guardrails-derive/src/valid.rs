@@ -392,15 +392,28 @@ fn check_one_of(one_of: &At<Vec<ValueLit>>, acc: &mut Accumulator) -> Vec<Scalar
 /// the test suite, which validates every example). `needs_string`: the field has a `pattern`
 /// or a `format`, which only a string satisfies.
 fn example_problems(example: &ValueLit, c: &Constraints, needs_string: bool) -> Vec<String> {
+    // Every guard named, none left out: a new guard an example is not checked against does
+    // not compile.
+    let Constraints {
+        min_length,
+        max_length,
+        minimum,
+        maximum,
+        pattern,
+        format: _, // no format validator here: `checked_example` validates it at run time
+        one_of,
+        unique,
+        multiple_of,
+    } = c;
     let mut out = Vec::new();
     let check_len = |len: usize, unit: &str, out: &mut Vec<String>| {
         let len = u64::try_from(len).unwrap_or(u64::MAX);
-        if let Some(min) = c.min_length
+        if let Some(min) = *min_length
             && len < min
         {
             out.push(format!("it has {len} {unit}, fewer than the minimum {min}"));
         }
-        if let Some(max) = c.max_length
+        if let Some(max) = *max_length
             && len > max
         {
             out.push(format!("it has {len} {unit}, more than the maximum {max}"));
@@ -409,7 +422,7 @@ fn example_problems(example: &ValueLit, c: &Constraints, needs_string: bool) -> 
     match example {
         ValueLit::Scalar(Scalar::Str(s)) => {
             check_len(s.chars().count(), "characters", &mut out);
-            if let Some(p) = &c.pattern
+            if let Some(p) = pattern
                 && !p.regex.is_match(s)
             {
                 out.push(format!("it does not match `{}`", p.source));
@@ -417,7 +430,7 @@ fn example_problems(example: &ValueLit, c: &Constraints, needs_string: bool) -> 
         }
         ValueLit::Array(items) => {
             check_len(items.len(), "items", &mut out);
-            if c.unique {
+            if *unique {
                 let mut texts: Vec<String> = items.iter().map(ValueLit::to_json).collect();
                 texts.sort();
                 if texts.windows(2).any(|w| w[0] == w[1]) {
@@ -426,17 +439,17 @@ fn example_problems(example: &ValueLit, c: &Constraints, needs_string: bool) -> 
             }
         }
         ValueLit::Scalar(Scalar::Num(n)) => {
-            if let Some(min) = c.minimum
+            if let Some(min) = *minimum
                 && !min.admits(*n, false)
             {
                 out.push(format!("it is below the range's lower bound {}", min.value));
             }
-            if let Some(max) = c.maximum
+            if let Some(max) = *maximum
                 && !max.admits(*n, true)
             {
                 out.push(format!("it is above the range's upper bound {}", max.value));
             }
-            if let (Some(NumLit::Int(step)), NumLit::Int(v)) = (c.multiple_of, n)
+            if let (Some(NumLit::Int(step)), NumLit::Int(v)) = (*multiple_of, n)
                 && v % step != 0
             {
                 out.push(format!("it is not a multiple of {step}"));
@@ -444,7 +457,7 @@ fn example_problems(example: &ValueLit, c: &Constraints, needs_string: bool) -> 
         }
         ValueLit::Scalar(Scalar::Bool(_)) => {}
     }
-    if !c.one_of.is_empty() && !c.one_of.iter().any(|v| v.to_json() == example.to_json()) {
+    if !one_of.is_empty() && !one_of.iter().any(|v| v.to_json() == example.to_json()) {
         out.push("it is not one of the `one_of` values".into());
     }
     if needs_string && !matches!(example, ValueLit::Scalar(Scalar::Str(_))) {

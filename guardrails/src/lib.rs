@@ -10,12 +10,13 @@ pub mod mcp;
 pub mod message;
 pub mod policy;
 pub mod render;
-pub mod server;
-pub mod text;
+mod server;
+mod text;
 pub mod tool;
 pub mod validation;
 
-pub use tool::present;
+#[path = "tool/present.rs"]
+pub mod present;
 
 /// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields: a strict one-pass
 /// validator, per-field fix texts, a valid example and a JSON Schema, all from the same
@@ -555,40 +556,16 @@ pub use guardrails_derive::ToolArgs;
 /// assert_eq!(Status::InProgress.as_str(), "in_progress");
 /// ```
 pub use guardrails_derive::ToolEnum;
-pub use message::{ErrorCode, ToolError, ToolErrorSeverity};
-pub use render::{RenderFormat, RenderOptions};
+pub use message::tool_error::{ErrorCode, ToolError, ToolErrorSeverity};
+pub use render::options::{RenderFormat, RenderOptions};
 pub use server::{Server, UnknownTool};
-#[expect(deprecated, reason = "the old name stays available for a release")]
-pub use tool::Verdict;
-pub use tool::{CallOutput, CallSettings, OutputCheck, OutputVerdict, StateRef, Tool, ToolSpec};
-pub use validation::{
-    ArgValue, FieldArg, FieldIssue, Issue, IssueCode, Report, ToolArgs, ToolEnum,
-};
-
-/// The old name of [`ToolErrorSeverity`].
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed `ToolErrorSeverity`, one name per concept across the crate"
-)]
-pub type Severity = ToolErrorSeverity;
-
-/// Tool errors, now part of [`message`]; [`ToolError`] and [`ErrorCode`] are at the crate root.
-#[deprecated(
-    since = "0.2.0",
-    note = "use `guardrails::{ToolError, ErrorCode, ToolErrorSeverity}` or `guardrails::message`"
-)]
-pub mod error {
-    #[expect(deprecated, reason = "the old name stays available for a release")]
-    pub use crate::Severity;
-    pub use crate::message::{ErrorCode, ToolError};
-}
-
-/// String formats, now [`validation::StringFormat`].
-#[deprecated(since = "0.2.0", note = "use `guardrails::validation::StringFormat`")]
-pub mod format {
-    /// The old name of [`StringFormat`](crate::validation::StringFormat).
-    pub type Format = crate::validation::StringFormat;
-}
+pub use tool::output::CallOutput;
+pub use tool::run::{CallSettings, StateRef, Tool};
+pub use tool::spec::{OutputCheck, OutputVerdict, ToolSpec};
+pub use validation::args::{ToolArgs, ToolEnum};
+pub use validation::report::{Issue, IssueCode, Report};
+pub use validation::rules::{FieldArg, FieldIssue};
+pub use validation::value::ArgValue;
 
 #[doc = include_str!("tool_attr.md")]
 pub use guardrails_derive::tool;
@@ -604,7 +581,11 @@ pub mod __private {
     pub use std::sync::OnceLock;
     pub use {schemars, serde_json};
 
+    pub use crate::ToolSpec;
     pub use crate::policy::{Policy, Profile};
+    /// The escapers the `guardrails` command line shares with the renderers, and the set of
+    /// invisible characters they replace.
+    pub use crate::text::{escape_json_text, is_invisible, plain};
     pub use crate::tool::cursor::with_cursor;
     pub use crate::tool::presenter::{present_collection, present_value};
     pub use crate::tool::probe::{
@@ -613,14 +594,11 @@ pub mod __private {
     };
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{Presented, Presenter, blocking, run, run_paged};
-    pub use crate::tool::{
-        AgentLimit, Annotations, BoxFuture, CallOutput, CallSettings, StateRef, Teaching, Tool,
-        ToolSpec,
-    };
-    pub use crate::validation::Report;
+    pub use crate::tool::{AgentLimit, Annotations, BoxFuture, Teaching};
     pub use crate::validation::StringFormat as Format;
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
     pub use crate::validation::args::example_rejection;
+    pub use crate::validation::constraint::{CustomCheck, PresentValue, WholeValue};
     pub use crate::validation::example::variants_example;
     pub use crate::validation::example::{build_example, enum_example, nested_example};
     pub use crate::validation::flatten::{
@@ -630,18 +608,22 @@ pub mod __private {
     pub use crate::validation::hooks::{
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };
+    pub use crate::validation::policy_text::{Acknowledgement, PolicyText};
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
     pub use crate::validation::rules::{
         FieldArg, build_example_over, run_fields_check, run_struct_check,
     };
+    pub use crate::validation::rules::{IntoFieldIssues, StructCheck};
     pub use crate::validation::schema::variants_schema;
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
     pub use crate::validation::variants::{NewtypeVariant, read_variant};
     pub use crate::validation::{
-        Acknowledgement, ArgValue, ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num,
-        Pattern, PolicyText, ToolArgs, ToolEnum,
+        ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num, Pattern,
     };
     pub use crate::validation::{EnumInfo, Tagging, VariantInfo};
+    pub use crate::{
+        ArgValue, CallOutput, CallSettings, Report, StateRef, Tool, ToolArgs, ToolEnum,
+    };
     pub use core::marker::PhantomData;
     /// The derive's table of string formats, `[(name, Format)]`, for the test that holds it
     /// against [`Format::from_name`](crate::validation::StringFormat::from_name).

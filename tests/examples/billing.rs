@@ -10,9 +10,10 @@
 use std::sync::LazyLock;
 
 use guardrails::policy::{Policy, Rule};
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
+use guardrails::render::render_report;
 use guardrails::validation::MAX_SAFE_INTEGER;
 use guardrails::{IssueCode, Report, Server, ToolArgs, ToolEnum, tool};
+use guardrails::{RenderFormat, RenderOptions};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 

@@ -11,8 +11,9 @@ use guardrails_tests::testing::{codes, reject};
 use std::sync::LazyLock;
 
 use guardrails::policy::{Policy, Rule};
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
+use guardrails::render::render_report;
 use guardrails::{IssueCode, ToolArgs, validation::MAX_KEPT_ISSUES};
+use guardrails::{RenderFormat, RenderOptions};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -6,3 +6,4 @@ mod format_agreement;
 mod output_schema;
 mod schema_agreement;
 mod strict_schemas;
+mod wording_agreement;

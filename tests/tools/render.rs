@@ -1,7 +1,8 @@
 //! What the model sees: snapshots of each output format, and the properties they must keep.
 
 use guardrails::ToolArgs;
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
+use guardrails::render::render_report;
+use guardrails::{RenderFormat, RenderOptions};
 use guardrails_tests::fixtures::CreateUser;
 use serde_json::{Value, json};
 

@@ -305,31 +305,30 @@ fn rejection() -> (
     (report, Plan::info(), <Plan as ToolArgs>::example())
 }
 
-fn render(format: guardrails::render::RenderFormat) -> String {
+fn render(format: guardrails::RenderFormat) -> String {
     let (report, info, example) = rejection();
     guardrails::render::render_report(
         "plan_task",
         &report,
         info,
         example,
-        &guardrails::render::RenderOptions::new(format).with_schema_summary(true),
+        &guardrails::RenderOptions::new(format).with_schema_summary(true),
     )
 }
 
 #[test]
 fn rejection_xml() {
-    insta::assert_snapshot!(render(guardrails::render::RenderFormat::Xml));
+    insta::assert_snapshot!(render(guardrails::RenderFormat::Xml));
 }
 
 #[test]
 fn rejection_markdown() {
-    insta::assert_snapshot!(render(guardrails::render::RenderFormat::Markdown));
+    insta::assert_snapshot!(render(guardrails::RenderFormat::Markdown));
 }
 
 #[test]
 fn rejection_json() {
-    let value: Value =
-        serde_json::from_str(&render(guardrails::render::RenderFormat::Json)).unwrap();
+    let value: Value = serde_json::from_str(&render(guardrails::RenderFormat::Json)).unwrap();
     insta::assert_json_snapshot!(value);
 }
 
@@ -469,7 +468,7 @@ fn untagged_says_what_was_sent_bounded() {
         &report,
         <Other as ToolArgs>::info(),
         <Other as ToolArgs>::example(),
-        &guardrails::render::RenderOptions::default(),
+        &guardrails::RenderOptions::default(),
     );
     assert!(!xml.contains("<b>"), "{xml}");
     assert!(xml.contains(r#"You sent: {"team":"&lt;b&gt;"#), "{xml}");

@@ -2,8 +2,9 @@
 //! whenever those fields passed their own guards, whatever else failed, so every rule is heard in
 //! the one pass.
 
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
+use guardrails::render::render_report;
 use guardrails::{FieldIssue, IssueCode, ToolArgs};
+use guardrails::{RenderFormat, RenderOptions};
 use serde_json::json;
 
 /// Books a room for some hours of a day.

@@ -2,7 +2,8 @@
 //! each reads what its schema advertises, rejects the rest with the format's coaching text, and
 //! its generated example validates.
 
-use guardrails::render::{RenderOptions, render_report};
+use guardrails::RenderOptions;
+use guardrails::render::render_report;
 use guardrails::{IssueCode, ToolArgs};
 use serde_json::{Value, json};
 

@@ -76,7 +76,7 @@ fn the_schema_merges_the_properties_and_stays_closed() {
 
 /// The rejection of a call that breaks a field of the holder and one of the flattened struct,
 /// and misspells a flattened key: what the model reads, in each format.
-fn render(format: guardrails::render::RenderFormat) -> String {
+fn render(format: guardrails::RenderFormat) -> String {
     let report =
         ListNotes::validate_value(json!({"tag": "", "limit": 500, "ofset": 3})).unwrap_err();
     guardrails::render::render_report(
@@ -84,24 +84,24 @@ fn render(format: guardrails::render::RenderFormat) -> String {
         &report,
         ListNotes::info(),
         <ListNotes as ToolArgs>::example(),
-        &guardrails::render::RenderOptions::new(format).with_schema_summary(true),
+        &guardrails::RenderOptions::new(format).with_schema_summary(true),
     )
 }
 
 #[test]
 fn rejection_xml() {
-    insta::assert_snapshot!(render(guardrails::render::RenderFormat::Xml));
+    insta::assert_snapshot!(render(guardrails::RenderFormat::Xml));
 }
 
 #[test]
 fn rejection_markdown() {
-    insta::assert_snapshot!(render(guardrails::render::RenderFormat::Markdown));
+    insta::assert_snapshot!(render(guardrails::RenderFormat::Markdown));
 }
 
 #[test]
 fn rejection_json() {
     let value: serde_json::Value =
-        serde_json::from_str(&render(guardrails::render::RenderFormat::Json)).unwrap();
+        serde_json::from_str(&render(guardrails::RenderFormat::Json)).unwrap();
     insta::assert_json_snapshot!(value);
 }
 

@@ -2,9 +2,10 @@
 //! rendered message raw, in any format: they could make a model read an error other than the
 //! one written.
 
+use guardrails::__private::is_invisible;
 use guardrails::policy::{Policy, RenderLimits, Rule};
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
-use guardrails::text::is_invisible;
+use guardrails::render::render_report;
+use guardrails::{RenderFormat, RenderOptions};
 use guardrails::{ToolArgs, ToolError};
 use serde::Deserialize;
 use serde_json::json;

@@ -1,8 +1,9 @@
 //! Misplaced fields: an unknown key that is a field at another level of the arguments is
 //! pointed to its place, and a missing field at that place says where it was sent.
 
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
+use guardrails::render::render_report;
 use guardrails::{IssueCode, Report, ToolArgs};
+use guardrails::{RenderFormat, RenderOptions};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

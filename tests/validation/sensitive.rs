@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use guardrails::contract::{ContractSource as _, KnownGood};
-use guardrails::render::{RenderFormat, RenderOptions};
 use guardrails::validation::{Cx, withheld};
+use guardrails::{RenderFormat, RenderOptions};
 use guardrails::{Server, ToolArgs, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};

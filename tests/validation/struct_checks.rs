@@ -3,8 +3,9 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
+use guardrails::render::render_report;
 use guardrails::{FieldIssue, IssueCode, Server, ToolArgs, tool};
+use guardrails::{RenderFormat, RenderOptions};
 use serde_json::{Value, json};
 
 /// Books a room for some hours of a day.

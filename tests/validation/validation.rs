@@ -1,7 +1,8 @@
 //! Behaviour of the generated validators on good, bad and hostile input.
 
-use guardrails::render::{RenderFormat, RenderOptions, render_report};
+use guardrails::render::render_report;
 use guardrails::{IssueCode, Report, ToolArgs, validation::MAX_KEPT_ISSUES};
+use guardrails::{RenderFormat, RenderOptions};
 use guardrails_tests::fixtures::{CreateUser, Everything, ListTasks, PlaceOrder, Role, Status};
 use guardrails_tests::testing::{codes, object, reject};
 use serde_json::{Value, json};

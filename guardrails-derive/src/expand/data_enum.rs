@@ -59,7 +59,7 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
         match &variant.shape {
             Shape::Unit => {
                 infos.push(quote! {
-                    __gr::VariantInfo { name: #name, fields: ::core::option::Option::None }
+                    __gr::VariantInfo::from_parts(#name, ::core::option::Option::None)
                 });
                 arms.push(quote!(#index => ::core::option::Option::Some(Self::#vident),));
             }
@@ -69,7 +69,7 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
                 // the type.
                 let info = quote!(<#ty as __gr::NewtypeVariant>::info);
                 infos.push(quote! {
-                    __gr::VariantInfo { name: #name, fields: ::core::option::Option::Some(#info) }
+                    __gr::VariantInfo::from_parts(#name, ::core::option::Option::Some(#info))
                 });
                 let read = quote!(<#ty as __gr::NewtypeVariant>::read(__object, __cx));
                 arms.push(quote!(#index => #read.map(Self::#vident),));
@@ -88,10 +88,10 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
                     struct #hidden { #(#fields: #types),* }
                 });
                 infos.push(quote! {
-                    __gr::VariantInfo {
-                        name: #name,
-                        fields: ::core::option::Option::Some(<#hidden as __gr::ToolArgs>::info),
-                    }
+                    __gr::VariantInfo::from_parts(
+                        #name,
+                        ::core::option::Option::Some(<#hidden as __gr::ToolArgs>::info),
+                    )
                 });
                 let read = quote! {
                     <#hidden as __gr::ToolArgs>::validate_fields(__object, __cx)
@@ -144,12 +144,8 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
 
             static __VARIANTS: [__gr::VariantInfo; #count] = [#(#infos),*];
 
-            static __ENUM: __gr::EnumInfo = __gr::EnumInfo {
-                type_name: #type_name,
-                description: #description,
-                tagging: #tagging,
-                variants: &__VARIANTS,
-            };
+            static __ENUM: __gr::EnumInfo =
+                __gr::EnumInfo::from_parts(#type_name, #description, #tagging, &__VARIANTS);
 
             #[automatically_derived]
             impl __gr::ArgValue for #ident {

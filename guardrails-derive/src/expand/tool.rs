@@ -63,7 +63,7 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
             Teaching::Filters => quote!(__gr::Teaching::Filters),
         };
         let paging = limit.paged.then(|| quote!(.with_paging(__input_schema)));
-        quote!(.with_agent_limit(__gr::AgentLimit { max: #max, teaching: #teaching }) #paging)
+        quote!(.with_agent_limit(__gr::AgentLimit::new(#max, #teaching)) #paging)
     });
     let max_bytes = tool.max_bytes.map(|max| {
         let max = usize::try_from(max).unwrap_or(usize::MAX);

@@ -6,7 +6,9 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use crate::ast::{FieldDefault, NumLit, Scalar};
-use crate::checked::{Bound, CheckedField, CheckedGuards, CheckedStruct, Policy, TypeNeed};
+use crate::checked::{
+    Bound, CheckedField, CheckedGuards, CheckedStruct, Constraints, Policy, TypeNeed,
+};
 use crate::expand::opt_str;
 
 fn num(n: NumLit) -> TokenStream {
@@ -55,47 +57,59 @@ fn literal(v: &Scalar) -> TokenStream {
 }
 
 fn constraints(g: &CheckedGuards) -> TokenStream {
-    let c = &g.constraints;
-    let (min_len, max_len) = (opt_u64(c.min_length), opt_u64(c.max_length));
-    let minimum = bound(c.minimum);
-    let maximum = bound(c.maximum);
-    let pattern = match &c.pattern {
+    // Every guard named, none left to a default: a guard added to `Constraints` that is not
+    // emitted here does not compile.
+    let Constraints {
+        min_length,
+        max_length,
+        minimum,
+        maximum,
+        pattern,
+        format,
+        one_of,
+        unique,
+        multiple_of,
+    } = &g.constraints;
+    let (min_len, max_len) = (opt_u64(*min_length), opt_u64(*max_length));
+    let minimum = bound(*minimum);
+    let maximum = bound(*maximum);
+    let pattern = match pattern {
         Some(p) => {
             let source = &p.source;
             quote!(::core::option::Option::Some(__gr::Pattern::new(#source)))
         }
         None => quote!(::core::option::Option::None),
     };
-    let format = match c.format {
+    let format = match format {
         Some(variant) => {
             let variant = format_ident!("{}", variant);
             quote!(::core::option::Option::Some(__gr::Format::#variant))
         }
         None => quote!(::core::option::Option::None),
     };
-    let one_of = c.one_of.iter().map(literal);
-    let unique = c.unique;
-    let multiple_of = match c.multiple_of {
+    let one_of = one_of.iter().map(literal);
+    let multiple_of = match multiple_of {
         Some(step) => {
-            let n = num(step);
+            let n = num(*step);
             quote!(::core::option::Option::Some(#n))
         }
         None => quote!(::core::option::Option::None),
     };
     let custom = g.custom.is_some();
     quote! {
-        __gr::Constraints {
-            min_length: #min_len,
-            max_length: #max_len,
-            minimum: #minimum,
-            maximum: #maximum,
-            pattern: #pattern,
-            format: #format,
-            one_of: &[#(#one_of),*],
-            unique: #unique,
-            multiple_of: #multiple_of,
-            custom: #custom,
-        }
+        // In the order of the runtime's `Constraints::from_parts`.
+        __gr::Constraints::from_parts(
+            #min_len,
+            #max_len,
+            #minimum,
+            #maximum,
+            #pattern,
+            #format,
+            &[#(#one_of),*],
+            #unique,
+            #multiple_of,
+            #custom,
+        )
     }
 }
 
@@ -113,21 +127,22 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
     let example = opt_str(field.guards.example.as_ref());
     let sensitive = field.guards.sensitive;
     quote! {
-        __gr::FieldInfo {
-            name: #name,
-            rust_name: #rust_name,
-            description: #description,
-            required: !#skipped && !#has_default && !<#ty as __gr::ArgValue>::OPTIONAL,
-            nullable: <#ty as __gr::ArgValue>::OPTIONAL,
-            skipped: #skipped,
-            constraints: #constraints,
-            checked: #checked,
-            sensitive: #sensitive,
-            example: #example,
-            kind: <#ty as __gr::ArgValue>::kind,
-            schema: <#ty as __gr::ArgValue>::schema,
-            generate_example: <#ty as __gr::ArgValue>::example,
-        }
+        // In the order of the runtime's `FieldInfo::from_parts`.
+        __gr::FieldInfo::from_parts(
+            #name,
+            #rust_name,
+            #description,
+            !#skipped && !#has_default && !<#ty as __gr::ArgValue>::OPTIONAL,
+            <#ty as __gr::ArgValue>::OPTIONAL,
+            #skipped,
+            #constraints,
+            #checked,
+            #sensitive,
+            #example,
+            <#ty as __gr::ArgValue>::kind,
+            <#ty as __gr::ArgValue>::schema,
+            <#ty as __gr::ArgValue>::example,
+        )
     }
 }
 
@@ -359,13 +374,13 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
 
             static __FIELDS: [__gr::FieldInfo; #count] = [#(#infos),*];
 
-            static __INFO: __gr::ArgsInfo = __gr::ArgsInfo {
-                type_name: #type_name,
-                description: #description,
-                fields: &__FIELDS,
-                flattened: &[],
-                checks: &[#(#check_names),*],
-            };
+            static __INFO: __gr::ArgsInfo = __gr::ArgsInfo::from_parts(
+                #type_name,
+                #description,
+                &__FIELDS,
+                &[],
+                &[#(#check_names),*],
+            );
 
             #[automatically_derived]
             impl __gr::ToolArgs for #ident {

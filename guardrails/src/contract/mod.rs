@@ -115,13 +115,6 @@ pub use lockfile::{
 pub(crate) use model::Declared;
 pub use model::{Contract, Field, Hints, JsonType, Limit, OutputField};
 
-/// The old name of [`ChangeSeverity`].
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed `ChangeSeverity`, one name per concept across the crate"
-)]
-pub type Severity = ChangeSeverity;
-
 /// Every tool's contract, by name: what a lockfile holds.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ServerContract {

@@ -557,32 +557,46 @@ fn limit_of(bound: Bound) -> Option<Limit> {
 /// Adds declared constraints to a shape, keeping the tighter of a declared bound and the one
 /// its type implies: the contract states what is accepted, whichever of the two says so.
 fn apply_constraints(out: &mut Field, kind: &Kind, c: &Constraints) {
-    out.min_length = c.min_length;
-    out.max_length = c.max_length;
-    if let Some(min) = c.minimum.and_then(limit_of) {
+    // Every guard recorded, none left out: a new guard the contract does not record does not
+    // compile.
+    let Constraints {
+        min_length,
+        max_length,
+        minimum,
+        maximum,
+        pattern,
+        format,
+        one_of,
+        unique,
+        multiple_of,
+        custom,
+    } = c;
+    out.min_length = *min_length;
+    out.max_length = *max_length;
+    if let Some(min) = minimum.and_then(limit_of) {
         out.minimum = Some(match out.minimum.take() {
             Some(ty) if ty.cmp_as_minimum(&min) == Some(Ordering::Greater) => ty,
             _ => min,
         });
     }
-    if let Some(max) = c.maximum.and_then(limit_of) {
+    if let Some(max) = maximum.and_then(limit_of) {
         out.maximum = Some(match out.maximum.take() {
             Some(ty) if ty.cmp_as_maximum(&max) == Some(Ordering::Greater) => ty,
             _ => max,
         });
     }
-    out.multiple_of = c.multiple_of.and_then(number_of);
-    out.pattern = c.pattern.as_ref().map(|p| p.source().to_owned());
-    if let Some(format) = c.format {
+    out.multiple_of = multiple_of.and_then(number_of);
+    out.pattern = pattern.as_ref().map(|p| p.source().to_owned());
+    if let Some(format) = format {
         out.format = Some(format.schema_name().to_owned());
     }
-    if !c.one_of.is_empty() {
-        out.enum_values = Some(c.one_of.iter().map(|l: &Literal| l.to_json()).collect());
+    if !one_of.is_empty() {
+        out.enum_values = Some(one_of.iter().map(|l: &Literal| l.to_json()).collect());
     } else if !matches!(kind, Kind::Enum(_)) {
         out.enum_values = None;
     }
-    out.unique = c.unique;
-    out.custom = c.custom;
+    out.unique = *unique;
+    out.custom = *custom;
 }
 
 /// The top-level properties of an output schema.

@@ -8,7 +8,7 @@ use crate::text::cut;
 use crate::validation::Report;
 
 /// The most characters of a before or after value shown to the model.
-pub use crate::contract::MAX_VALUE_CHARS;
+pub(crate) use crate::contract::MAX_VALUE_CHARS;
 
 /// What the model is told to do with the changes.
 pub const INSTRUCTIONS: &str = "Review the contract changes below and adjust your next call accordingly. These changes may explain why your previous arguments were rejected.";

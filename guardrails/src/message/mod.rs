@@ -16,18 +16,19 @@
 mod advice;
 mod contract;
 mod rejection;
-mod tool_error;
-mod truncation;
+pub(crate) mod tool_error;
+pub(crate) mod truncation;
 
 pub(crate) use advice::by_importance;
 pub use advice::{DELIVERED_WITH_CARE, PolicyAdvice};
-pub use contract::{ContractNotice, INSTRUCTIONS, MAX_VALUE_CHARS, bounded_json, delta_value};
+pub(crate) use contract::MAX_VALUE_CHARS;
+pub use contract::{ContractNotice, INSTRUCTIONS, bounded_json, delta_value};
 pub(crate) use rejection::received_text;
 pub use rejection::{RECOVERY, Rejection};
+pub use tool_error::Failure;
 pub(crate) use tool_error::{BoundedError, detail_text};
-pub use tool_error::{ErrorCode, Failure, ToolError, ToolErrorSeverity};
+pub(crate) use tool_error::{ToolError, ToolErrorSeverity};
 #[cfg(feature = "rmcp")]
 pub(crate) use truncation::paging_name;
-pub use truncation::{
-    ByteCut, Filter, Truncated, TruncationNotice, filters, refine_advice, refine_advice_with,
-};
+pub use truncation::{ByteCut, TruncationNotice, refine_advice, refine_advice_with};
+pub(crate) use truncation::{Filter, Truncated};

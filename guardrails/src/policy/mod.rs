@@ -66,13 +66,6 @@ pub use verdict::{Occurrence, Status, Verdict, Violation};
 /// [`OutputCheck`](crate::OutputCheck)).
 pub const OUTPUT_POLICY_CODE: &str = "OUTPUT_POLICY";
 
-/// The old name of [`RuleSeverity`].
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed `RuleSeverity`, one name per concept across the crate"
-)]
-pub type Severity = RuleSeverity;
-
 /// Checks `text` against every rule of `policy`, in one pass over the text.
 #[must_use]
 pub fn check_text(policy: &Policy, text: &str) -> Verdict {

@@ -10,7 +10,7 @@
 
 #[expect(
     unreachable_pub,
-    reason = "the file is shared with the derive crate; `closest` and `normalize` serve the crate only"
+    reason = "the file is shared with the derive, which reads its items by these names"
 )]
 mod suggest;
 
@@ -19,8 +19,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-pub use suggest::{THRESHOLD as SUGGESTION_THRESHOLD, did_you_mean};
-pub(crate) use suggest::{closest, normalize};
+pub(crate) use suggest::{THRESHOLD as SUGGESTION_THRESHOLD, closest, did_you_mean, normalize};
 
 /// The most characters of a value sent by the caller that a message echoes back.
 pub const PREVIEW_CHARS: usize = 80;
@@ -89,7 +88,7 @@ pub fn escape_json_text(json: &str) -> Cow<'_, str> {
 /// `text` as a JSON string, escaped as [`escape_json_text`] does: how a found text is quoted
 /// for people.
 #[must_use]
-pub fn quote_json(text: &str) -> String {
+pub(crate) fn quote_json(text: &str) -> String {
     // The serializer escapes none of the characters `escape_json_text` does, so the text
     // itself tells whether the quoted form has any: most have none and are quoted in one go.
     let mut quoted = String::with_capacity(text.len() + 2);
@@ -118,8 +117,9 @@ fn json_hidden(c: char) -> bool {
 /// open or close a tag. Quotes stay as they are (they cannot end content, and escaping them
 /// costs the model tokens); line breaks and tabs stay; every other control character, and
 /// every [invisible](is_invisible) one, becomes U+FFFD.
+#[cfg(test)]
 #[must_use]
-pub fn escape_xml(text: &str) -> String {
+pub(crate) fn escape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     escape_xml_into(&mut out, text);
     out
@@ -127,20 +127,21 @@ pub fn escape_xml(text: &str) -> String {
 
 /// Escapes text for an XML attribute value: quotes too, and line breaks and tabs as character
 /// references, so that a value stays on its tag's line.
+#[cfg(test)]
 #[must_use]
-pub fn escape_xml_attr(text: &str) -> String {
+pub(crate) fn escape_xml_attr(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     escape_xml_attr_into(&mut out, text);
     out
 }
 
 /// [`escape_xml`] into a buffer.
-pub fn escape_xml_into(out: &mut String, text: &str) {
+pub(crate) fn escape_xml_into(out: &mut String, text: &str) {
     escape_into(out, text, false);
 }
 
 /// [`escape_xml_attr`] into a buffer.
-pub fn escape_xml_attr_into(out: &mut String, text: &str) {
+pub(crate) fn escape_xml_attr_into(out: &mut String, text: &str) {
     escape_into(out, text, true);
 }
 
@@ -213,7 +214,7 @@ const fn ascii_escapes(attribute: bool) -> [bool; 128] {
 /// Wraps text in a Markdown code span that its own backticks cannot close, its control and
 /// invisible characters shown as in [`plain`] (a line break could end the span's paragraph).
 #[must_use]
-pub fn code_span(text: &str) -> String {
+pub(crate) fn code_span(text: &str) -> String {
     let text = plain(text);
     let text = text.as_ref();
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
@@ -227,7 +228,7 @@ pub fn code_span(text: &str) -> String {
 
 /// The first `max` characters of `text`, and whether anything was left out.
 #[must_use]
-pub fn head(text: &str, max: usize) -> (&str, bool) {
+pub(crate) fn head(text: &str, max: usize) -> (&str, bool) {
     match text.char_indices().nth(max) {
         Some((end, _)) => (&text[..end], true),
         None => (text, false),
@@ -236,7 +237,7 @@ pub fn head(text: &str, max: usize) -> (&str, bool) {
 
 /// The longest prefix of `text` of at most `max` bytes that ends at a character boundary.
 #[must_use]
-pub fn head_bytes(text: &str, max: usize) -> &str {
+pub(crate) fn head_bytes(text: &str, max: usize) -> &str {
     let mut end = max.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -250,7 +251,7 @@ pub fn head_bytes(text: &str, max: usize) -> &str {
 /// `cut("significant annual value", 15)` is `"significant…"`. Only a text whose shown part
 /// holds no space (a key, a name, one very long word) is cut at `max` characters.
 #[must_use]
-pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
+pub(crate) fn cut(text: &str, max: usize) -> Cow<'_, str> {
     match head(text, max) {
         (shown, true) => {
             let kept = if text[shown.len()..].starts_with(char::is_whitespace) {
@@ -307,7 +308,7 @@ fn tail(text: &str, max: usize) -> (&str, bool) {
 /// with `…`. Serialization stops as soon as the preview is full, so a 10 MB string costs no more
 /// than a short one.
 #[must_use]
-pub fn preview(value: &Value) -> String {
+pub(crate) fn preview(value: &Value) -> String {
     match value {
         Value::String(text) => preview_text(text),
         other => preview_chars(other, PREVIEW_CHARS),
@@ -318,7 +319,7 @@ pub fn preview(value: &Value) -> String {
 /// megabytes long: at most [`PREVIEW_CHARS`] characters of it, cut between words and marked
 /// with `…`. The same as [`preview`] of the text as a JSON value.
 #[must_use]
-pub fn preview_text(text: &str) -> String {
+pub(crate) fn preview_text(text: &str) -> String {
     // A text that fits is shown whole: no cut to find (a character takes a byte at least).
     if text.len() <= PREVIEW_CHARS {
         return quote_json(text);
@@ -334,7 +335,7 @@ pub fn preview_text(text: &str) -> String {
 /// first line. A span that does not fall on character boundaries of `text` is previewed from
 /// the start.
 #[must_use]
-pub fn preview_span(text: &str, span: std::ops::Range<usize>) -> String {
+pub(crate) fn preview_span(text: &str, span: std::ops::Range<usize>) -> String {
     let span = if span.start <= span.end && text.get(span.clone()).is_some() {
         span
     } else {
@@ -394,7 +395,7 @@ pub fn preview_span(text: &str, span: std::ops::Range<usize>) -> String {
 
 /// [`preview`] with another bound.
 #[must_use]
-pub fn preview_chars(value: &Value, max: usize) -> String {
+pub(crate) fn preview_chars(value: &Value, max: usize) -> String {
     struct Bounded {
         buf: Vec<u8>,
         limit: usize,
@@ -440,7 +441,7 @@ pub fn preview_chars(value: &Value, max: usize) -> String {
 
 /// A count with its noun in the right number: `1 warning`, `2 warnings`, `0 warnings`.
 #[must_use]
-pub fn count(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
     let mut out = String::with_capacity(one.len().max(many.len()) + 8);
     push_count(&mut out, n, one, many);
     out
@@ -469,7 +470,7 @@ pub(crate) fn concat(parts: &[&str]) -> String {
 
 /// `"a", "b", "c"`: each item as a JSON string.
 #[must_use]
-pub fn quoted_list(items: &[&str]) -> String {
+pub(crate) fn quoted_list(items: &[&str]) -> String {
     let mut out = String::with_capacity(items.iter().map(|item| item.len() + 4).sum());
     for (i, item) in items.iter().enumerate() {
         if i > 0 {

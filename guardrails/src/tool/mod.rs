@@ -12,25 +12,24 @@
 //! which a [`Server`](crate::Server) hands back and the rmcp adapter (feature `rmcp`) turns into
 //! an MCP result.
 //!
-//! - [`ToolSpec`]: a tool's definition and guardrails, and the [`OutputCheck`] seam;
-//! - [`present`]: agent limits, byte caps, teaching blocks;
+//! - [`ToolSpec`]: a tool's definition and guardrails, and the [`OutputCheck`](crate::OutputCheck) seam;
+//! - [`present`](crate::present): agent limits, byte caps, teaching blocks;
 //! - [`cursor`]: the cursors of `paged` tools;
-//! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`].
+//! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`](crate::StateRef).
 
 mod conformance;
 pub mod cursor;
 mod name;
-mod output;
+pub(crate) mod output;
 mod policy_check;
-pub mod present;
 pub(crate) mod presenter;
 pub(crate) mod probe;
 pub(crate) mod run;
-mod spec;
+pub(crate) mod spec;
 
 pub use name::{MAX_TOOL_NAME_CHARS, is_valid_tool_name};
-pub use output::CallOutput;
-pub use run::{BoxFuture, CallSettings, StateRef, Tool};
-#[expect(deprecated, reason = "the old name stays available for a release")]
-pub use spec::Verdict;
-pub use spec::{AgentLimit, Annotations, OutputCheck, OutputVerdict, TeachFn, Teaching, ToolSpec};
+pub(crate) use output::CallOutput;
+pub use run::BoxFuture;
+pub(crate) use run::{CallSettings, Tool};
+pub(crate) use spec::ToolSpec;
+pub use spec::{AgentLimit, Annotations, TeachFn, Teaching};

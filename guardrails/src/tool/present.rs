@@ -15,11 +15,11 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
-use super::spec::Teaching;
 use crate::message::TruncationNotice;
 use crate::render::RenderOptions;
+use crate::tool::Teaching;
 
-pub use crate::message::{Filter, Truncated, filters};
+pub use crate::message::truncation::{Filter, Truncated, filters};
 
 /// The first items of a collection and how many it holds in all.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,12 +9,12 @@ use serde_json::{Map, Value, json};
 
 use super::cursor::{self, Page};
 use super::output::CallOutput;
-use super::present::{Head, Truncate, teaching_block};
 use super::spec::{OutputVerdict, Teaching, ToolSpec};
 use crate::message::{
     ByteCut, DELIVERED_WITH_CARE, PolicyAdvice, Rejection, ToolError, Truncated, TruncationNotice,
     refine_advice,
 };
+use crate::present::{Head, Truncate, teaching_block};
 use crate::render::RenderOptions;
 use crate::text::{head_bytes, json_text};
 use crate::validation::Report;

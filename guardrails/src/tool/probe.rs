@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::present::Truncate;
+use crate::present::Truncate;
 
 // Only the schema of this type is used (its doc comment is the schema's description, read by
 // clients); the value is built from the items already serialized.

@@ -20,12 +20,12 @@ use serde_json::{Map, Value};
 
 use super::cursor::{CURSOR_FIELD, Page};
 use super::output::CallOutput;
-use super::present::Truncate;
 pub use super::presenter::Presented;
 use super::presenter::present_page;
 use super::spec::ToolSpec;
 use crate::contract::Awareness;
 use crate::message::{ContractNotice, Failure, Rejection, ToolError};
+use crate::present::Truncate;
 use crate::render::RenderOptions;
 use crate::validation::{Cx, Issue, Report, ToolArgs};
 

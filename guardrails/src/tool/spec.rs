@@ -91,12 +91,22 @@ pub enum Teaching {
 }
 
 /// An agent limit: the most items of a collection result that reach the model.
+/// `#[non_exhaustive]`, so that a limit can gain a setting: build it with [`AgentLimit::new`].
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct AgentLimit {
     /// The most items shown.
     pub max: usize,
     /// What the model is told when items are left out.
     pub teaching: Teaching,
+}
+
+impl AgentLimit {
+    /// At most `max` items reach the model; `teaching` tells it what to do about the rest.
+    #[must_use]
+    pub const fn new(max: usize, teaching: Teaching) -> Self {
+        Self { max, teaching }
+    }
 }
 
 /// What an [`OutputCheck`] decides about a tool's output.
@@ -113,13 +123,6 @@ pub enum OutputVerdict {
     /// The output is withheld; the model receives this error instead.
     Block(ToolError),
 }
-
-/// The old name of [`OutputVerdict`].
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed `OutputVerdict`: `guardrails::policy::Verdict` is the verdict of a policy"
-)]
-pub type Verdict = OutputVerdict;
 
 /// The seam where an output policy plugs into a tool: it sees the text of every successful
 /// result before it is delivered. Attach one with `#[tool(policy = PATH)]`, where `PATH` names a

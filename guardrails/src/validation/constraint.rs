@@ -12,35 +12,10 @@ use serde_json::{Number, Value};
 
 use super::report::{IssueCode, IssueSink, Tally};
 use super::string_format::StringFormat;
-use crate::text::{concat, count, push_count, push_json_string};
+use super::wording::{self, ANY_UNITS, CHARACTERS, ENTRIES, ITEMS, Unit};
+use crate::text::{concat, push_json_string};
 
 /// The unit a length is counted in, singular and plural.
-#[derive(Clone, Copy)]
-struct Unit(&'static str, &'static str);
-
-const CHARACTERS: Unit = Unit("character", "characters");
-const ITEMS: Unit = Unit("item", "items");
-const ENTRIES: Unit = Unit("entry", "entries");
-/// What the length of any JSON value counts: whichever its type has.
-const ANY_UNITS: Unit = Unit("character, item or entry", "characters, items or entries");
-
-impl Unit {
-    /// `n` with the unit in the right number: `1 character`, `3 characters`.
-    fn of(self, n: u64) -> String {
-        count(usize::try_from(n).unwrap_or(usize::MAX), self.0, self.1)
-    }
-
-    /// [`Unit::of`] into a buffer.
-    fn push(self, out: &mut String, n: u64) {
-        push_count(
-            out,
-            usize::try_from(n).unwrap_or(usize::MAX),
-            self.0,
-            self.1,
-        );
-    }
-}
-
 /// A number in a constraint: integers stay exact, everything else is an `f64`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Num {
@@ -272,8 +247,10 @@ impl<T, F: Fn(&T) -> Result<(), String>> CustomCheck<Option<T>, PresentValue> fo
 /// Everything declared about the values a field accepts, beyond its type.
 ///
 /// Built as a constant by the derive; the same value drives the check, the fix text and the
-/// JSON Schema.
+/// JSON Schema. `#[non_exhaustive]`: a new guard is a new field, so read the fields, never
+/// build or destructure the struct.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Constraints {
     /// Minimum length: characters of a string, items of an array.
     pub min_length: Option<u64>,
@@ -298,6 +275,40 @@ pub struct Constraints {
 }
 
 impl Constraints {
+    /// The constraints of generated code, every guard in the order of the fields. Not part of
+    /// the public API.
+    #[doc(hidden)]
+    #[must_use]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per guard: a guard the derive does not state does not compile"
+    )]
+    pub const fn from_parts(
+        min_length: Option<u64>,
+        max_length: Option<u64>,
+        minimum: Option<Bound>,
+        maximum: Option<Bound>,
+        pattern: Option<Pattern>,
+        format: Option<StringFormat>,
+        one_of: &'static [Literal],
+        unique: bool,
+        multiple_of: Option<Num>,
+        custom: bool,
+    ) -> Self {
+        Self {
+            min_length,
+            max_length,
+            minimum,
+            maximum,
+            pattern,
+            format,
+            one_of,
+            unique,
+            multiple_of,
+            custom,
+        }
+    }
+
     /// The placeholder example of a sensitive text field under these constraints: asterisks, as
     /// many as the length bounds ask (eight when they leave it free), when they pass every
     /// constraint.
@@ -330,16 +341,29 @@ impl Constraints {
     /// Whether nothing is constrained.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.min_length.is_none()
-            && self.max_length.is_none()
-            && self.minimum.is_none()
-            && self.maximum.is_none()
-            && self.pattern.is_none()
-            && self.format.is_none()
-            && self.one_of.is_empty()
-            && !self.unique
-            && self.multiple_of.is_none()
-            && !self.custom
+        // Every guard named: a new guard missing here would be skipped by the check.
+        let Self {
+            min_length,
+            max_length,
+            minimum,
+            maximum,
+            pattern,
+            format,
+            one_of,
+            unique,
+            multiple_of,
+            custom,
+        } = self;
+        min_length.is_none()
+            && max_length.is_none()
+            && minimum.is_none()
+            && maximum.is_none()
+            && pattern.is_none()
+            && format.is_none()
+            && one_of.is_empty()
+            && !unique
+            && multiple_of.is_none()
+            && !custom
     }
 
     /// Checks `value` and records an issue in `cx` for each broken constraint. Each keyword
@@ -374,14 +398,14 @@ impl Constraints {
         if let Some(min) = self.min_length
             && len < min
         {
-            let issue = (IssueCode::TooShort, "Too short: ", "at least ", "required.");
-            length_issue(issue, len, min, unit, value, cx);
+            let (code, message, expected) = wording::length_issue(len, min, unit, false);
+            cx.fail(code, message, Some(value), Some(expected));
         }
         if let Some(max) = self.max_length
             && len > max
         {
-            let issue = (IssueCode::TooLong, "Too long: ", "at most ", "allowed.");
-            length_issue(issue, len, max, unit, value, cx);
+            let (code, message, expected) = wording::length_issue(len, max, unit, true);
+            cx.fail(code, message, Some(value), Some(expected));
         }
     }
 
@@ -400,13 +424,8 @@ impl Constraints {
         if let Some(pattern) = &self.pattern
             && !pattern.is_match(s)
         {
-            let source = pattern.source();
-            cx.fail(
-                IssueCode::Pattern,
-                concat(&["Does not match the pattern ", source, "."]),
-                Some(value),
-                Some(concat(&["a string matching ", source])),
-            );
+            let (message, expected) = wording::pattern_issue(pattern.source());
+            cx.fail(IssueCode::Pattern, message, Some(value), Some(expected));
         }
         if let Some(format) = self.format {
             check_format(format, s, value, cx);
@@ -418,12 +437,8 @@ impl Constraints {
         if self.unique
             && let Some((first, second)) = first_duplicate(items)
         {
-            cx.fail(
-                IssueCode::NotUnique,
-                format!("Items {first} and {second} are equal; every item must be distinct."),
-                Some(value),
-                Some("distinct items".to_owned()),
-            );
+            let (message, expected) = wording::unique_issue(first, second);
+            cx.fail(IssueCode::NotUnique, message, Some(value), Some(expected));
         }
     }
 
@@ -433,13 +448,8 @@ impl Constraints {
             let ok = matches!(ord, Some(Ordering::Greater))
                 || (!min.exclusive && matches!(ord, Some(Ordering::Equal)));
             if !ok {
-                let word = if min.exclusive {
-                    "greater than"
-                } else {
-                    "at least"
-                };
-                let (message, expected) = bound_texts("Too small: must be ", word, min.value);
-                cx.fail(IssueCode::TooSmall, message, Some(value), Some(expected));
+                let (code, message, expected) = wording::number_issue(min, false);
+                cx.fail(code, message, Some(value), Some(expected));
             }
         }
         if let Some(max) = self.maximum {
@@ -447,24 +457,15 @@ impl Constraints {
             let ok = matches!(ord, Some(Ordering::Less))
                 || (!max.exclusive && matches!(ord, Some(Ordering::Equal)));
             if !ok {
-                let word = if max.exclusive {
-                    "less than"
-                } else {
-                    "at most"
-                };
-                let (message, expected) = bound_texts("Too large: must be ", word, max.value);
-                cx.fail(IssueCode::TooLarge, message, Some(value), Some(expected));
+                let (code, message, expected) = wording::number_issue(max, true);
+                cx.fail(code, message, Some(value), Some(expected));
             }
         }
         if let Some(step) = self.multiple_of
             && !is_multiple_of(n, step)
         {
-            cx.fail(
-                IssueCode::MultipleOf,
-                format!("Not a multiple of {step}."),
-                Some(value),
-                Some(format!("a multiple of {step}")),
-            );
+            let (message, expected) = wording::multiple_of_issue(step);
+            cx.fail(IssueCode::MultipleOf, message, Some(value), Some(expected));
         }
     }
 
@@ -501,75 +502,39 @@ impl Constraints {
     }
 
     fn describe_in(&self, unit: Unit) -> String {
+        // Every guard named, none left out: a new guard that is not worded here does not
+        // compile.
+        let Self {
+            min_length,
+            max_length,
+            minimum,
+            maximum,
+            pattern,
+            format,
+            one_of,
+            unique,
+            multiple_of,
+            custom: _, // a custom check words its own issues
+        } = self;
         let mut out = String::new();
-        match (self.min_length, self.max_length) {
-            (Some(a), Some(b)) if a == b => {
-                let _ = write!(out, " of exactly {}", unit.of(a));
-            }
-            (Some(a), Some(b)) => {
-                // A range reads in the plural, "0 to 1 items" included.
-                let _ = write!(out, " of {a} to {b} {}", unit.1);
-            }
-            (Some(a), None) => {
-                let _ = write!(out, " of at least {}", unit.of(a));
-            }
-            (None, Some(b)) => {
-                let _ = write!(out, " of at most {}", unit.of(b));
-            }
-            (None, None) => {}
+        wording::length_window(&mut out, *min_length, *max_length, unit);
+        wording::number_window(&mut out, *minimum, *maximum);
+        if let Some(step) = *multiple_of {
+            wording::multiple_of_phrase(&mut out, step);
         }
-        describe_range(&mut out, self.minimum, self.maximum);
-        if let Some(step) = self.multiple_of {
-            let _ = write!(out, " that is a multiple of {step}");
+        if let Some(p) = pattern {
+            wording::pattern_phrase(&mut out, p.source());
         }
-        if let Some(p) = &self.pattern {
-            let _ = write!(out, " matching {}", p.source());
+        if let Some(f) = *format {
+            wording::format_phrase(&mut out, f);
         }
-        if let Some(f) = self.format {
-            let _ = write!(out, " that is {}", f.describe());
+        if *unique {
+            wording::unique_phrase(&mut out);
         }
-        if self.unique {
-            out.push_str(", all distinct");
-        }
-        if !self.one_of.is_empty() {
+        if !one_of.is_empty() {
             let _ = write!(out, ", one of {}", self.allowed_list());
         }
         out
-    }
-}
-
-/// The message and expected text of a number past `bound`: `{lead}{word} {bound}.` and
-/// `{word} {bound}`, each in one buffer.
-fn bound_texts(lead: &str, word: &str, bound: Num) -> (String, String) {
-    let mut expected = String::with_capacity(word.len() + 24);
-    let _ = write!(expected, "{word} {bound}");
-    let mut message = String::with_capacity(lead.len() + expected.len() + 1);
-    message.push_str(lead);
-    message.push_str(&expected);
-    message.push('.');
-    (message, expected)
-}
-
-fn describe_range(out: &mut String, min: Option<Bound>, max: Option<Bound>) {
-    match (min, max) {
-        (Some(a), Some(b)) if !a.exclusive && !b.exclusive => {
-            let _ = write!(out, " from {} to {}", a.value, b.value);
-        }
-        (a, b) => {
-            if let Some(a) = a {
-                let word = if a.exclusive {
-                    "greater than"
-                } else {
-                    "of at least"
-                };
-                let _ = write!(out, " {word} {}", a.value);
-            }
-            if let Some(b) = b {
-                let joint = if a.is_some() { " and" } else { "" };
-                let word = if b.exclusive { "less than" } else { "at most" };
-                let _ = write!(out, "{joint} {word} {}", b.value);
-            }
-        }
     }
 }
 
@@ -679,39 +644,14 @@ pub(crate) fn check_format(
 ) -> bool {
     let valid = format.is_valid(s);
     if !valid {
-        cx.fail(
-            IssueCode::Format,
-            concat(&["Not ", format.describe(), "."]),
-            Some(value),
-            Some(format.describe().to_owned()),
-        );
+        let (message, expected) = wording::format_issue(format);
+        cx.fail(IssueCode::Format, message, Some(value), Some(expected));
     }
     valid
 }
 
-/// The issue of a length past its bound, each text written into one buffer of a size that
-/// holds it: "Too short: 2 characters, at least 3 required.", expecting "at least 3 characters".
-/// `issue` is the code, the message's opening, the bound's words and the message's close.
-fn length_issue(
-    (code, opening, bound_words, close): (IssueCode, &str, &str, &str),
-    len: u64,
-    bound: u64,
-    unit: Unit,
-    value: &Value,
-    cx: &mut impl IssueSink,
-) {
-    let mut message = String::with_capacity(64);
-    message.push_str(opening);
-    unit.push(&mut message, len);
-    let _ = write!(message, ", {bound_words}{bound} {close}");
-    let mut expected = String::with_capacity(32);
-    expected.push_str(bound_words);
-    unit.push(&mut expected, bound);
-    cx.fail(code, message, Some(value), Some(expected));
-}
-
 /// The positions of the first two equal items, with JSON equality (`1` equals `1.0`).
-fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
+pub(crate) fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
     use std::collections::HashMap;
     if items.len() < 2 {
         return None;

@@ -28,7 +28,7 @@ enum Segment {
 
 /// The context of one validation pass: the issues found so far and where the pass is.
 ///
-/// Generated code and [`ArgValue`](super::ArgValue) implementations record issues through it; the path and the
+/// Generated code and [`ArgValue`](crate::ArgValue) implementations record issues through it; the path and the
 /// fix text of the field being checked are added automatically.
 #[derive(Debug, Default)]
 pub struct Cx {

@@ -40,11 +40,11 @@ pub enum Kind {
     /// A string that is one of a fixed set of values.
     Enum(&'static [&'static str]),
     /// A string in a format: what a field of a date, UUID or URL type accepts (the
-    /// [`ArgValue`](super::ArgValue) impls behind the features `chrono`, `time`, `uuid`, `url`).
+    /// [`ArgValue`](crate::ArgValue) impls behind the features `chrono`, `time`, `uuid`, `url`).
     Formatted(super::StringFormat),
     /// A string of a shape of its own, in words that complete "Expected …" and "Fix: …", e.g.
     /// `"a customer id such as cus_1a2b3c4d"`: for a type that implements
-    /// [`ArgValue`](super::ArgValue) with a check of its own (a decimal, an identifier).
+    /// [`ArgValue`](crate::ArgValue) with a check of its own (a decimal, an identifier).
     Text(&'static str),
     /// Any JSON value.
     Any,
@@ -192,8 +192,10 @@ pub(crate) fn withheld_text(text: &str) -> String {
     format!("(withheld: a string of {chars})")
 }
 
-/// What the derive knows about one field of an arguments struct.
+/// What the derive knows about one field of an arguments struct. `#[non_exhaustive]`: read
+/// the fields, never build or destructure the struct.
 #[derive(Debug)]
+#[non_exhaustive]
 #[expect(
     clippy::struct_excessive_bools,
     reason = "independent facts the derive states about a field, read as constants"
@@ -230,6 +232,47 @@ pub struct FieldInfo {
 }
 
 impl FieldInfo {
+    /// The field of generated code, every fact in the order of the fields. Not part of the
+    /// public API.
+    #[doc(hidden)]
+    #[must_use]
+    #[expect(
+        clippy::too_many_arguments,
+        clippy::fn_params_excessive_bools,
+        reason = "one argument per fact: a fact the derive does not state does not compile"
+    )]
+    pub const fn from_parts(
+        name: &'static str,
+        rust_name: &'static str,
+        description: Option<&'static str>,
+        required: bool,
+        nullable: bool,
+        skipped: bool,
+        constraints: Constraints,
+        checked: bool,
+        sensitive: bool,
+        example: Option<&'static str>,
+        kind: fn() -> Kind,
+        schema: fn() -> Map<String, Value>,
+        generate_example: fn(&Constraints, usize) -> Value,
+    ) -> Self {
+        Self {
+            name,
+            rust_name,
+            description,
+            required,
+            nullable,
+            skipped,
+            constraints,
+            checked,
+            sensitive,
+            example,
+            kind,
+            schema,
+            generate_example,
+        }
+    }
+
     /// The fix text of the field: what a valid value is.
     #[must_use]
     pub fn fix(&self) -> String {
@@ -260,8 +303,10 @@ impl FieldInfo {
     }
 }
 
-/// What the derive knows about an arguments struct.
+/// What the derive knows about an arguments struct. `#[non_exhaustive]`: read the fields,
+/// never build or destructure the struct.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct ArgsInfo {
     /// The Rust name of the type.
     pub type_name: &'static str,
@@ -279,6 +324,25 @@ pub struct ArgsInfo {
 }
 
 impl ArgsInfo {
+    /// The arguments of generated code. Not part of the public API.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn from_parts(
+        type_name: &'static str,
+        description: Option<&'static str>,
+        fields: &'static [FieldInfo],
+        flattened: &'static [&'static EnumInfo],
+        checks: &'static [&'static str],
+    ) -> Self {
+        Self {
+            type_name,
+            description,
+            fields,
+            flattened,
+            checks,
+        }
+    }
+
     /// The description of arguments that declare no field to this crate: those of a tool known
     /// only by its JSON Schema.
     pub const UNDECLARED: ArgsInfo = ArgsInfo {
@@ -349,8 +413,10 @@ pub enum Tagging {
     Untagged,
 }
 
-/// One variant of an enum with data.
+/// One variant of an enum with data. `#[non_exhaustive]`: read the fields, never build or
+/// destructure the struct.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct VariantInfo {
     /// The name on the wire (after serde's `rename` / `rename_all`).
     pub name: &'static str,
@@ -359,8 +425,10 @@ pub struct VariantInfo {
     pub fields: Option<fn() -> &'static ArgsInfo>,
 }
 
-/// What the derive knows about an enum with data.
+/// What the derive knows about an enum with data. `#[non_exhaustive]`: read the fields, never
+/// build or destructure the struct.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct EnumInfo {
     /// The Rust name of the type.
     pub type_name: &'static str,
@@ -370,4 +438,32 @@ pub struct EnumInfo {
     pub tagging: Tagging,
     /// The variants read from the wire, in declaration order.
     pub variants: &'static [VariantInfo],
+}
+
+impl VariantInfo {
+    /// The variant of generated code. Not part of the public API.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn from_parts(name: &'static str, fields: Option<fn() -> &'static ArgsInfo>) -> Self {
+        Self { name, fields }
+    }
+}
+
+impl EnumInfo {
+    /// The enum of generated code. Not part of the public API.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn from_parts(
+        type_name: &'static str,
+        description: Option<&'static str>,
+        tagging: Tagging,
+        variants: &'static [VariantInfo],
+    ) -> Self {
+        Self {
+            type_name,
+            description,
+            tagging,
+            variants,
+        }
+    }
 }

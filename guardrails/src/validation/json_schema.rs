@@ -14,11 +14,13 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::{Map, Value};
 
+use super::constraint::{Bound, Num, first_duplicate};
 use super::example::regex_sample::plausible_sample;
 use super::report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 use super::string_format::StringFormat;
+use super::wording::{self, CHARACTERS, ENTRIES, ITEMS, Unit};
 use super::{context, json_type_noun};
-use crate::text::{count, cut, preview};
+use crate::text::{cut, preview};
 
 /// The most characters of a description of what a value must be (a long pattern or a long
 /// list of allowed values is cut).
@@ -802,17 +804,40 @@ fn type_issue(kind: &TypeKind, sent: &Value) -> (IssueCode, String, Option<Strin
     )
 }
 
-/// A length bound's issue: `Too short: at least 3 characters required.`
-fn counted(
-    code: IssueCode,
-    lead: &str,
+/// The issue of a length past `limit`, worded as the derived validators word it.
+fn length(
+    sent: &Value,
     limit: u64,
-    unit: &str,
-    verdict: &str,
+    unit: Unit,
+    upper: bool,
 ) -> (IssueCode, String, Option<String>) {
-    let n = as_usize(limit);
-    let units = count(n, unit, &format!("{unit}s"));
-    (code, format!("{lead} {units} {verdict}."), None)
+    let len = match sent {
+        Value::String(s) => s.chars().count(),
+        Value::Array(items) => items.len(),
+        Value::Object(map) => map.len(),
+        _ => 0,
+    };
+    let (code, message, expected) = wording::length_issue(len as u64, limit, unit, upper);
+    (code, message, Some(expected))
+}
+
+/// The issue of a number past `limit`, worded as the derived validators word it.
+fn number(limit: &Value, exclusive: bool, upper: bool) -> (IssueCode, String, Option<String>) {
+    let bound = Bound {
+        value: num_of(limit),
+        exclusive,
+    };
+    let (code, message, expected) = wording::number_issue(bound, upper);
+    (code, message, Some(expected))
+}
+
+/// A bound of a schema as a number of the derived validators: an integer when it is one.
+fn num_of(value: &Value) -> Num {
+    value
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| value.as_u64().map(i128::from))
+        .map_or_else(|| Num::Float(value.as_f64().unwrap_or(f64::NAN)), Num::Int)
 }
 
 /// The issue code, message and expected value of a failed keyword whose issue is about the
@@ -825,82 +850,46 @@ fn plain_issue(
 ) -> (IssueCode, String, Option<String>) {
     match kind {
         ValidationErrorKind::Type { kind } => type_issue(kind, sent),
-        ValidationErrorKind::MinLength { limit } => counted(
-            IssueCode::TooShort,
-            "Too short: at least",
-            *limit,
-            "character",
-            "required",
-        ),
-        ValidationErrorKind::MaxLength { limit } => counted(
-            IssueCode::TooLong,
-            "Too long: at most",
-            *limit,
-            "character",
-            "allowed",
-        ),
-        ValidationErrorKind::MinItems { limit } => counted(
-            IssueCode::TooShort,
-            "Too few items: at least",
-            *limit,
-            "item",
-            "required",
-        ),
-        ValidationErrorKind::MaxItems { limit } => counted(
-            IssueCode::TooLong,
-            "Too many items: at most",
-            *limit,
-            "item",
-            "allowed",
-        ),
-        ValidationErrorKind::Minimum { limit } => (
-            IssueCode::TooSmall,
-            format!("Too small: the minimum is {limit}."),
-            None,
-        ),
-        ValidationErrorKind::ExclusiveMinimum { limit } => (
-            IssueCode::TooSmall,
-            format!("Too small: it must be greater than {limit}."),
-            None,
-        ),
-        ValidationErrorKind::Maximum { limit } => (
-            IssueCode::TooLarge,
-            format!("Too large: the maximum is {limit}."),
-            None,
-        ),
-        ValidationErrorKind::ExclusiveMaximum { limit } => (
-            IssueCode::TooLarge,
-            format!("Too large: it must be less than {limit}."),
-            None,
-        ),
-        ValidationErrorKind::Pattern { pattern } => (
-            IssueCode::Pattern,
-            format!(
-                "Does not match the pattern {}.",
-                cut(pattern, MAX_EXPECTED_CHARS)
+        ValidationErrorKind::MinLength { limit } => length(sent, *limit, CHARACTERS, false),
+        ValidationErrorKind::MaxLength { limit } => length(sent, *limit, CHARACTERS, true),
+        ValidationErrorKind::MinItems { limit } => length(sent, *limit, ITEMS, false),
+        ValidationErrorKind::MaxItems { limit } => length(sent, *limit, ITEMS, true),
+        ValidationErrorKind::MinProperties { limit } => length(sent, *limit, ENTRIES, false),
+        ValidationErrorKind::MaxProperties { limit } => length(sent, *limit, ENTRIES, true),
+        ValidationErrorKind::Minimum { limit } => number(limit, false, false),
+        ValidationErrorKind::ExclusiveMinimum { limit } => number(limit, true, false),
+        ValidationErrorKind::Maximum { limit } => number(limit, false, true),
+        ValidationErrorKind::ExclusiveMaximum { limit } => number(limit, true, true),
+        ValidationErrorKind::Pattern { pattern } => {
+            let (message, expected) = wording::pattern_issue(&cut(pattern, MAX_EXPECTED_CHARS));
+            (IssueCode::Pattern, message, Some(expected))
+        }
+        ValidationErrorKind::Format { format } => match StringFormat::from_name(format) {
+            Some(known) => {
+                let (message, expected) = wording::format_issue(known);
+                (IssueCode::Format, message, Some(expected))
+            }
+            None => (
+                IssueCode::Format,
+                format!("Not a valid {}.", cut(format, 64)),
+                None,
             ),
-            None,
-        ),
-        ValidationErrorKind::Format { format } => (
-            IssueCode::Format,
-            format!("Not a valid {}.", cut(format, 64)),
-            StringFormat::from_name(format).map(|f| f.describe().to_owned()),
-        ),
+        },
         ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. } => (
             IssueCode::Enum,
             "Not one of the allowed values.".to_owned(),
             here.map(|s| noun(s, root)),
         ),
-        ValidationErrorKind::UniqueItems => (
-            IssueCode::NotUnique,
-            "The items must be distinct, and some are repeated.".to_owned(),
-            None,
-        ),
-        ValidationErrorKind::MultipleOf { multiple_of } => (
-            IssueCode::MultipleOf,
-            format!("Not a multiple of {multiple_of}."),
-            None,
-        ),
+        ValidationErrorKind::UniqueItems => {
+            let items = sent.as_array().map_or(&[][..], Vec::as_slice);
+            let (first, second) = first_duplicate(items).unwrap_or((0, 1));
+            let (message, expected) = wording::unique_issue(first, second);
+            (IssueCode::NotUnique, message, Some(expected))
+        }
+        ValidationErrorKind::MultipleOf { multiple_of } => {
+            let (message, expected) = wording::multiple_of_issue(Num::Float(*multiple_of));
+            (IssueCode::MultipleOf, message, Some(expected))
+        }
         ValidationErrorKind::OneOfMultipleValid { .. } => (
             IssueCode::Custom,
             "Matches more than one of the allowed shapes; it must match exactly one.".to_owned(),
@@ -938,10 +927,6 @@ impl Found {
             self.omitted += 1;
         }
     }
-}
-
-fn as_usize(n: u64) -> usize {
-    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 fn type_noun(t: JsonType) -> &'static str {
@@ -1644,7 +1629,7 @@ fn allowed_values(values: &[Value]) -> String {
 }
 
 /// What a schema accepts, in full: `a string of 3 to 20 characters matching ^[a-z]+$`,
-/// `an integer from 1 to 100`, `an array of at most 5 items, each a string`.
+/// `an integer from 1 to 100`, `an array of at most 5 items, each item a string`.
 fn describe(schema: &Value, root: &Map<String, Value>) -> String {
     let schema = resolve(schema, root);
     if schema.get("enum").is_some() || schema.get("const").is_some() {
@@ -1661,20 +1646,22 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
         }
         return "any JSON value".to_owned();
     };
-    let number = |key: &str| keyword_number(schema, key);
-    let range = length_window;
     let mut out = match *first {
         "string" => describe_string(schema),
         kind @ ("integer" | "number") => describe_number(schema, kind),
         "boolean" => "true or false".to_owned(),
         "array" => {
             let mut s = String::from("an array");
-            s += &range(number("minItems"), number("maxItems"), " items");
+            let (min, max) = (
+                keyword_count(schema, "minItems"),
+                keyword_count(schema, "maxItems"),
+            );
+            wording::length_window(&mut s, min, max, ITEMS);
             if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
-                s.push_str(" of distinct items");
+                wording::unique_phrase(&mut s);
             }
             if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
-                let _ = write!(s, ", each {}", noun(items, root));
+                let _ = write!(s, ", each item {}", noun(items, root));
             }
             s
         }
@@ -1686,7 +1673,17 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
                     .collect();
                 format!("an object with the fields {}", names.join(", "))
             }
-            _ => "an object".to_owned(),
+            _ => {
+                // A map: its entries counted, each value described, as a derived map field.
+                let mut s = String::from("an object");
+                let min = keyword_count(schema, "minProperties");
+                let max = keyword_count(schema, "maxProperties");
+                wording::length_window(&mut s, min, max, ENTRIES);
+                if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
+                    let _ = write!(s, ", each value {}", noun(values, root));
+                }
+                s
+            }
         },
         "null" => "null".to_owned(),
         other => format!("a value of type {}", cut(other, 32)),
@@ -1701,75 +1698,58 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
     cut(&out, MAX_EXPECTED_CHARS).into_owned()
 }
 
-/// The value of a numeric keyword of `schema`, as written.
-fn keyword_number(schema: &Value, key: &str) -> Option<String> {
-    schema
-        .get(key)
-        .filter(|v| v.is_number())
-        .map(ToString::to_string)
+/// The value of a count keyword of `schema` (`minLength`, `maxItems`, …).
+fn keyword_count(schema: &Value, key: &str) -> Option<u64> {
+    schema.get(key).and_then(Value::as_u64)
 }
 
-/// ` of 3 to 20 characters`, ` of at least 1 item`: a length window.
-fn length_window(low: Option<String>, high: Option<String>, unit: &str) -> String {
-    match (low, high) {
-        (Some(l), Some(h)) if l == h => format!(" of exactly {l}{unit}"),
-        (Some(l), Some(h)) => format!(" of {l} to {h}{unit}"),
-        (Some(l), None) => format!(" of at least {l}{unit}"),
-        (None, Some(h)) => format!(" of at most {h}{unit}"),
-        (None, None) => String::new(),
-    }
+/// A numeric bound of `schema`: the exclusive keyword when there is one, else the inclusive one.
+fn keyword_bound(schema: &Value, inclusive: &str, exclusive: &str) -> Option<Bound> {
+    let bound = |key: &str, exclusive: bool| {
+        schema.get(key).filter(|v| v.is_number()).map(|v| Bound {
+            value: num_of(v),
+            exclusive,
+        })
+    };
+    bound(exclusive, true).or_else(|| bound(inclusive, false))
 }
 
 fn describe_string(schema: &Value) -> String {
-    let number = |key: &str| keyword_number(schema, key);
-    let range = length_window;
     let mut s = String::from("a string");
-    s += &range(number("minLength"), number("maxLength"), " characters");
+    let (min, max) = (
+        keyword_count(schema, "minLength"),
+        keyword_count(schema, "maxLength"),
+    );
+    wording::length_window(&mut s, min, max, CHARACTERS);
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        wording::pattern_phrase(&mut s, pattern);
+    }
     if let Some(format) = schema.get("format").and_then(Value::as_str) {
         match StringFormat::from_name(format) {
-            Some(f) => {
-                let _ = write!(s, " that is {}", f.describe());
-            }
+            Some(f) => wording::format_phrase(&mut s, f),
             None => {
                 let _ = write!(s, " in the {} format", cut(format, 64));
             }
         }
     }
-    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-        let _ = write!(s, " matching {pattern}");
-    }
     s
 }
 
 fn describe_number(schema: &Value, kind: &str) -> String {
-    let number = |key: &str| keyword_number(schema, key);
     let mut s = String::from(if kind == "integer" {
         "an integer"
     } else {
         "a number"
     });
-    let low = number("minimum");
-    let high = number("maximum");
-    match (low, high) {
-        (Some(l), Some(h)) => {
-            let _ = write!(s, " from {l} to {h}");
-        }
-        (Some(l), None) => {
-            let _ = write!(s, " of at least {l}");
-        }
-        (None, Some(h)) => {
-            let _ = write!(s, " of at most {h}");
-        }
-        (None, None) => {}
-    }
-    if let Some(l) = number("exclusiveMinimum") {
-        let _ = write!(s, " greater than {l}");
-    }
-    if let Some(h) = number("exclusiveMaximum") {
-        let _ = write!(s, " less than {h}");
-    }
-    if let Some(step) = number("multipleOf") {
-        let _ = write!(s, ", a multiple of {step}");
+    // The limits of 64-bit types go unsaid, as the derived validators leave them: no value a
+    // model means to send is near them.
+    let safe = i128::from(super::MAX_SAFE_INTEGER);
+    let said = |b: &Bound| !matches!(b.value, Num::Int(n) if n <= -safe || n >= safe);
+    let low = keyword_bound(schema, "minimum", "exclusiveMinimum").filter(said);
+    let high = keyword_bound(schema, "maximum", "exclusiveMaximum").filter(said);
+    wording::number_window(&mut s, low, high);
+    if let Some(step) = schema.get("multipleOf").filter(|v| v.is_number()) {
+        wording::multiple_of_phrase(&mut s, num_of(step));
     }
     s
 }

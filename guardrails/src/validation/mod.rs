@@ -9,12 +9,12 @@
 //! The floors of this module, each using only those below it: the [`Report`] of
 //! [`Issue`]s; [`Constraints`] and [`StringFormat`]s; what the derive declares ([`ArgsInfo`],
 //! [`FieldInfo`], [`Kind`]); the pass ([`Cx`]); the traits the derives implement ([`ToolArgs`],
-//! [`ToolEnum`]); examples and schemas; field types ([`ArgValue`]); output policies on text
-//! fields ([`PolicyText`]); arguments known only by a JSON Schema ([`SchemaArgs`]).
+//! [`ToolEnum`](crate::ToolEnum)); examples and schemas; field types ([`ArgValue`](crate::ArgValue)); output policies on text
+//! fields (`policy` guards); arguments known only by a JSON Schema ([`SchemaArgs`]).
 
 pub(crate) mod aliases;
 pub(crate) mod args;
-mod constraint;
+pub(crate) mod constraint;
 mod context;
 pub(crate) mod example;
 mod field_types;
@@ -24,27 +24,25 @@ mod info;
 mod json_schema;
 mod misplaced;
 pub(crate) mod policy_text;
-mod report;
+pub(crate) mod report;
 pub(crate) mod rules;
 pub(crate) mod schema;
 mod string_format;
-mod value;
+pub(crate) mod value;
 pub(crate) mod variants;
+mod wording;
 
-pub use args::{ToolArgs, ToolEnum};
-pub use constraint::{
-    Bound, Constraints, CustomCheck, Literal, Num, Pattern, PresentValue, WholeValue,
-};
+pub(crate) use args::ToolArgs;
+pub use constraint::{Bound, Constraints, Literal, Num, Pattern};
 pub use context::{Cx, ListCx};
 pub(crate) use context::{ProbeStep, ProbedPolicy};
 pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 pub use info::{EnumInfo, Tagging, VariantInfo};
 pub use json_schema::{SchemaArgs, SchemaError, SchemaOptions, strict_schema};
-pub use policy_text::{Acknowledgement, PolicyText};
-pub use report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
-pub use rules::{FieldArg, FieldIssue, IntoFieldIssues, StructCheck};
+pub use report::MAX_KEPT_ISSUES;
+pub(crate) use report::{Issue, IssueCode, Report};
 pub use schema::DIALECT;
 pub use string_format::StringFormat;
-pub use value::{ArgValue, MAX_SAFE_INTEGER};
+pub use value::MAX_SAFE_INTEGER;
 
 pub use crate::text::PREVIEW_CHARS;

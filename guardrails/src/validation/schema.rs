@@ -151,6 +151,19 @@ fn constraint_keywords(
     schema: &mut Map<String, Value>,
     nullable: bool,
 ) {
+    // Every guard named, none left out: a new guard without its keyword does not compile.
+    let Constraints {
+        min_length,
+        max_length,
+        minimum,
+        maximum,
+        pattern,
+        format,
+        one_of,
+        unique,
+        multiple_of,
+        custom: _, // a custom check is not expressible in JSON Schema
+    } = constraints;
     let (strings, arrays) = match kind {
         Kind::String | Kind::Enum(_) | Kind::Formatted(_) | Kind::Text(_) => (true, false),
         Kind::Array(_) => (false, true),
@@ -158,49 +171,49 @@ fn constraint_keywords(
         _ => (false, false),
     };
     if strings {
-        if let Some(n) = constraints.min_length {
+        if let Some(n) = *min_length {
             schema.insert("minLength".into(), n.into());
         }
-        if let Some(n) = constraints.max_length {
+        if let Some(n) = *max_length {
             schema.insert("maxLength".into(), n.into());
         }
     }
     if arrays {
-        if let Some(n) = constraints.min_length {
+        if let Some(n) = *min_length {
             schema.insert("minItems".into(), n.into());
         }
-        if let Some(n) = constraints.max_length {
+        if let Some(n) = *max_length {
             schema.insert("maxItems".into(), n.into());
         }
-        if constraints.unique {
+        if *unique {
             schema.insert("uniqueItems".into(), true.into());
         }
     }
     if matches!(kind, Kind::Map(_) | Kind::Any) {
-        if let Some(n) = constraints.min_length {
+        if let Some(n) = *min_length {
             schema.insert("minProperties".into(), n.into());
         }
-        if let Some(n) = constraints.max_length {
+        if let Some(n) = *max_length {
             schema.insert("maxProperties".into(), n.into());
         }
     }
-    if let Some(b) = constraints.minimum {
+    if let Some(b) = *minimum {
         tighten(schema, b, true);
     }
-    if let Some(b) = constraints.maximum {
+    if let Some(b) = *maximum {
         tighten(schema, b, false);
     }
-    if let Some(step) = constraints.multiple_of {
+    if let Some(step) = *multiple_of {
         schema.insert("multipleOf".into(), step.to_json());
     }
-    if let Some(p) = &constraints.pattern {
+    if let Some(p) = pattern {
         schema.insert("pattern".into(), p.source().into());
     }
-    if let Some(f) = constraints.format {
+    if let Some(f) = *format {
         schema.insert("format".into(), f.schema_name().into());
     }
-    if !constraints.one_of.is_empty() {
-        let mut values: Vec<Value> = constraints.one_of.iter().map(|l| l.to_json()).collect();
+    if !one_of.is_empty() {
+        let mut values: Vec<Value> = one_of.iter().map(|l| l.to_json()).collect();
         if nullable {
             values.push(Value::Null);
         }

@@ -45,8 +45,8 @@ use super::schema::allow_null;
 /// field type, not arguments, and it reads as the impl says.)
 ///
 /// ```
-/// use guardrails::validation::{Constraints, Cx, IssueCode, Kind};
-/// use guardrails::{ArgValue, ToolArgs};
+/// use guardrails::validation::{Constraints, Cx, Kind};
+/// use guardrails::{ArgValue, IssueCode, ToolArgs};
 /// use serde_json::{Map, Value};
 ///
 /// /// A customer id: `cus_` and eight lowercase letters or digits.

@@ -4,8 +4,8 @@
 use std::io::{self, Read as _, Write};
 use std::path::{Path, PathBuf};
 
+use guardrails::__private::{escape_json_text, plain};
 use guardrails::policy::{Policy, RenderLimits, Status, Verdict, load_policy};
-use guardrails::text::{escape_json_text, plain};
 use serde::Serialize;
 
 use crate::{Failure, Outcome};
