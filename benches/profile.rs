@@ -17,7 +17,7 @@
 use std::hint::black_box;
 
 use guardrails::ToolArgs as _;
-use guardrails::render::RenderOptions;
+use guardrails::RenderOptions;
 use guardrails_tests::fixtures::NewTask;
 use serde_json::Value;
 

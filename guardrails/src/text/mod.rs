@@ -19,7 +19,9 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-pub(crate) use suggest::{THRESHOLD as SUGGESTION_THRESHOLD, closest, did_you_mean, normalize};
+pub(crate) use suggest::{closest, did_you_mean, normalize};
+#[cfg(test)]
+use suggest::THRESHOLD as SUGGESTION_THRESHOLD;
 
 /// The most characters of a value sent by the caller that a message echoes back.
 pub const PREVIEW_CHARS: usize = 80;
