@@ -2,6 +2,8 @@
 //! (the expected output is pinned to the workspace toolchain), and the shapes they accept compile
 //! clean under `deny(warnings)` and run.
 
+mod pass;
+
 /// Mistakes in `#[derive(ToolArgs)]` and `#[derive(ToolEnum)]`.
 #[test]
 fn args() {
@@ -21,12 +23,4 @@ fn guarded() {
 fn tool() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/tool/*.rs");
-}
-
-/// The main shapes of the derive and a `#[tool]` handler, each a program that compiles clean
-/// and checks what it validates.
-#[test]
-fn pass() {
-    let t = trybuild::TestCases::new();
-    t.pass("tests/ui/pass/*.rs");
 }

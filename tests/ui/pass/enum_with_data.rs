@@ -35,13 +35,15 @@ struct Plan {
     recurrence: Recurrence,
 }
 
-fn main() {
+#[test]
+fn the_chosen_variant_is_checked_at_its_paths() {
     let call = json!({"title": "Water", "recurrence": {"kind": "weekly", "count": 4}});
     let ours = Plan::validate_value(call.clone()).unwrap();
     let theirs: Plan = serde_json::from_value(call).unwrap();
     assert_eq!(ours, theirs);
-    let report =
-        Plan::validate_value(json!({"title": "Water", "recurrence": {"kind": "weekly", "count": 0}}))
-            .unwrap_err();
+    let report = Plan::validate_value(
+        json!({"title": "Water", "recurrence": {"kind": "weekly", "count": 0}}),
+    )
+    .unwrap_err();
     assert!(report.at("recurrence.count").is_some(), "{report}");
 }

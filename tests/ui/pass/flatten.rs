@@ -24,7 +24,8 @@ struct ListNotes {
     page: Paging,
 }
 
-fn main() {
+#[test]
+fn the_flattened_fields_are_checked_beside_the_holders_own() {
     let call = json!({"tag": "work", "limit": 10});
     let ours = ListNotes::validate_value(call.clone()).unwrap();
     let theirs: ListNotes = serde_json::from_value(call).unwrap();

@@ -24,7 +24,8 @@ fn end_after_start(booking: &Booking) -> Result<(), FieldIssue> {
     Ok(())
 }
 
-fn main() {
+#[test]
+fn the_rule_across_fields_joins_the_pass() {
     let booking = Booking::validate_value(json!({"start": 9, "end": 11})).unwrap();
     assert_eq!((booking.start, booking.end), (9, 11));
     let report = Booking::validate_value(json!({"start": 12, "end": 11})).unwrap_err();

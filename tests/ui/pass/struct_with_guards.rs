@@ -22,13 +22,13 @@ struct CreateUser {
     note: Option<String>,
 }
 
-fn main() {
+#[test]
+fn guards_of_each_kind_hold_in_one_pass() {
     let call = json!({"username": "john_doe", "age": 30, "tags": ["a", "b"]});
     let ours = CreateUser::validate_value(call.clone()).unwrap();
     let theirs: CreateUser = serde_json::from_value(call).unwrap();
     assert_eq!(ours, theirs);
-    let report =
-        CreateUser::validate_value(json!({"username": "x", "age": 7, "tags": ["a", "a"]}))
-            .unwrap_err();
+    let report = CreateUser::validate_value(json!({"username": "x", "age": 7, "tags": ["a", "a"]}))
+        .unwrap_err();
     assert_eq!(report.len(), 3, "{report}");
 }

@@ -19,11 +19,15 @@ struct AppState {
 
 /// Greets someone by name.
 #[tool(read_only)]
-async fn greet(state: &AppState, args: Greet) -> Result<String, ToolError> {
+fn greet(state: &AppState, args: Greet) -> Result<String, ToolError> {
+    if args.name == "nobody" {
+        return Err(ToolError::not_found("Nobody is here to greet."));
+    }
     Ok(format!("{}, {}!", state.greeting, args.name))
 }
 
-fn main() {
+#[test]
+fn the_handler_is_served_and_guarded() {
     let server = Server::new(AppState { greeting: "Hello" }).tool(greet);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
@@ -37,4 +41,9 @@ fn main() {
         .block_on(server.call("greet", json!({"name": ""})))
         .unwrap();
     assert!(output.is_error, "{:?}", output.text);
+    let output = runtime
+        .block_on(server.call("greet", json!({"name": "nobody"})))
+        .unwrap();
+    assert!(output.is_error, "{:?}", output.text);
+    assert!(output.text[0].contains("NOT_FOUND"), "{:?}", output.text);
 }
