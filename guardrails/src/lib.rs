@@ -6,6 +6,7 @@ pub mod contract;
 #[cfg(feature = "rmcp")]
 pub mod mcp;
 pub mod message;
+pub mod operate;
 pub mod policy;
 pub mod render;
 pub mod server;

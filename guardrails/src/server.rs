@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
 use crate::message::Rejection;
+use crate::operate::{Caller, LoopBreaker, Operations, ToolFacts};
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
 use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
@@ -104,6 +105,9 @@ pub struct Server<S> {
     check_outputs: bool,
     /// Whether calls that do not validate are logged and, where serde reads them, run.
     audit: bool,
+    /// The loop breaker's memory and the rejections waiting for their repair, shared by the
+    /// clones that serve each session.
+    operations: Arc<Operations>,
 }
 
 impl<S> Clone for Server<S> {
@@ -117,6 +121,7 @@ impl<S> Clone for Server<S> {
             awareness: self.awareness,
             check_outputs: self.check_outputs,
             audit: self.audit,
+            operations: Arc::clone(&self.operations),
         }
     }
 }
@@ -166,6 +171,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             awareness: AwarenessConfig::default(),
             check_outputs: cfg!(debug_assertions),
             audit: false,
+            operations: Arc::new(Operations::new(LoopBreaker::new())),
         }
     }
 
@@ -310,19 +316,49 @@ impl<S: Send + Sync + 'static> Server<S> {
         name: &str,
         arguments: impl Into<Value>,
     ) -> Result<CallOutput, UnknownTool> {
+        self.call_from(name, arguments.into(), None).await
+    }
+
+    /// [`Server::call`] by `caller`, as far as the transport says who calls: the loop breaker
+    /// remembers rejected calls per caller, and repairs are counted per caller.
+    pub(crate) async fn call_from(
+        &self,
+        name: &str,
+        arguments: Value,
+        caller: Caller,
+    ) -> Result<CallOutput, UnknownTool> {
+        use tracing::Instrument as _;
         let Some(&index) = self.tools.by_name.get(name) else {
             return Err(self.unknown(name));
         };
         let entry = &self.tools.entries[index];
-        let arguments = match arguments.into() {
-            Value::Object(arguments) => arguments,
-            Value::Null => Map::new(),
-            other => return Ok(not_an_object(entry.tool.spec(), &other, &entry.settings)),
+        let spec = entry.tool.spec();
+        let (arguments, not_object) = match arguments {
+            Value::Object(arguments) => (arguments, None),
+            Value::Null => (Map::new(), None),
+            other => (Map::new(), Some(other)),
         };
-        Ok(entry
-            .tool
-            .call(&self.state, arguments, &entry.settings)
-            .await)
+        let call = self.operations.start(spec.name(), caller, &arguments);
+        let mut output = match not_object {
+            Some(other) => not_an_object(spec, &other, &entry.settings),
+            None => {
+                entry
+                    .tool
+                    .call(&self.state, arguments, &entry.settings)
+                    .instrument(call.span.clone())
+                    .await
+            }
+        };
+        let hints = spec.annotations();
+        let facts = ToolFacts {
+            label: metrics::SharedString::const_str(spec.name()),
+            schema: spec.input_schema().as_value(),
+            example: spec.example(),
+            repeatable: hints.idempotent == Some(true) || hints.read_only == Some(true),
+            format: self.options.format,
+        };
+        self.operations.finish(call, &facts, &mut output);
+        Ok(output)
     }
 
     pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
@@ -396,6 +432,14 @@ impl<S: Send + Sync + 'static> Server<S> {
     pub fn audit(mut self, on: bool) -> Self {
         self.audit = on;
         self.refresh()
+    }
+
+    /// Sets how the same invalid call arriving again is answered (on by default; see
+    /// [`LoopBreaker`]). Forgets the calls remembered so far.
+    #[must_use]
+    pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
+        self.operations = Arc::new(Operations::new(config));
+        self
     }
 
     /// How the calls of the tool `spec` are answered under the current options.

@@ -7,9 +7,11 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError, RwLock, Weak};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
+use tracing::Instrument as _;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
 
+use crate::operate::{LoopBreaker, Observed, Operations, ToolFacts};
 use crate::message::{
     ByteCut, Filter, Rejection, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
@@ -137,6 +139,7 @@ pub struct RouterGuard {
     limits: BTreeMap<String, ResultLimits>,
     audit: bool,
     schema: SchemaOptions,
+    loops: LoopBreaker,
 }
 
 impl RouterGuard {
@@ -196,6 +199,14 @@ impl RouterGuard {
         self
     }
 
+    /// Sets how the same invalid call arriving again is answered (on by default; see
+    /// [`LoopBreaker`]).
+    #[must_use]
+    pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
+        self.loops = config;
+        self
+    }
+
     /// Sets the limits on the results of tool `name`.
     #[must_use]
     pub fn tool(mut self, name: impl Into<String>, limits: ResultLimits) -> Self {
@@ -241,6 +252,7 @@ impl RouterGuard {
                 available,
             });
         }
+        let operations = Arc::new(Operations::new(self.loops));
         for (name, route) in &mut router.map {
             let limits = self.limits.get(name.as_ref()).copied().unwrap_or_default();
             // A `#[guardrails::tool]` method's own pipeline checks its calls, with the coaching
@@ -285,6 +297,10 @@ impl RouterGuard {
                 self.audit,
                 self.schema,
                 Arc::clone(&schema),
+                Arc::clone(&operations),
+                route.attr.annotations.as_ref().is_some_and(|hints| {
+                    hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
+                }),
             ));
             register(&schema, &guard);
             route.attr.input_schema = schema;
@@ -422,6 +438,14 @@ struct NativeTool {
     /// The schema the route advertises, kept so that its address identifies the route as
     /// guarded for as long as this guard lives.
     _schema: Arc<JsonObject>,
+    /// The schema the arguments are checked against, whose names telemetry's paths are made of.
+    checked_schema: Value,
+    /// The tool's name as a metrics label.
+    label: metrics::SharedString,
+    /// Whether the tool may run twice with the same effect (annotated idempotent or read-only).
+    repeatable: bool,
+    /// The loop breaker's memory and the pending repairs, shared by the guard's tools.
+    operations: Arc<Operations>,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -437,6 +461,8 @@ impl NativeTool {
         audit: bool,
         schema_options: SchemaOptions,
         schema: Arc<JsonObject>,
+        operations: Arc<Operations>,
+        repeatable: bool,
     ) -> Self {
         let mut filters = Vec::new();
         let mut paging = Vec::new();
@@ -451,6 +477,10 @@ impl NativeTool {
         }
         Self {
             example: args.example().cloned().unwrap_or(Value::Null),
+            checked_schema: Value::Object(args.schema().clone()),
+            label: metrics::SharedString::from(name.clone()),
+            repeatable,
+            operations,
             name,
             args,
             limits,
@@ -473,45 +503,85 @@ impl NativeTool {
         // A call without arguments is checked as `{}`, and reaches the tool as it came.
         let sent = ctx.arguments.take();
         let was_sent = sent.is_some();
-        let value = Value::Object(sent.unwrap_or_default());
-        let checked = self.args.check(&value);
+        let arguments = sent.unwrap_or_default();
+        let caller = super::caller_of(&ctx.request_context);
+        let call = self.operations.start(&self.name, caller, &arguments);
+        let value = Value::Object(arguments);
+        let checked = {
+            let _in_span = call.span.enter();
+            self.args.check(&value)
+        };
         if let (true, Value::Object(arguments)) = (was_sent, value) {
             ctx.arguments = Some(arguments);
         }
         if let Err(report) = checked {
             if self.audit {
-                audit_log(&self.name, &report, true);
-                return self.run(inner, ctx);
+                {
+                    let _in_span = call.span.enter();
+                    audit_log(&self.name, &report, true);
+                }
+                return self.run(inner, ctx, call);
             }
             let rejection =
                 Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example);
-            let result = super::call_result(CallOutput::rejection(&rejection, &self.render));
+            let mut output = CallOutput::rejection(&rejection, &self.render);
+            self.operations.finish(call, &self.facts(), &mut output);
+            let result = super::call_result(output);
             return Box::pin(ready(Ok(result.into())));
         }
-        self.run(inner, ctx)
+        self.run(inner, ctx, call)
     }
 
-    /// The tool's own call, its result cut to the limits. Without limits, the tool's own
-    /// future.
+    /// What the operations layer knows of this tool.
+    fn facts(&self) -> ToolFacts<'_> {
+        ToolFacts {
+            label: self.label.clone(),
+            schema: &self.checked_schema,
+            example: &self.example,
+            repeatable: self.repeatable,
+            format: self.render.format,
+        }
+    }
+
+    /// The tool's own call, its result cut to the limits, observed as `call`.
     fn run<'a, S: Send + Sync + 'static>(
         self: &Arc<Self>,
         inner: &Arc<Inner<S>>,
         ctx: ToolCallContext<'a, S>,
+        call: Observed,
     ) -> CallFuture<'a> {
-        if self.limits.is_none() {
-            return inner(ctx);
-        }
         let this = Arc::clone(self);
+        let span = call.span.clone();
         let future = inner(ctx);
-        Box::pin(async move {
-            let response = future.await?;
-            Ok(match response {
-                CallToolResponse::Complete(result) if result.is_error != Some(true) => {
-                    CallToolResponse::Complete(this.present(result))
-                }
-                other => other,
-            })
-        })
+        Box::pin(
+            async move {
+                let response = future.await?;
+                Ok(match response {
+                    CallToolResponse::Complete(mut result) => {
+                        let failed = result.is_error == Some(true);
+                        let mut output = CallOutput::text(Vec::new());
+                        output.is_error = failed;
+                        this.operations.finish(call, &this.facts(), &mut output);
+                        if let Some(failure) = output.failure {
+                            result
+                                .meta
+                                .get_or_insert_with(Default::default)
+                                .insert(crate::operate::FAILURE_META_KEY.to_owned(), failure);
+                        }
+                        if failed || this.limits.is_none() {
+                            CallToolResponse::Complete(result)
+                        } else {
+                            CallToolResponse::Complete(this.present(result))
+                        }
+                    }
+                    other => {
+                        drop(call);
+                        other
+                    }
+                })
+            }
+            .instrument(span),
+        )
     }
 
     /// A successful result cut to the limits, with a teaching block when anything was cut.

@@ -20,7 +20,7 @@
 mod conformance;
 pub mod cursor;
 mod name;
-mod output;
+pub(crate) mod output;
 mod policy_check;
 pub mod present;
 pub(crate) mod presenter;
