@@ -330,3 +330,115 @@ async fn in_process_calls_count_no_repairs() {
     drop(installed);
     assert_eq!(captured.counter(REPAIRS, &[("gen_ai.tool.name", "check_room")]), 0);
 }
+
+/// Arguments of `ping`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Ping {}
+
+/// Answers pong, twice a minute per caller.
+#[tool(rate_limit = "2/min")]
+fn ping(_args: Ping) -> String {
+    "pong".to_owned()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_tool_over_its_rate_limit_says_when_to_call_again() {
+    use guardrails::operate::{RATE_LIMITED, RateLimit};
+    assert_eq!(
+        ping.spec().rate_limit(),
+        Some(RateLimit::per_minute(2)),
+        "declared on the tool"
+    );
+    let captured = Captured::default();
+    let installed = captured.install();
+    let server = Server::new(()).tool(ping).tool(check_room);
+    for _ in 0..2 {
+        let out = server.call("ping", json!({})).await.unwrap();
+        assert_eq!(out.text, ["pong"]);
+    }
+    let limited = server.call("ping", json!({})).await.unwrap();
+    assert!(limited.is_error);
+    assert!(limited.text[0].contains("code=\"RATE_LIMITED\""), "{}", limited.text[0]);
+    assert!(limited.text[0].contains("retry in 30 s"), "{}", limited.text[0]);
+    let failure = failure(&limited);
+    assert_eq!(failure["class"], "rate_limited");
+    assert_eq!(failure["code"], "RATE_LIMITED");
+    assert_eq!(failure["retryable"], true, "the handler did not run");
+    assert!(failure["retryNotBefore"].is_string());
+    assert_eq!(
+        limited.report.as_ref().unwrap()["error"]["retryAfterSeconds"],
+        30
+    );
+    // Other tools are not limited by this one.
+    let other = server
+        .call("check_room", json!({"room": "B2", "seats": 3}))
+        .await
+        .unwrap();
+    assert!(!other.is_error);
+    // One call comes back every 30 s.
+    tokio::time::advance(Duration::from_secs(30)).await;
+    let again = server.call("ping", json!({})).await.unwrap();
+    assert_eq!(again.text, ["pong"]);
+    let limited = server.call("ping", json!({})).await.unwrap();
+    assert!(limited.is_error);
+    drop(installed);
+    assert_eq!(captured.counter(RATE_LIMITED, &[("gen_ai.tool.name", "ping")]), 2);
+    assert_eq!(
+        captured.counter(CALLS, &[("gen_ai.tool.name", "ping"), ("outcome", "rate_limited")]),
+        2
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_server_wide_limit_counts_every_tool() {
+    use guardrails::operate::RateLimit;
+    let server = booking().rate_limit(RateLimit::per_second(2));
+    let args = json!({"room": "B2", "seats": 3});
+    assert!(!server.call("check_room", args.clone()).await.unwrap().is_error);
+    let _ = server.call("lookup", args.clone()).await.unwrap();
+    let limited = server.call("check_room", args.clone()).await.unwrap();
+    assert_eq!(failure(&limited)["code"], "RATE_LIMITED");
+    tokio::time::advance(Duration::from_millis(500)).await;
+    assert!(!server.call("check_room", args).await.unwrap().is_error);
+}
+
+#[tokio::test]
+async fn rate_limits_are_kept_per_caller_and_on_a_router_guard() {
+    use guardrails::mcp::RouterGuard;
+    use guardrails::operate::RateLimit;
+    let shared = Server::new(()).tool(ping);
+    let ada = connect(shared.clone()).await;
+    let bob = connect(shared).await;
+    for _ in 0..2 {
+        let ok = ada.call_tool(call("ping", json!({}))).await.unwrap();
+        assert_eq!(ok.is_error, Some(false));
+    }
+    let limited = ada.call_tool(call("ping", json!({}))).await.unwrap();
+    assert_eq!(limited.is_error, Some(true));
+    assert!(text(&limited, 0).contains("RATE_LIMITED"));
+    let meta = limited.meta.as_ref().unwrap();
+    assert_eq!(meta[FAILURE_META_KEY]["class"], "rate_limited");
+    // Bob has his own budget.
+    let bobs = bob.call_tool(call("ping", json!({}))).await.unwrap();
+    assert_eq!(bobs.is_error, Some(false));
+    ada.cancel().await.unwrap();
+    bob.cancel().await.unwrap();
+
+    // A native router: one call of `list_notes` an hour.
+    let router = RouterGuard::new()
+        .tool_rate_limit("list_notes", RateLimit::per_hour(1))
+        .guard(Notes::tool_router());
+    let client = connect(Notes::with_router(10, router)).await;
+    let first = client.call_tool(call("list_notes", json!({}))).await.unwrap();
+    assert_ne!(first.is_error, Some(true), "{first:?}");
+    let second = client.call_tool(call("list_notes", json!({}))).await.unwrap();
+    assert_eq!(second.is_error, Some(true));
+    assert!(text(&second, 0).contains("retry in 60 min"), "{}", text(&second, 0));
+    client.cancel().await.unwrap();
+    // A limit on a tool the router does not have is refused.
+    let error = RouterGuard::new()
+        .tool_rate_limit("nope", RateLimit::per_hour(1))
+        .try_guard(Notes::tool_router())
+        .unwrap_err();
+    assert!(error.to_string().contains("`nope`"), "{error}");
+}

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
 use crate::message::Rejection;
-use crate::operate::{Caller, LoopBreaker, Operations, ToolFacts};
+use crate::operate::{Caller, Limits, LoopBreaker, Operations, RateLimit, ToolFacts};
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
 use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
@@ -105,8 +105,12 @@ pub struct Server<S> {
     check_outputs: bool,
     /// Whether calls that do not validate are logged and, where serde reads them, run.
     audit: bool,
-    /// The loop breaker's memory and the rejections waiting for their repair, shared by the
-    /// clones that serve each session.
+    /// How the same invalid call arriving again is answered.
+    loops: LoopBreaker,
+    /// The limit of calls of all tools together, per caller.
+    rate_limit: Option<RateLimit>,
+    /// The loop breaker's memory, the rate limits' state and the rejections waiting for
+    /// their repair, shared by the clones that serve each session.
     operations: Arc<Operations>,
 }
 
@@ -121,6 +125,8 @@ impl<S> Clone for Server<S> {
             awareness: self.awareness,
             check_outputs: self.check_outputs,
             audit: self.audit,
+            loops: self.loops,
+            rate_limit: self.rate_limit,
             operations: Arc::clone(&self.operations),
         }
     }
@@ -171,8 +177,11 @@ impl<S: Send + Sync + 'static> Server<S> {
             awareness: AwarenessConfig::default(),
             check_outputs: cfg!(debug_assertions),
             audit: false,
-            operations: Arc::new(Operations::new(LoopBreaker::new())),
+            loops: LoopBreaker::new(),
+            rate_limit: None,
+            operations: Arc::default(),
         }
+        .operate()
     }
 
     /// Adds a tool.
@@ -207,7 +216,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             tool: Arc::new(tool),
             settings,
         });
-        self
+        self.operate()
     }
 
     /// Sets the name announced to clients.
@@ -339,9 +348,13 @@ impl<S: Send + Sync + 'static> Server<S> {
             other => (Map::new(), Some(other)),
         };
         let call = self.operations.start(spec.name(), caller, &arguments);
-        let mut output = match not_object {
-            Some(other) => not_an_object(spec, &other, &entry.settings),
-            None => {
+        let admitted = self
+            .operations
+            .admit(spec.name(), caller, &entry.settings.render);
+        let mut output = match (admitted, not_object) {
+            (Err(limited), _) => limited,
+            (Ok(()), Some(other)) => not_an_object(spec, &other, &entry.settings),
+            (Ok(()), None) => {
                 entry
                     .tool
                     .call(&self.state, arguments, &entry.settings)
@@ -438,7 +451,36 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// [`LoopBreaker`]). Forgets the calls remembered so far.
     #[must_use]
     pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
-        self.operations = Arc::new(Operations::new(config));
+        self.loops = config;
+        self.operate()
+    }
+
+    /// Limits the calls of all tools together, for each caller (a session of Streamable
+    /// HTTP, a stdio connection; the process for calls that say nothing of who makes them).
+    /// A tool's own limit (`#[tool(rate_limit = "10/min")]`) applies too. A call over a limit
+    /// is answered with a `RATE_LIMITED` tool error that says when to call again, and the
+    /// handler does not run. See [`RateLimit`].
+    ///
+    /// ```
+    /// use guardrails::operate::RateLimit;
+    ///
+    /// let server = guardrails::Server::new(()).rate_limit(RateLimit::per_second(20));
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.rate_limit = Some(limit);
+        self.operate()
+    }
+
+    /// Builds the operations layer anew from the tools and the settings: memory and limits
+    /// start empty.
+    fn operate(mut self) -> Self {
+        let per_tool = self
+            .specs()
+            .filter_map(|spec| Some((spec.name(), spec.rate_limit()?)));
+        let limits = Limits::new(per_tool, self.rate_limit);
+        self.operations = Arc::new(Operations::new(self.loops, limits));
         self
     }
 

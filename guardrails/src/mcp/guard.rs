@@ -11,7 +11,7 @@ use tracing::Instrument as _;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
 
-use crate::operate::{LoopBreaker, Observed, Operations, ToolFacts};
+use crate::operate::{Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts};
 use crate::message::{
     ByteCut, Filter, Rejection, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
@@ -140,6 +140,8 @@ pub struct RouterGuard {
     audit: bool,
     schema: SchemaOptions,
     loops: LoopBreaker,
+    rate_limit: Option<RateLimit>,
+    tool_rate_limits: BTreeMap<String, RateLimit>,
 }
 
 impl RouterGuard {
@@ -207,6 +209,35 @@ impl RouterGuard {
         self
     }
 
+    /// Limits the calls of all the router's tools together, for each caller (a session of
+    /// Streamable HTTP, a stdio connection; the process for calls that say nothing of who
+    /// makes them). A call over the limit is answered with a `RATE_LIMITED` tool error that
+    /// says when to call again, and the tool does not run. See
+    /// [`RateLimit`](crate::operate::RateLimit).
+    ///
+    /// ```
+    /// use guardrails::mcp::RouterGuard;
+    /// use guardrails::operate::RateLimit;
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
+    /// # struct Server;
+    /// # let router: ToolRouter<Server> = ToolRouter::new();
+    ///
+    /// let router = RouterGuard::new().rate_limit(RateLimit::per_second(20)).guard(router);
+    /// # let _ = router;
+    /// ```
+    #[must_use]
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.rate_limit = Some(limit);
+        self
+    }
+
+    /// Limits the calls of tool `name`, for each caller, beside any limit of the whole router.
+    #[must_use]
+    pub fn tool_rate_limit(mut self, name: impl Into<String>, limit: RateLimit) -> Self {
+        self.tool_rate_limits.insert(name.into(), limit);
+        self
+    }
+
     /// Sets the limits on the results of tool `name`.
     #[must_use]
     pub fn tool(mut self, name: impl Into<String>, limits: ResultLimits) -> Self {
@@ -243,6 +274,7 @@ impl RouterGuard {
         if let Some(name) = self
             .limits
             .keys()
+            .chain(self.tool_rate_limits.keys())
             .find(|name| !router.map.contains_key(name.as_str()))
         {
             let mut available: Vec<String> = router.map.keys().map(ToString::to_string).collect();
@@ -252,7 +284,13 @@ impl RouterGuard {
                 available,
             });
         }
-        let operations = Arc::new(Operations::new(self.loops));
+        let limits = Limits::new(
+            self.tool_rate_limits
+                .iter()
+                .map(|(name, limit)| (name.as_str(), *limit)),
+            self.rate_limit,
+        );
+        let operations = Arc::new(Operations::new(self.loops, limits));
         for (name, route) in &mut router.map {
             let limits = self.limits.get(name.as_ref()).copied().unwrap_or_default();
             // A `#[guardrails::tool]` method's own pipeline checks its calls, with the coaching
@@ -506,6 +544,10 @@ impl NativeTool {
         let arguments = sent.unwrap_or_default();
         let caller = super::caller_of(&ctx.request_context);
         let call = self.operations.start(&self.name, caller, &arguments);
+        if let Err(mut limited) = self.operations.admit(&self.name, caller, &self.render) {
+            self.operations.finish(call, &self.facts(), &mut limited);
+            return Box::pin(ready(Ok(super::call_result(limited).into())));
+        }
         let value = Value::Object(arguments);
         let checked = {
             let _in_span = call.span.enter();

@@ -26,6 +26,7 @@
 //! correlation id.
 
 mod classify;
+mod limits;
 mod loops;
 mod telemetry;
 
@@ -34,6 +35,8 @@ use serde_json::Value;
 use sha2::Sha256;
 
 pub use classify::FAILURE_META_KEY;
+pub use limits::RateLimit;
+pub(crate) use limits::Limits;
 pub use loops::LoopBreaker;
 pub(crate) use loops::{Caller, arguments_digest};
 pub use telemetry::{
@@ -60,6 +63,7 @@ pub(crate) use std::time::Instant;
 pub(crate) struct Operations {
     loops: Option<loops::Loops>,
     repairs: loops::Repairs,
+    limits: Limits,
 }
 
 /// What the operations layer knows of the tool being called.
@@ -85,11 +89,38 @@ pub(crate) struct Observed {
 }
 
 impl Operations {
-    pub(crate) fn new(loops: LoopBreaker) -> Self {
+    pub(crate) fn new(loops: LoopBreaker, limits: Limits) -> Self {
         Self {
             loops: loops::Loops::new(loops),
             repairs: loops::Repairs::default(),
+            limits,
         }
+    }
+
+    /// Lets a call of `tool` by `caller` through its rate limits, or answers it with a
+    /// `RATE_LIMITED` tool error that says when to call again; the handler does not run.
+    pub(crate) fn admit(
+        &self,
+        tool: &str,
+        caller: Caller,
+        options: &crate::RenderOptions,
+    ) -> Result<(), CallOutput> {
+        if self.limits.is_empty() {
+            return Ok(());
+        }
+        self.limits.check(tool, caller).map_err(|wait| {
+            let words = in_words(wait);
+            let error = crate::ToolError::rate_limited(format!(
+                "Too many calls of {tool}: {words}."
+            ))
+            .recovery(format!(
+                "Wait, then call again: {words}. Do not retry at once; other tools can be called meanwhile."
+            ))
+            .retry_after(wait);
+            let mut output = CallOutput::tool_error(tool, &error, options);
+            output.signal = Signal::Limited { retry_after: wait };
+            output
+        })
     }
 
     /// Starts observing a call of `tool` by `caller` with `arguments`.
@@ -183,6 +214,22 @@ impl Operations {
                 ));
                 Outcome::Rejected
             }
+            Signal::Limited { retry_after } => {
+                let id = correlate(&call.span);
+                let code = crate::ErrorCode::RateLimited;
+                telemetry::record_tool_error(&tool.label, code.as_str(), "rate_limited");
+                telemetry::record_rate_limited(&tool.label);
+                // The handler did not run: a later call is safe whatever the tool does.
+                output.failure = Some(classify::failure_meta(
+                    "rate_limited",
+                    code.as_str(),
+                    true,
+                    Some(*retry_after),
+                    &id,
+                    "Wait until retryNotBefore, then call again; do not retry at once.",
+                ));
+                Outcome::RateLimited
+            }
             Signal::Failed { code, retry_after } => {
                 let id = correlate(&call.span);
                 let class = classify::class_of(code);
@@ -268,5 +315,15 @@ fn escalation(tool: &ToolFacts<'_>, fields: &[(String, &str)], seen: u32, stop: 
             ));
             out
         }
+    }
+}
+
+/// A delay in words a model acts on: "retry in 12 s", "retry in 3 min".
+fn in_words(delay: std::time::Duration) -> String {
+    let secs = delay.as_secs() + u64::from(delay.subsec_nanos() > 0);
+    match secs {
+        0 | 1 => "retry in 1 s".to_owned(),
+        s if s < 120 => format!("retry in {s} s"),
+        s => format!("retry in {} min", s.div_ceil(60)),
     }
 }

@@ -88,6 +88,7 @@ pub(crate) enum Outcome {
     Ok,
     Rejected,
     ToolError,
+    RateLimited,
 }
 
 impl Outcome {
@@ -96,6 +97,7 @@ impl Outcome {
             Self::Ok => "ok",
             Self::Rejected => "rejected",
             Self::ToolError => "tool_error",
+            Self::RateLimited => "rate_limited",
         }
     }
 
@@ -106,6 +108,7 @@ impl Outcome {
             Self::Ok => None,
             Self::Rejected => Some("invalid_arguments"),
             Self::ToolError => Some("tool_error"),
+            Self::RateLimited => Some("rate_limited"),
         }
     }
 }
@@ -175,6 +178,11 @@ pub(crate) fn record_tool_error(tool: &SharedString, code: &str, class: &'static
         "class" => class,
     )
     .increment(1);
+}
+
+/// Records a call refused by a rate limit.
+pub(crate) fn record_rate_limited(tool: &SharedString) {
+    metrics::counter!(RATE_LIMITED, "gen_ai.tool.name" => tool.clone()).increment(1);
 }
 
 /// Records a loop escalation.

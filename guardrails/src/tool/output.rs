@@ -44,6 +44,11 @@ pub(crate) enum Signal {
     None,
     /// The arguments were rejected.
     Rejected(Vec<(String, IssueCode)>),
+    /// A rate limit refused the call before the handler ran.
+    Limited {
+        /// How long to wait before calling again.
+        retry_after: Duration,
+    },
     /// The handler failed.
     Failed {
         /// The tool error's code.
