@@ -202,7 +202,16 @@ impl Operations {
                 };
                 if seen > 1 {
                     telemetry::record_loop(&tool.label, stop);
-                    output.text = vec![escalation(tool, &fields, seen, stop)];
+                    // The model reads the paths as it sent them, as in the full message;
+                    // telemetry above read only the declared ones.
+                    let sent: Vec<(String, &str)> = issues
+                        .iter()
+                        .map(|(path, code)| {
+                            let path = if path.is_empty() { "(root)" } else { path };
+                            (crate::text::cut(path, MAX_PATH_CHARS).into_owned(), code.as_str())
+                        })
+                        .collect();
+                    output.text = vec![escalation(tool, &sent, seen, stop)];
                 }
                 output.failure = Some(classify::failure_meta(
                     "validation",
@@ -260,6 +269,9 @@ fn correlate(span: &tracing::Span) -> String {
     span.record("guardrails.correlation_id", id.as_str());
     id
 }
+
+/// The most characters of a path the escalation echoes.
+const MAX_PATH_CHARS: usize = 64;
 
 const FIX_GUIDANCE: &str = "Fix the fields listed above and call the tool again.";
 const REPEAT_GUIDANCE: &str =
