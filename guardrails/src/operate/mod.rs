@@ -30,13 +30,15 @@ mod limits;
 mod loops;
 mod telemetry;
 
+use std::fmt::Write as _;
+
 use metrics::SharedString;
 use serde_json::Value;
 use sha2::Sha256;
 
 pub use classify::FAILURE_META_KEY;
-pub use limits::RateLimit;
 pub(crate) use limits::Limits;
+pub use limits::RateLimit;
 pub use loops::LoopBreaker;
 pub(crate) use loops::{Caller, arguments_digest};
 pub use telemetry::{
@@ -50,12 +52,12 @@ use crate::text::{escape_xml, escape_xml_attr, json_text};
 use crate::tool::CallOutput;
 use crate::tool::output::Signal;
 
-/// The clock of the loop breaker and the rate limits: tokio's, which tests pause and advance.
-#[cfg(feature = "rmcp")]
-pub(crate) use tokio::time::Instant;
 /// The clock of the loop breaker.
 #[cfg(not(feature = "rmcp"))]
 pub(crate) use std::time::Instant;
+/// The clock of the loop breaker and the rate limits: tokio's, which tests pause and advance.
+#[cfg(feature = "rmcp")]
+pub(crate) use tokio::time::Instant;
 
 /// What a server or a router guard keeps across calls: the loop breaker's memory and the
 /// rejections waiting for their repair.
@@ -97,18 +99,18 @@ impl Operations {
         }
     }
 
-    /// Lets a call of `tool` by `caller` through its rate limits, or answers it with a
-    /// `RATE_LIMITED` tool error that says when to call again; the handler does not run.
-    pub(crate) fn admit(
+    /// The answer to a call of `tool` by `caller` over a rate limit: a `RATE_LIMITED` tool
+    /// error that says when to call again (the handler does not run); `None` lets it through.
+    pub(crate) fn over_limit(
         &self,
         tool: &str,
         caller: Caller,
         options: &crate::RenderOptions,
-    ) -> Result<(), CallOutput> {
+    ) -> Option<CallOutput> {
         if self.limits.is_empty() {
-            return Ok(());
+            return None;
         }
-        self.limits.check(tool, caller).map_err(|wait| {
+        self.limits.check(tool, caller).err().map(|wait| {
             let words = in_words(wait);
             let error = crate::ToolError::rate_limited(format!(
                 "Too many calls of {tool}: {words}."
@@ -144,12 +146,14 @@ impl Operations {
     /// Ends the observation of a call whose output is `output`: records it, classifies a
     /// failure in the output's `_meta`, and answers a repeated invalid call with an
     /// escalation.
-    pub(crate) fn finish(&self, call: Observed, tool: &ToolFacts<'_>, output: &mut CallOutput) {
+    pub(crate) fn finish(&self, call: &Observed, tool: &ToolFacts<'_>, output: &mut CallOutput) {
         let span = call.span.clone();
         let _in_span = span.enter();
         let now = Instant::now();
         let seconds = now.saturating_duration_since(call.start).as_secs_f64();
-        let outcome = match &output.signal {
+        // The signal is read once, here.
+        let signal = std::mem::take(&mut output.signal);
+        let outcome = match &signal {
             Signal::None if output.is_error => {
                 let id = correlate(&call.span);
                 telemetry::record_tool_error(&tool.label, "TOOL_ERROR", "application");
@@ -172,55 +176,7 @@ impl Operations {
                 Outcome::Ok
             }
             Signal::Rejected(issues) => {
-                let id = correlate(&call.span);
-                let fields: Vec<(String, &'static str)> = issues
-                    .iter()
-                    .map(|(path, code)| {
-                        (telemetry::declared_path(tool.schema, path), code.as_str())
-                    })
-                    .collect();
-                for (field, code) in &fields {
-                    telemetry::record_issue(&tool.label, field, code);
-                }
-                if let Some(caller) = call.caller {
-                    self.repairs.rejected(caller, &tool.label, now);
-                }
-                let seen = match (&self.loops, call.digest) {
-                    (Some(loops), Some(digest)) => {
-                        let digest = loops::call_digest(digest, fields.iter().map(|(_, c)| *c));
-                        loops.observe(digest, now)
-                    }
-                    _ => 1,
-                };
-                let stop = self.loops.as_ref().is_some_and(|l| seen >= l.stop_after());
-                let guidance = if stop {
-                    STOP_GUIDANCE
-                } else if seen > 1 {
-                    REPEAT_GUIDANCE
-                } else {
-                    FIX_GUIDANCE
-                };
-                if seen > 1 {
-                    telemetry::record_loop(&tool.label, stop);
-                    // The model reads the paths as it sent them, as in the full message;
-                    // telemetry above read only the declared ones.
-                    let sent: Vec<(String, &str)> = issues
-                        .iter()
-                        .map(|(path, code)| {
-                            let path = if path.is_empty() { "(root)" } else { path };
-                            (crate::text::cut(path, MAX_PATH_CHARS).into_owned(), code.as_str())
-                        })
-                        .collect();
-                    output.text = vec![escalation(tool, &sent, seen, stop)];
-                }
-                output.failure = Some(classify::failure_meta(
-                    "validation",
-                    "INVALID_ARGUMENTS",
-                    !stop,
-                    None,
-                    &id,
-                    guidance,
-                ));
+                self.rejected(call, tool, issues, now, output);
                 Outcome::Rejected
             }
             Signal::Limited { retry_after } => {
@@ -260,6 +216,68 @@ impl Operations {
             }
         };
         telemetry::record_call(&call.span, &tool.label, outcome, seconds);
+    }
+
+    /// Records a rejected call's issues, counts it for the loop breaker and for repairs, and
+    /// classifies it; a repeated call's text becomes the escalation.
+    fn rejected(
+        &self,
+        call: &Observed,
+        tool: &ToolFacts<'_>,
+        issues: &[(String, crate::validation::IssueCode)],
+        now: Instant,
+        output: &mut CallOutput,
+    ) {
+        let id = correlate(&call.span);
+        let fields: Vec<(String, &'static str)> = issues
+            .iter()
+            .map(|(path, code)| (telemetry::declared_path(tool.schema, path), code.as_str()))
+            .collect();
+        for (field, code) in &fields {
+            telemetry::record_issue(&tool.label, field, code);
+        }
+        if let Some(caller) = call.caller {
+            self.repairs.rejected(caller, &tool.label, now);
+        }
+        let seen = match (&self.loops, call.digest.clone()) {
+            (Some(loops), Some(digest)) => {
+                let digest = loops::call_digest(digest, fields.iter().map(|(_, c)| *c));
+                loops.observe(digest, now)
+            }
+            _ => 1,
+        };
+        let stop = self.loops.as_ref().is_some_and(|l| seen >= l.stop_after());
+        let guidance = if stop {
+            STOP_GUIDANCE
+        } else if seen > 1 {
+            REPEAT_GUIDANCE
+        } else {
+            FIX_GUIDANCE
+        };
+        if seen > 1 {
+            telemetry::record_loop(&tool.label, stop);
+            // The model reads the paths as it sent them, as in the full message;
+            // telemetry above read only the declared ones.
+            let sent: Vec<(String, &str)> = issues
+                .iter()
+                .map(|(path, code)| {
+                    let path = if path.is_empty() { "(root)" } else { path };
+                    (
+                        crate::text::cut(path, MAX_PATH_CHARS).into_owned(),
+                        code.as_str(),
+                    )
+                })
+                .collect();
+            output.text = vec![escalation(tool, &sent, seen, stop)];
+        }
+        output.failure = Some(classify::failure_meta(
+            "validation",
+            "INVALID_ARGUMENTS",
+            !stop,
+            None,
+            &id,
+            guidance,
+        ));
     }
 }
 
@@ -301,7 +319,7 @@ fn escalation(tool: &ToolFacts<'_>, fields: &[(String, &str)], seen: u32, stop: 
                 out.push_str(call);
                 out.push_str("\n```\n\n");
             }
-            out.push_str(&format!("Fields at fault: {faults}\n\n{directive}\n"));
+            let _ = write!(out, "Fields at fault: {faults}\n\n{directive}\n");
             out
         }
         RenderFormat::Json => json_text(&serde_json::json!({"error": {
@@ -318,13 +336,14 @@ fn escalation(tool: &ToolFacts<'_>, fields: &[(String, &str)], seen: u32, stop: 
                 escape_xml_attr(name)
             );
             if let Some(call) = &call {
-                out.push_str(&format!("<corrected_call>{}</corrected_call>\n", escape_xml(call)));
+                let _ = writeln!(out, "<corrected_call>{}</corrected_call>", escape_xml(call));
             }
-            out.push_str(&format!(
+            let _ = write!(
+                out,
                 "<fields>{}</fields>\n<recovery>{}</recovery>\n</repeated_call>",
                 escape_xml(&faults),
                 escape_xml(&directive)
-            ));
+            );
             out
         }
     }

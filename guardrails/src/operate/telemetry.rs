@@ -52,7 +52,7 @@ const METHOD: &str = "tools/call";
 
 /// The span of one guarded call: named `tools/call` (`otel.name` is `tools/call {tool}`, the
 /// name the conventions give), kind server, with the attributes of the OpenTelemetry MCP and
-/// GenAI conventions; `error.type` and the correlation id are recorded when the call fails.
+/// `GenAI` conventions; `error.type` and the correlation id are recorded when the call fails.
 pub(crate) fn call_span(tool: &str) -> tracing::Span {
     tracing::info_span!(
         target: CALL_TARGET,
@@ -200,7 +200,8 @@ pub(crate) fn record_repair(tool: &SharedString, retries: u32) {
         "call repaired"
     );
     metrics::counter!(REPAIRS, "gen_ai.tool.name" => tool.clone()).increment(1);
-    metrics::histogram!(REPAIR_RETRIES, "gen_ai.tool.name" => tool.clone()).record(f64::from(retries));
+    metrics::histogram!(REPAIR_RETRIES, "gen_ai.tool.name" => tool.clone())
+        .record(f64::from(retries));
 }
 
 /// A fresh correlation id: 16 hex digits, unique in the process and unpredictable across

@@ -88,7 +88,7 @@ pub fn present_value<O: Serialize>(
                     is_error: false,
                     report: None,
                     failure: None,
-        signal: Signal::None,
+                    signal: Signal::None,
                 },
             }
         }
