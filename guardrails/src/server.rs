@@ -342,12 +342,12 @@ impl<S: Send + Sync + 'static> Server<S> {
         };
         let entry = &self.tools.entries[index];
         let spec = entry.tool.spec();
+        let call = self.operations.start(spec.name(), caller, &arguments);
         let (arguments, not_object) = match arguments {
             Value::Object(arguments) => (arguments, None),
             Value::Null => (Map::new(), None),
             other => (Map::new(), Some(other)),
         };
-        let call = self.operations.start(spec.name(), caller, &arguments);
         let limited = self
             .operations
             .over_limit(spec.name(), caller, &entry.settings.render);

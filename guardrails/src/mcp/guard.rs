@@ -551,14 +551,13 @@ impl NativeTool {
         // A call without arguments is checked as `{}`, and reaches the tool as it came.
         let sent = ctx.arguments.take();
         let was_sent = sent.is_some();
-        let arguments = sent.unwrap_or_default();
+        let value = Value::Object(sent.unwrap_or_default());
         let caller = super::caller_of(&ctx.request_context);
-        let call = self.operations.start(&self.name, caller, &arguments);
+        let call = self.operations.start(&self.name, caller, &value);
         if let Some(mut limited) = self.operations.over_limit(&self.name, caller, &self.render) {
             self.operations.finish(&call, &self.facts(), &mut limited);
             return Box::pin(ready(Ok(super::call_result(limited).into())));
         }
-        let value = Value::Object(arguments);
         let checked = {
             let _in_span = call.span.enter();
             self.args.check(&value)

@@ -125,13 +125,9 @@ impl Operations {
         })
     }
 
-    /// Starts observing a call of `tool` by `caller` with `arguments`.
-    pub(crate) fn start(
-        &self,
-        tool: &str,
-        caller: Caller,
-        arguments: &serde_json::Map<String, Value>,
-    ) -> Observed {
+    /// Starts observing a call of `tool` by `caller` with `arguments` (any JSON value: a call
+    /// whose arguments are not an object is rejected, and remembered as sent).
+    pub(crate) fn start(&self, tool: &str, caller: Caller, arguments: &Value) -> Observed {
         Observed {
             span: call_span(tool),
             start: Instant::now(),
