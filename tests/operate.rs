@@ -547,3 +547,23 @@ async fn rate_limits_are_kept_per_caller_and_on_a_router_guard() {
         .unwrap_err();
     assert!(error.to_string().contains("`nope`"), "{error}");
 }
+
+#[tokio::test]
+async fn a_router_guard_breaks_loops_too() {
+    let client = connect(Notes::guarded(10)).await;
+    let invalid = || call("create_note", json!({"titel": "x", "tag": "home"}));
+    let first = client.call_tool(invalid()).await.unwrap();
+    assert!(
+        text(&first, 0).starts_with("<validation_error"),
+        "{}",
+        text(&first, 0)
+    );
+    let second = client.call_tool(invalid()).await.unwrap();
+    let message = text(&second, 0);
+    assert!(
+        message.starts_with("<repeated_call tool=\"create_note\" times=\"2\">"),
+        "{message}"
+    );
+    assert!(message.contains("titel (unknown_field)"), "{message}");
+    client.cancel().await.unwrap();
+}

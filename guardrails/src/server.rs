@@ -342,7 +342,8 @@ impl<S: Send + Sync + 'static> Server<S> {
         };
         let entry = &self.tools.entries[index];
         let spec = entry.tool.spec();
-        let call = self.operations.start(spec.name(), caller, &arguments);
+        // The pipeline consumes the arguments: the loop breaker digests them before.
+        let call = self.operations.start(spec.name(), caller, Some(&arguments));
         let (arguments, not_object) = match arguments {
             Value::Object(arguments) => (arguments, None),
             Value::Null => (Map::new(), None),

@@ -553,7 +553,8 @@ impl NativeTool {
         let was_sent = sent.is_some();
         let value = Value::Object(sent.unwrap_or_default());
         let caller = super::caller_of(&ctx.request_context);
-        let call = self.operations.start(&self.name, caller, &value);
+        // The arguments are digested for the loop breaker only when they are rejected.
+        let mut call = self.operations.start(&self.name, caller, None);
         if let Some(mut limited) = self.operations.over_limit(&self.name, caller, &self.render) {
             self.operations.finish(&call, &self.facts(), &mut limited);
             return Box::pin(ready(Ok(super::call_result(limited).into())));
@@ -562,6 +563,9 @@ impl NativeTool {
             let _in_span = call.span.enter();
             self.args.check(&value)
         };
+        if checked.is_err() && !self.audit {
+            self.operations.rejected_with(&mut call, &self.name, &value);
+        }
         if let (true, Value::Object(arguments)) = (was_sent, value) {
             ctx.arguments = Some(arguments);
         }

@@ -295,17 +295,17 @@ mod tests {
 
     use super::*;
 
-    fn digest(value: serde_json::Value) -> [u8; 32] {
-        call_digest(arguments_digest(None, "t", &value), ["type"].into_iter())
+    fn digest(value: &serde_json::Value) -> [u8; 32] {
+        call_digest(arguments_digest(None, "t", value), ["type"].into_iter())
     }
 
     #[test]
     fn the_order_of_keys_does_not_matter() {
         assert_eq!(
-            digest(json!({"a": 1, "b": {"x": 1, "y": 2}})),
-            digest(json!({"b": {"y": 2, "x": 1}, "a": 1}))
+            digest(&json!({"a": 1, "b": {"x": 1, "y": 2}})),
+            digest(&json!({"b": {"y": 2, "x": 1}, "a": 1}))
         );
-        assert_ne!(digest(json!({"a": 1})), digest(json!({"a": 2})));
+        assert_ne!(digest(&json!({"a": 1})), digest(&json!({"a": 2})));
     }
 
     #[test]

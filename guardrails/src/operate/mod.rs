@@ -126,16 +126,23 @@ impl Operations {
     }
 
     /// Starts observing a call of `tool` by `caller` with `arguments` (any JSON value: a call
-    /// whose arguments are not an object is rejected, and remembered as sent).
-    pub(crate) fn start(&self, tool: &str, caller: Caller, arguments: &Value) -> Observed {
+    /// whose arguments are not an object is rejected, and remembered as sent). Without the
+    /// arguments, give them to [`Observed::rejected_with`] should the call be rejected.
+    pub(crate) fn start(&self, tool: &str, caller: Caller, arguments: Option<&Value>) -> Observed {
         Observed {
             span: call_span(tool),
             start: Instant::now(),
             caller,
-            digest: self
-                .loops
-                .as_ref()
-                .map(|_| arguments_digest(caller, tool, arguments)),
+            digest: arguments
+                .filter(|_| self.loops.is_some())
+                .map(|arguments| arguments_digest(caller, tool, arguments)),
+        }
+    }
+
+    /// Gives the loop breaker the arguments of a rejected call started without them.
+    pub(crate) fn rejected_with(&self, call: &mut Observed, tool: &str, arguments: &Value) {
+        if self.loops.is_some() {
+            call.digest = Some(arguments_digest(call.caller, tool, arguments));
         }
     }
 
