@@ -423,7 +423,8 @@ fn print_row(result: &Measured, target: &str, met: &str) {
 }
 
 /// The cost of telemetry: a valid call with a `tracing` subscriber and a `metrics` recorder
-/// installed against the same call with neither. The subscriber takes every span and event and
+/// installed against the same call with neither (`Dispatch::none()`, `NoopRecorder`: what
+/// an application that installs nothing has). The subscriber takes every span and event and
 /// visits their fields; the recorder keeps each metric in an atomic found by its key, as
 /// exporters' registries do; neither writes anything out, so the ratio is what guardrails adds.
 mod telemetry {
@@ -522,6 +523,7 @@ mod telemetry {
         let (server, _) = contract::servers();
         let subscriber = tracing::Dispatch::new(Visiting::default());
         let recorder = Registry::default();
+        let off = tracing::Dispatch::none();
         results.ratios.push(measure(
             "telemetry_on_vs_off",
             1.05,
@@ -534,8 +536,14 @@ mod telemetry {
                     })
                 })
             }),
+            // Off: no subscriber and no recorder, scoped the same way, so that both sides pay
+            // the same for the thread-local scoping the interleaving needs.
             batched(contract::unchanged_tool_call, |arguments| {
-                runtime.block_on(server.call("get_user", arguments))
+                tracing::dispatcher::with_default(&off, || {
+                    metrics::with_local_recorder(&metrics::NoopRecorder, || {
+                        runtime.block_on(server.call("get_user", arguments))
+                    })
+                })
             }),
         ));
     }
