@@ -441,7 +441,7 @@ mod telemetry {
 
     use super::{Results, batched, contract, measure, seconds};
 
-    /// A subscriber that visits every field of every span and event.
+    /// A subscriber that visits every field of every span and event at `INFO` and above.
     #[derive(Default)]
     struct Visiting {
         next: AtomicU64,
@@ -458,8 +458,13 @@ mod telemetry {
     }
 
     impl Subscriber for Visiting {
-        fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-            true
+        // At `INFO` and above, as a production subscriber's filter is by default: the spans and
+        // events of guardrails are `INFO`.
+        fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+            *metadata.level() <= tracing::Level::INFO
+        }
+        fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
+            Some(tracing::level_filters::LevelFilter::INFO)
         }
         fn new_span(&self, span: &Attributes<'_>) -> Id {
             span.record(&mut Count(&self.fields));
