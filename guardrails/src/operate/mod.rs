@@ -150,8 +150,8 @@ impl Operations {
     /// failure in the output's `_meta`, and answers a repeated invalid call with an
     /// escalation.
     pub(crate) fn finish(&self, call: &Observed, tool: &ToolFacts<'_>, output: &mut CallOutput) {
-        let span = call.span.clone();
-        let _in_span = span.enter();
+        // The events of a failure belong to the call's span.
+        let _in_span = output.is_error.then(|| call.span.enter());
         let now = Instant::now();
         let seconds = now.saturating_duration_since(call.start).as_secs_f64();
         // The signal is read once, here.

@@ -57,29 +57,14 @@ pub(crate) fn call_span(tool: &str) -> tracing::Span {
     tracing::info_span!(
         target: CALL_TARGET,
         "tools/call",
-        otel.name = tracing::field::Empty,
+        otel.name = %format_args!("{METHOD} {tool}"),
         otel.kind = "server",
         mcp.method.name = METHOD,
         gen_ai.operation.name = "execute_tool",
         gen_ai.tool.name = tool,
         error.type = tracing::field::Empty,
         guardrails.correlation_id = tracing::field::Empty,
-        guardrails.outcome = tracing::field::Empty,
     )
-    .tap_name(tool)
-}
-
-trait TapName {
-    fn tap_name(self, tool: &str) -> Self;
-}
-
-impl TapName for tracing::Span {
-    fn tap_name(self, tool: &str) -> Self {
-        if !self.is_disabled() {
-            self.record("otel.name", format_args!("{METHOD} {tool}"));
-        }
-        self
-    }
 }
 
 /// How a call ended, for the `outcome` label and `error.type`.
@@ -120,7 +105,6 @@ pub(crate) fn record_call(
     outcome: Outcome,
     seconds: f64,
 ) {
-    span.record("guardrails.outcome", outcome.as_str());
     let labels_tool = ("gen_ai.tool.name", tool.clone());
     metrics::counter!(CALLS, labels_tool.0 => labels_tool.1.clone(), "outcome" => outcome.as_str())
         .increment(1);
