@@ -9,6 +9,8 @@
 // `pub`: the tests reach these items through the test support library, which compiles the same
 // file; public at this crate's root, the part this binary leaves unused is not dead code.
 pub mod tracker;
+// The demo's report of which fields the model got wrong, from the telemetry of its calls.
+mod field_report;
 
 use guardrails::CallOutput;
 use serde_json::{Value, json};
@@ -37,7 +39,13 @@ async fn main() -> std::io::Result<()> {
             server.serve_http(addr).await
         }
         Some("--demo") => {
+            // Every rejection is counted by tool, field and code through the `metrics`
+            // facade; this recorder adds the counts up for the report at the end.
+            let report = field_report::FieldReport::default();
+            metrics::set_global_recorder(report.clone()).expect("the only recorder");
             demo(&server).await;
+            println!("\n=== 19. The field report: telemetry of this session, no value in it\n");
+            print!("{}", report.render());
             Ok(())
         }
         Some(other) => {
@@ -161,6 +169,41 @@ async fn demo(server: &guardrails::Server<tracker::Tracker>) {
     )
     .await;
     demo_data_model(server).await;
+    demo_operate(server).await;
+}
+
+/// Operating the server: the same invalid call again, and a rate limit.
+async fn demo_operate(server: &guardrails::Server<tracker::Tracker>) {
+    let hallucinated = json!({"title": "Ship the release", "assignee": "ada", "due": "2026-12-01",
+                              "priorty": 1, "assignee_email": "ada@example.com"});
+    step(
+        server,
+        "16. The model sends call 1 again unchanged: a shorter answer that leads with the corrected call",
+        "create_task",
+        hallucinated.clone(),
+    )
+    .await;
+    step(
+        server,
+        "17. And a third time: it is told to stop and ask the user (`retryable: false` in `_meta`)",
+        "create_task",
+        hallucinated,
+    )
+    .await;
+    // The same tools behind a limit of 2 calls a minute per caller, all tools together.
+    let limited = server
+        .clone()
+        .rate_limit(guardrails::operate::RateLimit::per_minute(2));
+    for _ in 0..2 {
+        let _ = limited.call("list_tasks", json!({})).await;
+    }
+    step(
+        &limited,
+        "18. A rate limit of 2 calls a minute: the third call is told when to call again",
+        "list_tasks",
+        json!({}),
+    )
+    .await;
 }
 
 /// The argument shapes of the serde data model: an enum with data and a flattened struct.

@@ -135,6 +135,7 @@ pub(crate) enum ToolOption {
     Teach,
     MaxBytes,
     Policy,
+    RateLimit,
 }
 
 pub(crate) const TOOL_OPTIONS: &[(&str, ToolOption)] = &[
@@ -151,4 +152,5 @@ pub(crate) const TOOL_OPTIONS: &[(&str, ToolOption)] = &[
     ("teach", ToolOption::Teach),
     ("max_bytes", ToolOption::MaxBytes),
     ("policy", ToolOption::Policy),
+    ("rate_limit", ToolOption::RateLimit),
 ];

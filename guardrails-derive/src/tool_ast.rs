@@ -23,6 +23,8 @@ pub(crate) struct ToolOptions {
     pub(crate) teach: Option<syn::Path>,
     pub(crate) max_bytes: Option<At<u64>>,
     pub(crate) policy: Option<syn::Path>,
+    /// `rate_limit = "10/min"`, as written.
+    pub(crate) rate_limit: Option<At<String>>,
 }
 
 /// The function's parameters, as the tool sees them.

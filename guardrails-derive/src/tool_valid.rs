@@ -65,6 +65,10 @@ fn resolve<'a>(
         annotations,
         agent_limit,
         max_bytes: options.max_bytes.map(|m| m.value),
+        rate_limit: options
+            .rate_limit
+            .as_ref()
+            .and_then(|limit| parse_rate_limit(&limit.value).ok()),
         policy: options.policy,
         params,
     }
@@ -118,6 +122,11 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
         && limit.value == 0
     {
         acc.push(error(limit.span, "`agent_limit` must be at least 1"));
+    }
+    if let Some(limit) = &options.rate_limit
+        && let Err(message) = parse_rate_limit(&limit.value)
+    {
+        acc.push(error(limit.span, message));
     }
     if let Some(max) = &options.max_bytes
         && max.value < MIN_MAX_BYTES
@@ -197,5 +206,46 @@ fn check_signature(tool: &ToolFn<'_>, acc: &mut Accumulator) {
             variadic.span(),
             "a `#[tool]` function cannot be variadic",
         ));
+    }
+}
+
+/// `"10/min"`: how many calls per how many seconds, or what is wrong with it.
+fn parse_rate_limit(text: &str) -> Result<(u32, u64), String> {
+    const FORM: &str = "write `rate_limit` as calls per unit: \"10/s\", \"100/min\" or \"1000/h\"";
+    let Some((calls, unit)) = text.split_once('/') else {
+        return Err(format!("`{text}` is not a rate limit: {FORM}"));
+    };
+    let calls: u32 = match calls.trim().parse() {
+        Ok(0) => return Err(format!("`rate_limit` allows no call at all: {FORM}")),
+        Ok(calls) => calls,
+        Err(_) => {
+            return Err(format!(
+                "`{}` is not a number of calls: {FORM}",
+                calls.trim()
+            ));
+        }
+    };
+    let seconds = match unit.trim() {
+        "s" | "sec" | "second" => 1,
+        "min" | "minute" => 60,
+        "h" | "hour" => 3600,
+        other => return Err(format!("unknown unit `{other}`: {FORM}")),
+    };
+    Ok((calls, seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_rate_limit;
+
+    #[test]
+    fn rate_limits_are_calls_per_unit() {
+        assert_eq!(parse_rate_limit("10/min"), Ok((10, 60)));
+        assert_eq!(parse_rate_limit(" 5 / s "), Ok((5, 1)));
+        assert_eq!(parse_rate_limit("1000/hour"), Ok((1000, 3600)));
+        assert!(parse_rate_limit("0/s").unwrap_err().contains("no call"));
+        assert!(parse_rate_limit("ten/s").unwrap_err().contains("`ten`"));
+        assert!(parse_rate_limit("10/day").unwrap_err().contains("`day`"));
+        assert!(parse_rate_limit("10").unwrap_err().contains("\"10/s\""));
     }
 }

@@ -8,6 +8,7 @@ pub mod contract;
 #[cfg(feature = "rmcp")]
 pub mod mcp;
 pub mod message;
+pub mod operate;
 pub mod policy;
 pub mod render;
 mod server;

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
 use crate::message::Rejection;
+use crate::operate::{Caller, Limits, LoopBreaker, Operations, RateLimit, ToolFacts};
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
 use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
@@ -104,6 +105,13 @@ pub struct Server<S> {
     check_outputs: bool,
     /// Whether calls that do not validate are logged and, where serde reads them, run.
     audit: bool,
+    /// How the same invalid call arriving again is answered.
+    loops: LoopBreaker,
+    /// The limit of calls of all tools together, per caller.
+    rate_limit: Option<RateLimit>,
+    /// The loop breaker's memory, the rate limits' state and the rejections waiting for
+    /// their repair, shared by the clones that serve each session.
+    operations: Arc<Operations>,
 }
 
 impl<S> Clone for Server<S> {
@@ -117,6 +125,9 @@ impl<S> Clone for Server<S> {
             awareness: self.awareness,
             check_outputs: self.check_outputs,
             audit: self.audit,
+            loops: self.loops,
+            rate_limit: self.rate_limit,
+            operations: Arc::clone(&self.operations),
         }
     }
 }
@@ -166,7 +177,11 @@ impl<S: Send + Sync + 'static> Server<S> {
             awareness: AwarenessConfig::default(),
             check_outputs: cfg!(debug_assertions),
             audit: false,
+            loops: LoopBreaker::new(),
+            rate_limit: None,
+            operations: Arc::default(),
         }
+        .operate()
     }
 
     /// Adds a tool.
@@ -201,7 +216,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             tool: Arc::new(tool),
             settings,
         });
-        self
+        self.operate()
     }
 
     /// Sets the name announced to clients.
@@ -310,19 +325,54 @@ impl<S: Send + Sync + 'static> Server<S> {
         name: &str,
         arguments: impl Into<Value>,
     ) -> Result<CallOutput, UnknownTool> {
+        self.call_from(name, arguments.into(), None).await
+    }
+
+    /// [`Server::call`] by `caller`, as far as the transport says who calls: the loop breaker
+    /// remembers rejected calls per caller, and repairs are counted per caller.
+    pub(crate) async fn call_from(
+        &self,
+        name: &str,
+        arguments: Value,
+        caller: Caller,
+    ) -> Result<CallOutput, UnknownTool> {
+        use tracing::Instrument as _;
         let Some(&index) = self.tools.by_name.get(name) else {
             return Err(self.unknown(name));
         };
         let entry = &self.tools.entries[index];
-        let arguments = match arguments.into() {
-            Value::Object(arguments) => arguments,
-            Value::Null => Map::new(),
-            other => return Ok(not_an_object(entry.tool.spec(), &other, &entry.settings)),
+        let spec = entry.tool.spec();
+        // The pipeline consumes the arguments: the loop breaker digests them before.
+        let call = self.operations.start(spec.name(), caller, Some(&arguments));
+        let (arguments, not_object) = match arguments {
+            Value::Object(arguments) => (arguments, None),
+            Value::Null => (Map::new(), None),
+            other => (Map::new(), Some(other)),
         };
-        Ok(entry
-            .tool
-            .call(&self.state, arguments, &entry.settings)
-            .await)
+        let limited = self
+            .operations
+            .over_limit(spec.name(), caller, &entry.settings.render);
+        let mut output = match (limited, not_object) {
+            (Some(limited), _) => limited,
+            (None, Some(other)) => not_an_object(spec, &other, &entry.settings),
+            (None, None) => {
+                entry
+                    .tool
+                    .call(&self.state, arguments, &entry.settings)
+                    .instrument(call.span.clone())
+                    .await
+            }
+        };
+        let hints = spec.annotations();
+        let facts = ToolFacts {
+            label: metrics::SharedString::const_str(spec.name()),
+            schema: spec.input_schema().as_value(),
+            example: spec.example(),
+            repeatable: hints.idempotent == Some(true) || hints.read_only == Some(true),
+            format: self.options.format,
+        };
+        self.operations.finish(&call, &facts, &mut output);
+        Ok(output)
     }
 
     pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
@@ -396,6 +446,43 @@ impl<S: Send + Sync + 'static> Server<S> {
     pub fn audit(mut self, on: bool) -> Self {
         self.audit = on;
         self.refresh()
+    }
+
+    /// Sets how the same invalid call arriving again is answered (on by default; see
+    /// [`LoopBreaker`]). Forgets the calls remembered so far.
+    #[must_use]
+    pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
+        self.loops = config;
+        self.operate()
+    }
+
+    /// Limits the calls of all tools together, for each caller (a session of Streamable
+    /// HTTP, a stdio connection; the process for calls that say nothing of who makes them).
+    /// A tool's own limit (`#[tool(rate_limit = "10/min")]`) applies too. A call over a limit
+    /// is answered with a `RATE_LIMITED` tool error that says when to call again, and the
+    /// handler does not run. See [`RateLimit`].
+    ///
+    /// ```
+    /// use guardrails::operate::RateLimit;
+    ///
+    /// let server = guardrails::Server::new(()).rate_limit(RateLimit::per_second(20));
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.rate_limit = Some(limit);
+        self.operate()
+    }
+
+    /// Builds the operations layer anew from the tools and the settings: memory and limits
+    /// start empty.
+    fn operate(mut self) -> Self {
+        let per_tool = self
+            .specs()
+            .filter_map(|spec| Some((spec.name(), spec.rate_limit()?)));
+        let limits = Limits::new(per_tool, self.rate_limit);
+        self.operations = Arc::new(Operations::new(self.loops, limits));
+        self
     }
 
     /// How the calls of the tool `spec` are answered under the current options.

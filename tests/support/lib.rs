@@ -10,6 +10,7 @@
 //! - [`notes_server`]: a native rmcp server, as rmcp's examples write one, for `guard_router`;
 //! - [`pipeline_server`]: the pipeline tests' server, with limits sized for short expected texts;
 //! - [`user_service`]: two releases of a small service, for the contract tests;
+//! - [`telemetry`]: a capturing `tracing` subscriber and `metrics` recorder;
 //! - [`testing`]: small helpers.
 
 pub mod client;
@@ -23,5 +24,6 @@ pub mod pipeline_server;
 /// The `task_tracker` example's state, tools and server, compiled from the example's own file.
 #[path = "../../examples/task_tracker/tracker.rs"]
 pub mod task_tracker;
+pub mod telemetry;
 pub mod testing;
 pub mod user_service;

@@ -269,3 +269,64 @@ fn validating_yourself_without_echo() {
         "{report:?}"
     );
 }
+
+/// Telemetry says which fields were wrong and how, never what was sent: no value (sensitive
+/// or not), no key the caller made up, in any span, event or metric, a repeated call's
+/// included.
+#[tokio::test]
+async fn no_span_event_or_metric_carries_a_value_or_an_unknown_key() {
+    use guardrails::operate::{ISSUES, REJECTION_TARGET, UNKNOWN_FIELD};
+    use guardrails_tests::telemetry::Captured;
+
+    let captured = Captured::default();
+    let installed = captured.install();
+    let mut call = hostile_call();
+    // A value that is not sensitive is not telemetry's either.
+    call["username"] = json!("Q%");
+    for format in FORMATS {
+        let server = Server::new(()).tool(sign_up).format(format);
+        for time in 1..=3 {
+            let out = server.call("sign_up", call.clone()).await.unwrap();
+            assert!(out.is_error);
+            for text in &out.text {
+                assert_withheld(text);
+                // The shorter answer to a repeated call echoes no value at all.
+                assert!(time == 1 || !text.contains("Q%"), "{text}");
+            }
+        }
+    }
+    drop(installed);
+    let all = captured.all_text();
+    assert_withheld(&all);
+    assert!(!all.contains("Q%"), "a value was recorded:\n{all}");
+    assert!(
+        !all.contains("pasword"),
+        "an unknown key was recorded:\n{all}"
+    );
+    assert!(!all.contains("ZQXJ-key"), "a map key was recorded:\n{all}");
+
+    let events = captured.events(REJECTION_TARGET);
+    let has = |field: &str, code: &str| {
+        events.iter().any(|e| {
+            e.contains(&format!(" field={field} ")) && e.ends_with(&format!(" code={code}"))
+        })
+    };
+    assert!(has("username", "too_short"), "{events:#?}");
+    assert!(has("password", "too_short"), "{events:#?}");
+    assert!(has(UNKNOWN_FIELD, "unknown_field"), "{events:#?}");
+    assert!(has("cards[].number", "type"), "{events:#?}");
+    assert!(
+        events.iter().any(|e| e.contains(" field=secrets.* ")),
+        "a map's key is `*`: {events:#?}"
+    );
+    let labels = [
+        ("gen_ai.tool.name", "sign_up"),
+        ("field", "password"),
+        ("code", "too_short"),
+    ];
+    assert_eq!(
+        captured.counter(ISSUES, &labels),
+        9,
+        "three calls in three formats"
+    );
+}

@@ -69,6 +69,9 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
         let max = usize::try_from(max).unwrap_or(usize::MAX);
         quote!(.with_max_bytes(#max))
     });
+    let rate_limit = tool
+        .rate_limit
+        .map(|(calls, seconds)| quote!(.with_rate_limit_per(#calls, #seconds)));
     let policy = tool
         .policy
         .as_ref()
@@ -80,6 +83,7 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
             .with_annotations(__gr::Annotations::new() #(#hints)*)
             #limit
             #max_bytes
+            #rate_limit
             #policy
             .with_output_schema(__output_schema);
     }

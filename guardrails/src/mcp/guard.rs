@@ -9,10 +9,12 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
+use tracing::Instrument as _;
 
 use crate::message::{
     ByteCut, Filter, Rejection, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
+use crate::operate::{Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts};
 use crate::render::RenderOptions;
 use crate::text::{head_bytes, json_text};
 use crate::tool::CallOutput;
@@ -137,6 +139,9 @@ pub struct RouterGuard {
     limits: BTreeMap<String, ResultLimits>,
     audit: bool,
     schema: SchemaOptions,
+    loops: LoopBreaker,
+    rate_limit: Option<RateLimit>,
+    tool_rate_limits: BTreeMap<String, RateLimit>,
 }
 
 impl RouterGuard {
@@ -196,6 +201,43 @@ impl RouterGuard {
         self
     }
 
+    /// Sets how the same invalid call arriving again is answered (on by default; see
+    /// [`LoopBreaker`]).
+    #[must_use]
+    pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
+        self.loops = config;
+        self
+    }
+
+    /// Limits the calls of all the router's tools together, for each caller (a session of
+    /// Streamable HTTP, a stdio connection; the process for calls that say nothing of who
+    /// makes them). A call over the limit is answered with a `RATE_LIMITED` tool error that
+    /// says when to call again, and the tool does not run. See
+    /// [`RateLimit`](crate::operate::RateLimit).
+    ///
+    /// ```
+    /// use guardrails::mcp::RouterGuard;
+    /// use guardrails::operate::RateLimit;
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
+    /// # struct Server;
+    /// # let router: ToolRouter<Server> = ToolRouter::new();
+    ///
+    /// let router = RouterGuard::new().rate_limit(RateLimit::per_second(20)).guard(router);
+    /// # let _ = router;
+    /// ```
+    #[must_use]
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.rate_limit = Some(limit);
+        self
+    }
+
+    /// Limits the calls of tool `name`, for each caller, beside any limit of the whole router.
+    #[must_use]
+    pub fn tool_rate_limit(mut self, name: impl Into<String>, limit: RateLimit) -> Self {
+        self.tool_rate_limits.insert(name.into(), limit);
+        self
+    }
+
     /// Sets the limits on the results of tool `name`.
     #[must_use]
     pub fn tool(mut self, name: impl Into<String>, limits: ResultLimits) -> Self {
@@ -232,6 +274,7 @@ impl RouterGuard {
         if let Some(name) = self
             .limits
             .keys()
+            .chain(self.tool_rate_limits.keys())
             .find(|name| !router.map.contains_key(name.as_str()))
         {
             let mut available: Vec<String> = router.map.keys().map(ToString::to_string).collect();
@@ -241,6 +284,13 @@ impl RouterGuard {
                 available,
             });
         }
+        let limits = Limits::new(
+            self.tool_rate_limits
+                .iter()
+                .map(|(name, limit)| (name.as_str(), *limit)),
+            self.rate_limit,
+        );
+        let operations = Arc::new(Operations::new(self.loops, limits));
         for (name, route) in &mut router.map {
             let limits = self.limits.get(name.as_ref()).copied().unwrap_or_default();
             // A `#[guardrails::tool]` method's own pipeline checks its calls, with the coaching
@@ -277,15 +327,23 @@ impl RouterGuard {
             } else {
                 args.schema().clone()
             });
-            let guard = Arc::new(NativeTool::new(
-                name.to_string(),
-                args,
-                limits,
-                self.render.clone(),
-                self.audit,
-                self.schema,
-                Arc::clone(&schema),
-            ));
+            let guard = Arc::new(
+                NativeTool::new(
+                    name.to_string(),
+                    args,
+                    limits,
+                    self.render.clone(),
+                    self.audit,
+                    self.schema,
+                    Arc::clone(&schema),
+                )
+                .operated_by(
+                    Arc::clone(&operations),
+                    route.attr.annotations.as_ref().is_some_and(|hints| {
+                        hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
+                    }),
+                ),
+            );
             register(&schema, &guard);
             route.attr.input_schema = schema;
             let inner = Arc::clone(&route.call);
@@ -422,6 +480,14 @@ struct NativeTool {
     /// The schema the route advertises, kept so that its address identifies the route as
     /// guarded for as long as this guard lives.
     _schema: Arc<JsonObject>,
+    /// The schema the arguments are checked against, whose names telemetry's paths are made of.
+    checked_schema: Value,
+    /// The tool's name as a metrics label.
+    label: metrics::SharedString,
+    /// Whether the tool may run twice with the same effect (annotated idempotent or read-only).
+    repeatable: bool,
+    /// The loop breaker's memory and the pending repairs, shared by the guard's tools.
+    operations: Arc<Operations>,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -451,6 +517,10 @@ impl NativeTool {
         }
         Self {
             example: args.example().cloned().unwrap_or(Value::Null),
+            checked_schema: Value::Object(args.schema().clone()),
+            label: metrics::SharedString::from(name.clone()),
+            repeatable: false,
+            operations: Arc::default(),
             name,
             args,
             limits,
@@ -461,6 +531,14 @@ impl NativeTool {
             schema_options,
             _schema: schema,
         }
+    }
+
+    /// This tool, its calls observed by `operations`; `repeatable` when it may run twice
+    /// with the same effect (annotated idempotent or read-only).
+    fn operated_by(mut self, operations: Arc<Operations>, repeatable: bool) -> Self {
+        self.operations = operations;
+        self.repeatable = repeatable;
+        self
     }
 
     /// A call: rejected when its arguments do not validate, else the tool's own call, its
@@ -474,44 +552,91 @@ impl NativeTool {
         let sent = ctx.arguments.take();
         let was_sent = sent.is_some();
         let value = Value::Object(sent.unwrap_or_default());
-        let checked = self.args.check(&value);
+        let caller = super::caller_of(&ctx.request_context);
+        // The arguments are digested for the loop breaker only when they are rejected.
+        let mut call = self.operations.start(&self.name, caller, None);
+        if let Some(mut limited) = self.operations.over_limit(&self.name, caller, &self.render) {
+            self.operations.finish(&call, &self.facts(), &mut limited);
+            return Box::pin(ready(Ok(super::call_result(limited).into())));
+        }
+        let checked = {
+            let _in_span = call.span.enter();
+            self.args.check(&value)
+        };
+        if checked.is_err() && !self.audit {
+            self.operations.rejected_with(&mut call, &self.name, &value);
+        }
         if let (true, Value::Object(arguments)) = (was_sent, value) {
             ctx.arguments = Some(arguments);
         }
         if let Err(report) = checked {
             if self.audit {
-                audit_log(&self.name, &report, true);
-                return self.run(inner, ctx);
+                {
+                    let _in_span = call.span.enter();
+                    audit_log(&self.name, &report, true);
+                }
+                return self.run(inner, ctx, call);
             }
             let rejection =
                 Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example);
-            let result = super::call_result(CallOutput::rejection(&rejection, &self.render));
+            let mut output = CallOutput::rejection(&rejection, &self.render);
+            self.operations.finish(&call, &self.facts(), &mut output);
+            let result = super::call_result(output);
             return Box::pin(ready(Ok(result.into())));
         }
-        self.run(inner, ctx)
+        self.run(inner, ctx, call)
     }
 
-    /// The tool's own call, its result cut to the limits. Without limits, the tool's own
-    /// future.
+    /// What the operations layer knows of this tool.
+    fn facts(&self) -> ToolFacts<'_> {
+        ToolFacts {
+            label: self.label.clone(),
+            schema: &self.checked_schema,
+            example: &self.example,
+            repeatable: self.repeatable,
+            format: self.render.format,
+        }
+    }
+
+    /// The tool's own call, its result cut to the limits, observed as `call`.
     fn run<'a, S: Send + Sync + 'static>(
         self: &Arc<Self>,
         inner: &Arc<Inner<S>>,
         ctx: ToolCallContext<'a, S>,
+        call: Observed,
     ) -> CallFuture<'a> {
-        if self.limits.is_none() {
-            return inner(ctx);
-        }
         let this = Arc::clone(self);
+        let span = call.span.clone();
         let future = inner(ctx);
-        Box::pin(async move {
-            let response = future.await?;
-            Ok(match response {
-                CallToolResponse::Complete(result) if result.is_error != Some(true) => {
-                    CallToolResponse::Complete(this.present(result))
-                }
-                other => other,
-            })
-        })
+        Box::pin(
+            async move {
+                let response = future.await?;
+                Ok(match response {
+                    CallToolResponse::Complete(mut result) => {
+                        let failed = result.is_error == Some(true);
+                        let mut output = CallOutput::text(Vec::new());
+                        output.is_error = failed;
+                        this.operations.finish(&call, &this.facts(), &mut output);
+                        if let Some(failure) = output.failure {
+                            result
+                                .meta
+                                .get_or_insert_with(Default::default)
+                                .insert(crate::operate::FAILURE_META_KEY.to_owned(), failure);
+                        }
+                        if failed || this.limits.is_none() {
+                            CallToolResponse::Complete(result)
+                        } else {
+                            CallToolResponse::Complete(this.present(result))
+                        }
+                    }
+                    other => {
+                        drop(call);
+                        other
+                    }
+                })
+            }
+            .instrument(span),
+        )
     }
 
     /// A successful result cut to the limits, with a teaching block when anything was cut.

@@ -91,7 +91,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::render::RenderOptions;
 use crate::server::{Server, UnknownTool};
@@ -179,9 +179,14 @@ pub fn call_result(output: CallOutput) -> CallToolResult {
         CallToolResult::success(content)
     };
     result.structured_content = output.structured;
-    if let Some(report) = output.report {
+    if output.report.is_some() || output.failure.is_some() {
         let mut meta = rmcp::model::MetaObject::new();
-        meta.insert(REPORT_META_KEY.to_owned(), report);
+        if let Some(report) = output.report {
+            meta.insert(REPORT_META_KEY.to_owned(), report);
+        }
+        if let Some(failure) = output.failure {
+            meta.insert(crate::operate::FAILURE_META_KEY.to_owned(), failure);
+        }
         result.meta = Some(meta);
     }
     result
@@ -368,14 +373,36 @@ impl<S: Send + Sync + 'static> ServerHandler for Server<S> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name: Cow<'static, str> = request.name;
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
         let output = self
-            .call(&name, request.arguments.unwrap_or_default())
+            .call_from(&name, arguments, caller_of(&context))
             .await?;
         Ok(call_result(output).into())
     }
+}
+
+/// Who calls, as far as the transport says: the session of a Streamable HTTP request that
+/// carries one, or the connection of any other transport (stdio); `None` for an HTTP request
+/// without a session (revision 2026-07-28 serves calls without one), counted per process.
+pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> crate::operate::Caller {
+    use std::hash::BuildHasher as _;
+    static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
+        std::sync::LazyLock::new(Default::default);
+    #[cfg(feature = "http")]
+    if let Some(parts) = context.extensions.get::<::http::request::Parts>() {
+        return parts
+            .headers
+            .get("mcp-session-id")
+            .map(|session| SEED.hash_one(session.as_bytes()));
+    }
+    // The peer's information is one allocation per connection, set when it initializes.
+    context
+        .peer
+        .peer_info()
+        .map(|info| SEED.hash_one(Arc::as_ptr(&info) as usize))
 }
 
 /// The tool definitions.

@@ -1,9 +1,12 @@
 //! What a call produced, before a transport turns it into its own result type.
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use crate::message::{Failure, Rejection, ToolError};
 use crate::render::RenderOptions;
+use crate::validation::IssueCode;
 
 /// What a call produced, before a transport turns it into its own result type.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +24,38 @@ pub struct CallOutput {
     /// result's `_meta`, under [`REPORT_META_KEY`](crate::mcp::REPORT_META_KEY), never in
     /// `structuredContent`, which must conform to the tool's output schema.
     pub report: Option<Value>,
+    /// The classification of a rejected or failed call, a model can act on and an operator
+    /// can correlate (`class`, `code`, `retryable`, `retryNotBefore`, `correlationId`,
+    /// `agentGuidance`), set by the server that ran the call; the rmcp adapter puts it in the
+    /// result's `_meta` under [`FAILURE_META_KEY`](crate::operate::FAILURE_META_KEY).
+    pub failure: Option<Value>,
+    /// What telemetry, the loop breaker and the failure classification read of an error:
+    /// never shown to a client.
+    pub(crate) signal: Signal,
+}
+
+/// What went wrong in a call, for the operations layer ([`crate::operate`]): each issue's path
+/// as found (it may hold a key the caller sent, so it is turned into a declared path before
+/// it leaves the process) and code, or the tool error's code and retry delay.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) enum Signal {
+    /// A success, or an output made outside the pipeline.
+    #[default]
+    None,
+    /// The arguments were rejected.
+    Rejected(Vec<(String, IssueCode)>),
+    /// A rate limit refused the call before the handler ran.
+    Limited {
+        /// How long to wait before calling again.
+        retry_after: Duration,
+    },
+    /// The handler failed.
+    Failed {
+        /// The tool error's code.
+        code: crate::ErrorCode,
+        /// How long the tool asked to wait before calling again.
+        retry_after: Option<Duration>,
+    },
 }
 
 impl CallOutput {
@@ -32,6 +67,8 @@ impl CallOutput {
             structured: None,
             is_error: false,
             report: None,
+            failure: None,
+            signal: Signal::None,
         }
     }
 
@@ -43,6 +80,11 @@ impl CallOutput {
             structured: None,
             is_error: failure.error.is_error(),
             report: Some(crate::render::failure_report(failure)),
+            failure: None,
+            signal: Signal::Failed {
+                code: failure.error.code().clone(),
+                retry_after: failure.error.retry_delay(),
+            },
         }
     }
 
@@ -54,6 +96,15 @@ impl CallOutput {
             structured: None,
             is_error: true,
             report: Some(crate::render::rejection_report(rejection, options)),
+            failure: None,
+            signal: Signal::Rejected(
+                rejection
+                    .report
+                    .issues()
+                    .iter()
+                    .map(|issue| (issue.path.clone(), issue.code))
+                    .collect(),
+            ),
         }
     }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::cursor::{self, Page};
-use super::output::CallOutput;
+use super::output::{CallOutput, Signal};
 use super::spec::{OutputVerdict, Teaching, ToolSpec};
 use crate::message::{
     ByteCut, DELIVERED_WITH_CARE, PolicyAdvice, Rejection, ToolError, Truncated, TruncationNotice,
@@ -87,6 +87,8 @@ pub fn present_value<O: Serialize>(
                     structured: Some(value),
                     is_error: false,
                     report: None,
+                    failure: None,
+                    signal: Signal::None,
                 },
             }
         }
@@ -197,6 +199,8 @@ pub(crate) fn present_page<O: Truncate>(
         structured: Some(structured),
         is_error: false,
         report: None,
+        failure: None,
+        signal: Signal::None,
     };
     check_policy(spec, out, options)
 }
@@ -283,6 +287,8 @@ fn present_items(
         structured: Some(structured),
         is_error: false,
         report: None,
+        failure: None,
+        signal: Signal::None,
     }
 }
 

@@ -153,6 +153,7 @@ pub struct ToolSpec {
     agent_limit: Option<AgentLimit>,
     paged: bool,
     max_bytes: Option<usize>,
+    rate_limit: Option<crate::operate::RateLimit>,
     policy: Option<&'static dyn OutputCheck>,
     args: fn() -> &'static ArgsInfo,
     input_schema: fn() -> &'static schemars::Schema,
@@ -202,6 +203,7 @@ impl ToolSpec {
             agent_limit: None,
             paged: false,
             max_bytes: None,
+            rate_limit: None,
             policy: None,
             args: A::info,
             input_schema: A::schema,
@@ -247,6 +249,24 @@ impl ToolSpec {
     pub const fn with_max_bytes(mut self, max: usize) -> Self {
         self.max_bytes = Some(max);
         self
+    }
+
+    /// Limits the calls of the tool, for each caller (see
+    /// [`RateLimit`](crate::operate::RateLimit)).
+    #[must_use]
+    pub const fn with_rate_limit(mut self, limit: crate::operate::RateLimit) -> Self {
+        self.rate_limit = Some(limit);
+        self
+    }
+
+    /// Limits the calls of the tool to `calls` per `seconds`, for each caller: what
+    /// `#[tool(rate_limit = "10/min")]` generates.
+    #[must_use]
+    pub const fn with_rate_limit_per(self, calls: u32, seconds: u64) -> Self {
+        self.with_rate_limit(crate::operate::RateLimit::new(
+            calls,
+            std::time::Duration::from_secs(seconds),
+        ))
     }
 
     /// Attaches an output check.
@@ -300,6 +320,12 @@ impl ToolSpec {
     #[must_use]
     pub const fn paged(&self) -> bool {
         self.paged
+    }
+
+    /// The tool's rate limit, if any.
+    #[must_use]
+    pub const fn rate_limit(&self) -> Option<crate::operate::RateLimit> {
+        self.rate_limit
     }
 
     /// The byte cap of the payload, if any.

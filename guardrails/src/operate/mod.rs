@@ -1,0 +1,363 @@
+//! Operating guarded tools: value-free telemetry, failure classification with correlation ids,
+//! the loop breaker and repairs.
+//!
+//! Every call a [`Server`](crate::Server) or a [`RouterGuard`](crate::mcp::RouterGuard) serves
+//! is a `tracing` span and a few `metrics` records, named after the OpenTelemetry semantic
+//! conventions for MCP:
+//!
+//! - the span `tools/call` (target [`CALL_TARGET`], level `INFO`; `otel.name` is
+//!   `tools/call {tool}`), with `mcp.method.name`, `gen_ai.operation.name` (`execute_tool`),
+//!   `gen_ai.tool.name`, and for a call that failed `error.type` (`invalid_arguments`,
+//!   `tool_error`, `rate_limited`) and `guardrails.correlation_id`; its duration is the span's;
+//! - an event per issue of a rejected call (target [`REJECTION_TARGET`]): the tool, the
+//!   declared path of the field (`items[].sku`; a key the tool does not declare is
+//!   [`UNKNOWN_FIELD`], a map's key [`MAP_KEY`]) and the issue code;
+//! - an event per tool error (target [`TOOL_ERROR_TARGET`]): the tool, the code and the class;
+//! - counters [`CALLS`], [`ISSUES`], [`TOOL_ERRORS`], [`RATE_LIMITED`], [`LOOPS`], [`REPAIRS`],
+//!   and histograms [`DURATION`] (seconds) and [`REPAIR_RETRIES`], through the `metrics`
+//!   facade: nothing is recorded until the application installs a recorder.
+//!
+//! No value the caller sent, no key it made up, no message text is in any of them: only names
+//! the tool declares, codes, classes, counts and durations. The README shows how to export
+//! them to OpenTelemetry and Prometheus.
+//!
+//! Every rejected or failed call carries in its result's `_meta`, under [`FAILURE_META_KEY`],
+//! a classification a model can act on and an operator can find in the logs by its
+//! correlation id.
+
+mod classify;
+mod limits;
+mod loops;
+mod telemetry;
+
+use std::fmt::Write as _;
+
+use metrics::SharedString;
+use serde_json::Value;
+use sha2::Sha256;
+
+pub use classify::FAILURE_META_KEY;
+pub(crate) use limits::Limits;
+pub use limits::RateLimit;
+pub use loops::LoopBreaker;
+pub(crate) use loops::{Caller, arguments_digest};
+pub use telemetry::{
+    CALL_TARGET, CALLS, DURATION, ISSUES, LOOPS, MAP_KEY, RATE_LIMITED, REJECTION_TARGET,
+    REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS, UNKNOWN_FIELD,
+};
+pub(crate) use telemetry::{Outcome, call_span};
+
+use crate::render::RenderFormat;
+use crate::text::{escape_xml, escape_xml_attr, json_text};
+use crate::tool::CallOutput;
+use crate::tool::output::Signal;
+
+/// The clock of the loop breaker.
+#[cfg(not(feature = "rmcp"))]
+pub(crate) use std::time::Instant;
+/// The clock of the loop breaker and the rate limits: tokio's, which tests pause and advance.
+#[cfg(feature = "rmcp")]
+pub(crate) use tokio::time::Instant;
+
+/// What a server or a router guard keeps across calls: the loop breaker's memory and the
+/// rejections waiting for their repair.
+#[derive(Debug, Default)]
+pub(crate) struct Operations {
+    loops: Option<loops::Loops>,
+    repairs: loops::Repairs,
+    limits: Limits,
+}
+
+/// What the operations layer knows of the tool being called.
+pub(crate) struct ToolFacts<'a> {
+    /// The tool's name, as a metrics label.
+    pub(crate) label: SharedString,
+    /// The tool's input schema, whose names the declared paths are made of.
+    pub(crate) schema: &'a Value,
+    /// The tool's valid example (`null` when it has none).
+    pub(crate) example: &'a Value,
+    /// Whether the tool may run twice with the same effect (annotated idempotent or read-only).
+    pub(crate) repeatable: bool,
+    /// The format of the server's messages.
+    pub(crate) format: RenderFormat,
+}
+
+/// One call being observed.
+pub(crate) struct Observed {
+    pub(crate) span: tracing::Span,
+    start: Instant,
+    caller: Caller,
+    digest: Option<Sha256>,
+}
+
+impl Operations {
+    pub(crate) fn new(loops: LoopBreaker, limits: Limits) -> Self {
+        Self {
+            loops: loops::Loops::new(loops),
+            repairs: loops::Repairs::default(),
+            limits,
+        }
+    }
+
+    /// The answer to a call of `tool` by `caller` over a rate limit: a `RATE_LIMITED` tool
+    /// error that says when to call again (the handler does not run); `None` lets it through.
+    pub(crate) fn over_limit(
+        &self,
+        tool: &str,
+        caller: Caller,
+        options: &crate::RenderOptions,
+    ) -> Option<CallOutput> {
+        if self.limits.is_empty() {
+            return None;
+        }
+        self.limits.check(tool, caller).err().map(|wait| {
+            let words = in_words(wait);
+            let error = crate::ToolError::rate_limited(format!(
+                "Too many calls of {tool}: {words}."
+            ))
+            .recovery(format!(
+                "Wait, then call again: {words}. Do not retry at once; other tools can be called meanwhile."
+            ))
+            .retry_after(wait);
+            let mut output = CallOutput::tool_error(tool, &error, options);
+            output.signal = Signal::Limited { retry_after: wait };
+            output
+        })
+    }
+
+    /// Starts observing a call of `tool` by `caller` with `arguments` (any JSON value: a call
+    /// whose arguments are not an object is rejected, and remembered as sent). Without the
+    /// arguments, give them to [`Observed::rejected_with`] should the call be rejected.
+    pub(crate) fn start(&self, tool: &str, caller: Caller, arguments: Option<&Value>) -> Observed {
+        Observed {
+            span: call_span(tool),
+            start: Instant::now(),
+            caller,
+            digest: arguments
+                .filter(|_| self.loops.is_some())
+                .map(|arguments| arguments_digest(caller, tool, arguments)),
+        }
+    }
+
+    /// Gives the loop breaker the arguments of a rejected call started without them.
+    pub(crate) fn rejected_with(&self, call: &mut Observed, tool: &str, arguments: &Value) {
+        if self.loops.is_some() {
+            call.digest = Some(arguments_digest(call.caller, tool, arguments));
+        }
+    }
+
+    /// Ends the observation of a call whose output is `output`: records it, classifies a
+    /// failure in the output's `_meta`, and answers a repeated invalid call with an
+    /// escalation.
+    pub(crate) fn finish(&self, call: &Observed, tool: &ToolFacts<'_>, output: &mut CallOutput) {
+        // The events of a failure belong to the call's span.
+        let _in_span = output.is_error.then(|| call.span.enter());
+        let now = Instant::now();
+        let seconds = now.saturating_duration_since(call.start).as_secs_f64();
+        // The signal is read once, here.
+        let signal = std::mem::take(&mut output.signal);
+        let outcome = match &signal {
+            Signal::None if output.is_error => {
+                let id = correlate(&call.span);
+                telemetry::record_tool_error(&tool.label, "TOOL_ERROR", "application");
+                output.failure = Some(classify::failure_meta(
+                    "application",
+                    "TOOL_ERROR",
+                    false,
+                    None,
+                    &id,
+                    "Read the message above before deciding whether to call again.",
+                ));
+                Outcome::ToolError
+            }
+            Signal::None => {
+                if let Some(caller) = call.caller
+                    && let Some(retries) = self.repairs.succeeded(caller, &tool.label, now)
+                {
+                    telemetry::record_repair(&tool.label, retries);
+                }
+                Outcome::Ok
+            }
+            Signal::Rejected(issues) => {
+                self.rejected(call, tool, issues, now, output);
+                Outcome::Rejected
+            }
+            Signal::Limited { retry_after } => {
+                let id = correlate(&call.span);
+                let code = crate::ErrorCode::RateLimited;
+                telemetry::record_tool_error(&tool.label, code.as_str(), "rate_limited");
+                telemetry::record_rate_limited(&tool.label);
+                // The handler did not run: a later call is safe whatever the tool does.
+                output.failure = Some(classify::failure_meta(
+                    "rate_limited",
+                    code.as_str(),
+                    true,
+                    Some(*retry_after),
+                    &id,
+                    "Wait until retryNotBefore, then call again; do not retry at once.",
+                ));
+                Outcome::RateLimited
+            }
+            Signal::Failed { code, retry_after } => {
+                let id = correlate(&call.span);
+                let class = classify::class_of(code);
+                telemetry::record_tool_error(&tool.label, code.as_str(), class);
+                let retryable = classify::retryable(code, tool.repeatable);
+                output.failure = Some(classify::failure_meta(
+                    class,
+                    code.as_str(),
+                    retryable,
+                    *retry_after,
+                    &id,
+                    if retryable {
+                        "Wait as the message says, then call again."
+                    } else {
+                        "Follow the recovery above; do not send the same call again."
+                    },
+                ));
+                Outcome::ToolError
+            }
+        };
+        telemetry::record_call(&call.span, &tool.label, outcome, seconds);
+    }
+
+    /// Records a rejected call's issues, counts it for the loop breaker and for repairs, and
+    /// classifies it; a repeated call's text becomes the escalation.
+    fn rejected(
+        &self,
+        call: &Observed,
+        tool: &ToolFacts<'_>,
+        issues: &[(String, crate::validation::IssueCode)],
+        now: Instant,
+        output: &mut CallOutput,
+    ) {
+        let id = correlate(&call.span);
+        let fields: Vec<(String, &'static str)> = issues
+            .iter()
+            .map(|(path, code)| (telemetry::declared_path(tool.schema, path), code.as_str()))
+            .collect();
+        for (field, code) in &fields {
+            telemetry::record_issue(&tool.label, field, code);
+        }
+        if let Some(caller) = call.caller {
+            self.repairs.rejected(caller, &tool.label, now);
+        }
+        let seen = match (&self.loops, call.digest.clone()) {
+            (Some(loops), Some(digest)) => {
+                let digest = loops::call_digest(digest, fields.iter().map(|(_, c)| *c));
+                loops.observe(digest, now)
+            }
+            _ => 1,
+        };
+        let stop = self.loops.as_ref().is_some_and(|l| seen >= l.stop_after());
+        let guidance = if stop {
+            STOP_GUIDANCE
+        } else if seen > 1 {
+            REPEAT_GUIDANCE
+        } else {
+            FIX_GUIDANCE
+        };
+        if seen > 1 {
+            telemetry::record_loop(&tool.label, stop);
+            // The model reads the paths as it sent them, as in the full message;
+            // telemetry above read only the declared ones.
+            let sent: Vec<(String, &str)> = issues
+                .iter()
+                .map(|(path, code)| {
+                    let path = if path.is_empty() { "(root)" } else { path };
+                    (
+                        crate::text::cut(path, MAX_PATH_CHARS).into_owned(),
+                        code.as_str(),
+                    )
+                })
+                .collect();
+            output.text = vec![escalation(tool, &sent, seen, stop)];
+        }
+        output.failure = Some(classify::failure_meta(
+            "validation",
+            "INVALID_ARGUMENTS",
+            !stop,
+            None,
+            &id,
+            guidance,
+        ));
+    }
+}
+
+/// A new correlation id, recorded on the call's span.
+fn correlate(span: &tracing::Span) -> String {
+    let id = telemetry::correlation_id();
+    span.record("guardrails.correlation_id", id.as_str());
+    id
+}
+
+/// The most characters of a path the escalation echoes.
+const MAX_PATH_CHARS: usize = 64;
+
+const FIX_GUIDANCE: &str = "Fix the fields listed above and call the tool again.";
+const REPEAT_GUIDANCE: &str =
+    "This exact call was rejected before: send the corrected call shown, not the same one.";
+const STOP_GUIDANCE: &str = "Stop calling this tool with these arguments and ask the user how to proceed: the same invalid call was rejected several times.";
+
+/// The answer to an invalid call seen `seen` times: the exact corrected call first, then the
+/// fields at fault, then what to do. Shorter than the full coaching, which the model has read.
+fn escalation(tool: &ToolFacts<'_>, fields: &[(String, &str)], seen: u32, stop: bool) -> String {
+    let name = &*tool.label;
+    let call = (!tool.example.is_null())
+        .then(|| json_text(&serde_json::json!({"name": name, "arguments": tool.example})));
+    let faults: Vec<String> = fields.iter().map(|(f, c)| format!("{f} ({c})")).collect();
+    let faults = faults.join(", ");
+    let directive = if stop {
+        format!(
+            "Stop. Do not call {name} again with these arguments: the same invalid call was rejected {seen} times. Ask the user how to proceed."
+        )
+    } else {
+        "This exact call was rejected before for the same reasons. Send the corrected call above, with your values in the example's shape.".to_owned()
+    };
+    match tool.format {
+        RenderFormat::Markdown => {
+            let mut out = format!("## Repeated invalid call to `{name}` ({seen} times)\n\n");
+            if let Some(call) = &call {
+                out.push_str("Corrected call:\n\n```json\n");
+                out.push_str(call);
+                out.push_str("\n```\n\n");
+            }
+            let _ = write!(out, "Fields at fault: {faults}\n\n{directive}\n");
+            out
+        }
+        RenderFormat::Json => json_text(&serde_json::json!({"error": {
+            "type": "repeated_call",
+            "tool": name,
+            "times": seen,
+            "correctedCall": call.as_ref().map(|_| serde_json::json!({"name": name, "arguments": tool.example})),
+            "fields": fields.iter().map(|(f, c)| serde_json::json!({"field": f, "code": c})).collect::<Vec<_>>(),
+            "recovery": directive,
+        }})),
+        _ => {
+            let mut out = format!(
+                "<repeated_call tool=\"{}\" times=\"{seen}\">\n",
+                escape_xml_attr(name)
+            );
+            if let Some(call) = &call {
+                let _ = writeln!(out, "<corrected_call>{}</corrected_call>", escape_xml(call));
+            }
+            let _ = write!(
+                out,
+                "<fields>{}</fields>\n<recovery>{}</recovery>\n</repeated_call>",
+                escape_xml(&faults),
+                escape_xml(&directive)
+            );
+            out
+        }
+    }
+}
+
+/// A delay in words a model acts on: "retry in 12 s", "retry in 3 min".
+fn in_words(delay: std::time::Duration) -> String {
+    let secs = delay.as_secs() + u64::from(delay.subsec_nanos() > 0);
+    match secs {
+        0 | 1 => "retry in 1 s".to_owned(),
+        s if s < 120 => format!("retry in {s} s"),
+        s => format!("retry in {} min", s.div_ceil(60)),
+    }
+}

@@ -1,0 +1,370 @@
+//! Spans, events and metrics of guarded calls, with nothing of the caller's in them: tool
+//! names, declared field paths, issue and error codes, classes, counts and durations.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use metrics::SharedString;
+use serde_json::Value;
+
+/// The target of the span of each guarded call.
+pub const CALL_TARGET: &str = "guardrails::call";
+/// The target of the event of each issue of a rejected call.
+pub const REJECTION_TARGET: &str = "guardrails::rejection";
+/// The target of the event of each tool error (a handler's `ToolError`, a panic, a rate limit).
+pub const TOOL_ERROR_TARGET: &str = "guardrails::tool_error";
+/// The target of the event of each repaired call.
+pub const REPAIR_TARGET: &str = "guardrails::repair";
+
+/// Counter of guarded calls, labelled `gen_ai.tool.name` and `outcome` (`ok`, `rejected`,
+/// `tool_error`, `rate_limited`).
+pub const CALLS: &str = "guardrails.tool.calls";
+/// Counter of the issues of rejected calls, labelled `gen_ai.tool.name`, `field` (the
+/// declared path, see [`UNKNOWN_FIELD`]) and `code` (the issue code): which fields models get
+/// wrong, and how.
+pub const ISSUES: &str = "guardrails.tool.issues";
+/// Counter of tool errors, labelled `gen_ai.tool.name`, `code` and `class`.
+pub const TOOL_ERRORS: &str = "guardrails.tool.errors";
+/// Counter of calls refused by a rate limit, labelled `gen_ai.tool.name`.
+pub const RATE_LIMITED: &str = "guardrails.tool.rate_limited";
+/// Counter of loop escalations (the same invalid call again), labelled `gen_ai.tool.name`
+/// and `stop` (`false` for the shorter message, `true` once the model is told to stop).
+pub const LOOPS: &str = "guardrails.tool.loops";
+/// Counter of repaired calls (a rejection followed by a successful call of the same tool by
+/// the same caller), labelled `gen_ai.tool.name`.
+pub const REPAIRS: &str = "guardrails.tool.repairs";
+/// Histogram of how many rejected calls came before each repair, labelled `gen_ai.tool.name`.
+pub const REPAIR_RETRIES: &str = "guardrails.tool.repair.retries";
+/// Histogram of the duration of each guarded call in seconds, the OpenTelemetry MCP metric,
+/// labelled `mcp.method.name`, `gen_ai.tool.name` and, for a call that failed, `error.type`.
+pub const DURATION: &str = "mcp.server.operation.duration";
+
+/// The field of an issue at a key the tool does not declare: the key's text is the caller's
+/// and never leaves the process.
+pub const UNKNOWN_FIELD: &str = "<unknown>";
+/// A step into a map, whose keys are the caller's: `labels.*`.
+pub const MAP_KEY: &str = "*";
+
+/// The `mcp.method.name` of every guarded call.
+const METHOD: &str = "tools/call";
+
+/// The span of one guarded call: named `tools/call` (`otel.name` is `tools/call {tool}`, the
+/// name the conventions give), kind server, with the attributes of the OpenTelemetry MCP and
+/// `GenAI` conventions; `error.type` and the correlation id are recorded when the call fails.
+pub(crate) fn call_span(tool: &str) -> tracing::Span {
+    tracing::info_span!(
+        target: CALL_TARGET,
+        "tools/call",
+        otel.name = %format_args!("{METHOD} {tool}"),
+        otel.kind = "server",
+        mcp.method.name = METHOD,
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+        error.type = tracing::field::Empty,
+        guardrails.correlation_id = tracing::field::Empty,
+    )
+}
+
+/// How a call ended, for the `outcome` label and `error.type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Ok,
+    Rejected,
+    ToolError,
+    RateLimited,
+}
+
+impl Outcome {
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Rejected => "rejected",
+            Self::ToolError => "tool_error",
+            Self::RateLimited => "rate_limited",
+        }
+    }
+
+    /// The `error.type` of a failed call: the conventions' `tool_error` for an `isError`
+    /// result, refined for a rejection.
+    const fn error_type(self) -> Option<&'static str> {
+        match self {
+            Self::Ok => None,
+            Self::Rejected => Some("invalid_arguments"),
+            Self::ToolError => Some("tool_error"),
+            Self::RateLimited => Some("rate_limited"),
+        }
+    }
+}
+
+/// Records the end of a call: its outcome on the span, the call counter and the duration.
+pub(crate) fn record_call(
+    span: &tracing::Span,
+    tool: &SharedString,
+    outcome: Outcome,
+    seconds: f64,
+) {
+    let labels_tool = ("gen_ai.tool.name", tool.clone());
+    metrics::counter!(CALLS, labels_tool.0 => labels_tool.1.clone(), "outcome" => outcome.as_str())
+        .increment(1);
+    match outcome.error_type() {
+        Some(error_type) => {
+            span.record("error.type", error_type);
+            metrics::histogram!(
+                DURATION,
+                "mcp.method.name" => METHOD,
+                labels_tool.0 => labels_tool.1,
+                "error.type" => error_type,
+            )
+            .record(seconds);
+        }
+        None => metrics::histogram!(
+            DURATION,
+            "mcp.method.name" => METHOD,
+            labels_tool.0 => labels_tool.1,
+        )
+        .record(seconds),
+    }
+}
+
+/// Records one issue of a rejected call: an event and the issue counter.
+pub(crate) fn record_issue(tool: &SharedString, field: &str, code: &'static str) {
+    tracing::info!(
+        target: REJECTION_TARGET,
+        tool = &**tool,
+        field,
+        code,
+        "argument rejected"
+    );
+    metrics::counter!(
+        ISSUES,
+        "gen_ai.tool.name" => tool.clone(),
+        "field" => field.to_owned(),
+        "code" => code,
+    )
+    .increment(1);
+}
+
+/// Records a tool error: an event and the error counter.
+pub(crate) fn record_tool_error(tool: &SharedString, code: &str, class: &'static str) {
+    tracing::info!(
+        target: TOOL_ERROR_TARGET,
+        tool = &**tool,
+        code,
+        class,
+        "tool error"
+    );
+    metrics::counter!(
+        TOOL_ERRORS,
+        "gen_ai.tool.name" => tool.clone(),
+        "code" => code.to_owned(),
+        "class" => class,
+    )
+    .increment(1);
+}
+
+/// Records a call refused by a rate limit.
+pub(crate) fn record_rate_limited(tool: &SharedString) {
+    metrics::counter!(RATE_LIMITED, "gen_ai.tool.name" => tool.clone()).increment(1);
+}
+
+/// Records a loop escalation.
+pub(crate) fn record_loop(tool: &SharedString, stop: bool) {
+    metrics::counter!(LOOPS, "gen_ai.tool.name" => tool.clone(), "stop" => if stop { "true" } else { "false" })
+        .increment(1);
+}
+
+/// Records a repair: a successful call after `retries` rejected ones.
+pub(crate) fn record_repair(tool: &SharedString, retries: u32) {
+    tracing::info!(
+        target: REPAIR_TARGET,
+        tool = &**tool,
+        retries,
+        "call repaired"
+    );
+    metrics::counter!(REPAIRS, "gen_ai.tool.name" => tool.clone()).increment(1);
+    metrics::histogram!(REPAIR_RETRIES, "gen_ai.tool.name" => tool.clone())
+        .record(f64::from(retries));
+}
+
+/// A fresh correlation id: 16 hex digits, unique in the process and unpredictable across
+/// processes (a random seed per process mixed with a counter).
+pub(crate) fn correlation_id() -> String {
+    use std::hash::BuildHasher as _;
+    static SEED: LazyLock<foldhash::quality::RandomState> = LazyLock::new(Default::default);
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut id = String::with_capacity(16);
+    let _ = write!(id, "{:016x}", SEED.hash_one(n));
+    id
+}
+
+/// The declared path of an issue found at `path`: each step named as the tool's schema names
+/// it, an array index as `[]`, a map key as [`MAP_KEY`], and a key the schema does not declare
+/// as [`UNKNOWN_FIELD`] (where the path stops). Built from the schema's names alone, so no
+/// text of the caller's can reach it, however the path was written.
+pub(crate) fn declared_path(schema: &Value, path: &str) -> String {
+    let mut out = String::new();
+    let mut nodes = expand(schema, schema);
+    for step in steps(path) {
+        let next: Vec<&Value> = match step {
+            Step::Index => {
+                out.push_str("[]");
+                nodes
+                    .iter()
+                    .filter_map(|node| node.get("items"))
+                    .flat_map(|items| expand(schema, items))
+                    .collect()
+            }
+            Step::Key(key) => {
+                let declared = nodes.iter().find_map(|node| {
+                    node.get("properties")?
+                        .as_object()?
+                        .get_key_value(key.as_ref())
+                });
+                if let Some((name, _)) = declared {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(name);
+                    nodes
+                        .iter()
+                        .filter_map(|node| node.get("properties")?.get(name.as_str()))
+                        .flat_map(|property| expand(schema, property))
+                        .collect()
+                } else {
+                    let maps: Vec<&Value> = nodes
+                        .iter()
+                        .filter_map(|node| node.get("additionalProperties"))
+                        .filter(|map| map.is_object())
+                        .flat_map(|map| expand(schema, map))
+                        .collect();
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    if maps.is_empty() {
+                        out.push_str(UNKNOWN_FIELD);
+                        return out;
+                    }
+                    out.push_str(MAP_KEY);
+                    maps
+                }
+            }
+        };
+        nodes = next;
+    }
+    if out.is_empty() {
+        out.push_str("(root)");
+    }
+    out
+}
+
+/// The most `$ref`s and branches followed from one node, against a schema that refers to
+/// itself.
+const MAX_EXPANDED: usize = 64;
+
+/// `node` and every schema it stands for: the target of its `$ref`, the branches of its
+/// `allOf`, `anyOf` and `oneOf`, each expanded in turn.
+fn expand<'a>(root: &'a Value, node: &'a Value) -> Vec<&'a Value> {
+    let mut out = Vec::new();
+    let mut todo = vec![node];
+    while let Some(node) = todo.pop() {
+        if out.len() >= MAX_EXPANDED {
+            break;
+        }
+        out.push(node);
+        if let Some(target) = node
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer))
+        {
+            todo.push(target);
+        }
+        for key in ["allOf", "anyOf", "oneOf"] {
+            if let Some(branches) = node.get(key).and_then(Value::as_array) {
+                todo.extend(branches);
+            }
+        }
+    }
+    out
+}
+
+enum Step<'a> {
+    Key(Cow<'a, str>),
+    Index,
+}
+
+/// The steps of a path as the validator writes it: `a.b[2].c`, a key that is not a plain
+/// name quoted in brackets (`a["x.y"]`).
+fn steps(path: &str) -> Vec<Step<'_>> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix('[') {
+            if let Some(quoted) = after.strip_prefix('"') {
+                // A quoted key: up to the closing `"]`, with JSON escapes.
+                let end = quoted.find("\"]").unwrap_or(quoted.len());
+                let raw = &quoted[..end];
+                let key = serde_json::from_str::<String>(&format!("\"{raw}\""))
+                    .map_or(Cow::Borrowed(raw), Cow::Owned);
+                out.push(Step::Key(key));
+                rest = quoted.get(end + 2..).unwrap_or("");
+            } else {
+                let end = after.find(']').unwrap_or(after.len());
+                out.push(Step::Index);
+                rest = after.get(end + 1..).unwrap_or("");
+            }
+        } else {
+            let end = rest.find(['.', '[']).unwrap_or(rest.len());
+            out.push(Step::Key(Cow::Borrowed(&rest[..end])));
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn declared_paths_hold_only_the_schemas_names() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "name": {"type": "string"}
+            },
+            "$defs": {"Item": {"type": "object", "properties": {"sku": {"type": "string"}}}}
+        });
+        assert_eq!(declared_path(&schema, "name"), "name");
+        assert_eq!(declared_path(&schema, "items[3].sku"), "items[].sku");
+        assert_eq!(declared_path(&schema, "labels.secret-key"), "labels.*");
+        assert_eq!(
+            declared_path(&schema, "labels[\"a.b\"]"),
+            "labels.*",
+            "a quoted key"
+        );
+        assert_eq!(declared_path(&schema, "password=hunter2"), UNKNOWN_FIELD);
+        assert_eq!(
+            declared_path(&schema, "items[0].sk u.x"),
+            format!("items[].{UNKNOWN_FIELD}")
+        );
+        assert_eq!(declared_path(&schema, ""), "(root)");
+    }
+
+    #[test]
+    fn correlation_ids_differ() {
+        let a = correlation_id();
+        let b = correlation_id();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 16);
+    }
+}
