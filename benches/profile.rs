@@ -16,8 +16,8 @@
 
 use std::hint::black_box;
 
-use guardrails::ToolArgs as _;
 use guardrails::RenderOptions;
+use guardrails::ToolArgs as _;
 use guardrails_tests::fixtures::NewTask;
 use serde_json::Value;
 

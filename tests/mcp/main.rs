@@ -11,5 +11,6 @@ mod http_limits;
 mod http_load;
 mod mcp_client;
 mod mcp_mixed;
+mod operate;
 mod protocol_revisions;
 mod stdio;

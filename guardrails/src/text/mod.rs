@@ -19,9 +19,9 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-pub(crate) use suggest::{closest, did_you_mean, normalize};
 #[cfg(test)]
 use suggest::THRESHOLD as SUGGESTION_THRESHOLD;
+pub(crate) use suggest::{closest, did_you_mean, normalize};
 
 /// The most characters of a value sent by the caller that a message echoes back.
 pub const PREVIEW_CHARS: usize = 80;
@@ -119,7 +119,6 @@ fn json_hidden(c: char) -> bool {
 /// open or close a tag. Quotes stay as they are (they cannot end content, and escaping them
 /// costs the model tokens); line breaks and tabs stay; every other control character, and
 /// every [invisible](is_invisible) one, becomes U+FFFD.
-#[cfg(test)]
 #[must_use]
 pub(crate) fn escape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -129,7 +128,6 @@ pub(crate) fn escape_xml(text: &str) -> String {
 
 /// Escapes text for an XML attribute value: quotes too, and line breaks and tabs as character
 /// references, so that a value stays on its tag's line.
-#[cfg(test)]
 #[must_use]
 pub(crate) fn escape_xml_attr(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

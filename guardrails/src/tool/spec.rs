@@ -260,7 +260,8 @@ impl ToolSpec {
     }
 
     /// Limits the calls of the tool to `calls` per `seconds`, for each caller: what
-    /// `#[tool(rate_limit = "10/min")]` generates.
+    /// `#[tool(rate_limit = "10/min")]` generates (users write [`ToolSpec::with_rate_limit`]).
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_rate_limit_per(self, calls: u32, seconds: u64) -> Self {
         self.with_rate_limit(crate::operate::RateLimit::new(
