@@ -518,7 +518,8 @@ impl NativeTool {
         Self {
             example: args.example().cloned().unwrap_or(Value::Null),
             checked_schema: Value::Object(args.schema().clone()),
-            label: metrics::SharedString::from(name.clone()),
+            // Shared, so that each call's labels clone a count rather than the name.
+            label: metrics::SharedString::from(Arc::<str>::from(name.as_str())),
             repeatable: false,
             operations: Arc::default(),
             name,
