@@ -36,9 +36,9 @@ use metrics::SharedString;
 use serde_json::Value;
 use sha2::Sha256;
 
+pub use crate::tool::rate::RateLimit;
 pub use classify::FAILURE_META_KEY;
 pub(crate) use limits::Limits;
-pub use limits::RateLimit;
 pub use loops::LoopBreaker;
 pub(crate) use loops::{Caller, arguments_digest};
 pub use telemetry::{

@@ -24,6 +24,7 @@ pub(crate) mod output;
 mod policy_check;
 pub(crate) mod presenter;
 pub(crate) mod probe;
+pub(crate) mod rate;
 pub(crate) mod run;
 pub(crate) mod spec;
 

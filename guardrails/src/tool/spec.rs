@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::rate::RateLimit;
 use crate::contract::{Contract, ContractSource, Declared, Hints, ServerContract};
 use crate::message::{ToolError, Truncated};
 use crate::validation::{ArgsInfo, ProbedPolicy, Report, ToolArgs};
@@ -153,7 +154,7 @@ pub struct ToolSpec {
     agent_limit: Option<AgentLimit>,
     paged: bool,
     max_bytes: Option<usize>,
-    rate_limit: Option<crate::operate::RateLimit>,
+    rate_limit: Option<RateLimit>,
     policy: Option<&'static dyn OutputCheck>,
     args: fn() -> &'static ArgsInfo,
     input_schema: fn() -> &'static schemars::Schema,
@@ -252,9 +253,9 @@ impl ToolSpec {
     }
 
     /// Limits the calls of the tool, for each caller (see
-    /// [`RateLimit`](crate::operate::RateLimit)).
+    /// [`RateLimit`](RateLimit)).
     #[must_use]
-    pub const fn with_rate_limit(mut self, limit: crate::operate::RateLimit) -> Self {
+    pub const fn with_rate_limit(mut self, limit: RateLimit) -> Self {
         self.rate_limit = Some(limit);
         self
     }
@@ -264,7 +265,7 @@ impl ToolSpec {
     #[doc(hidden)]
     #[must_use]
     pub const fn with_rate_limit_per(self, calls: u32, seconds: u64) -> Self {
-        self.with_rate_limit(crate::operate::RateLimit::new(
+        self.with_rate_limit(RateLimit::new(
             calls,
             std::time::Duration::from_secs(seconds),
         ))
@@ -325,7 +326,7 @@ impl ToolSpec {
 
     /// The tool's rate limit, if any.
     #[must_use]
-    pub const fn rate_limit(&self) -> Option<crate::operate::RateLimit> {
+    pub const fn rate_limit(&self) -> Option<RateLimit> {
         self.rate_limit
     }
 

@@ -14,8 +14,9 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::{Map, Value};
 
-use super::constraint::{Bound, Num, first_duplicate};
+use super::constraint::first_duplicate;
 use super::example::regex_sample::plausible_sample;
+use super::number::{Bound, Num};
 use super::report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 use super::string_format::StringFormat;
 use super::wording::{self, CHARACTERS, ENTRIES, ITEMS, Unit};

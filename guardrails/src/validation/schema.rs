@@ -9,8 +9,9 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use super::args::ToolArgs;
-use super::constraint::{Bound, Constraints, compare};
+use super::constraint::{Constraints, compare};
 use super::info::{ArgsInfo, EnumInfo, FieldInfo, Kind, Tagging, guarded};
+use super::number::Bound;
 
 /// The dialect every schema declares.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";

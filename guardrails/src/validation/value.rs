@@ -5,10 +5,11 @@ use std::hash::BuildHasher;
 
 use serde_json::{Map, Value, json};
 
-use super::constraint::{Constraints, Num, compare};
+use super::constraint::{Constraints, compare};
 use super::context::Cx;
 use super::example::{bool_example, float_example, integer_example, string_example};
 use super::info::Kind;
+use super::number::Num;
 use super::report::IssueCode;
 use super::schema::allow_null;
 

@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use super::constraint::{Bound, Num};
+use super::number::{Bound, Num};
 use super::report::IssueCode;
 use super::string_format::StringFormat;
 use crate::text::{concat, count, push_count};

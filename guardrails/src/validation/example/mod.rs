@@ -10,8 +10,9 @@ use std::cell::RefCell;
 use serde_json::{Map, Value, json};
 
 use super::args::ToolArgs;
-use super::constraint::{Constraints, Num};
+use super::constraint::Constraints;
 use super::info::{ArgsInfo, EnumInfo, Tagging, VariantInfo, guarded, in_progress};
+use super::number::Num;
 use super::report::Tally;
 use super::string_format::StringFormat;
 
