@@ -36,21 +36,25 @@ pub(crate) struct Place {
 }
 
 /// Tables built once per `'static` description and kept for the life of the process, by the
-/// description's address: there is one description per declared type, so they are few.
-struct Tables<T: 'static>(RwLock<HashMap<usize, &'static T, FixedState>>);
+/// description's address and length: there is one description per declared type, so they are
+/// few. The length is part of the key because two slices may start at one address (a prefix,
+/// or identical constants merged), and a table built for the shorter would lose candidates.
+struct Tables<T: 'static>(RwLock<HashMap<(usize, usize), &'static T, FixedState>>);
 
 impl<T> Tables<T> {
     const fn new() -> Self {
         Self(RwLock::new(HashMap::with_hasher(FixedState::with_seed(0))))
     }
 
-    /// The table of the description at `address`, built by `build` the first time.
-    fn get(&self, address: usize, build: impl FnOnce() -> T) -> &'static T {
+    /// The table of the description at `address` of `len` items, built by `build` the first
+    /// time.
+    fn get(&self, address: usize, len: usize, build: impl FnOnce() -> T) -> &'static T {
+        let key = (address, len);
         let found = self
             .0
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&address)
+            .get(&key)
             .copied();
         if let Some(table) = found {
             return table;
@@ -58,7 +62,7 @@ impl<T> Tables<T> {
         let table = build();
         let mut tables = self.0.write().unwrap_or_else(PoisonError::into_inner);
         tables
-            .entry(address)
+            .entry(key)
             .or_insert_with(|| Box::leak(Box::new(table)))
     }
 }
@@ -66,7 +70,7 @@ impl<T> Tables<T> {
 /// The places of every field of the tree under `root` (see [`places`]), found once per type.
 pub(crate) fn places_of(root: &'static ArgsInfo) -> &'static [Place] {
     static PLACES: Tables<Box<[Place]>> = Tables::new();
-    PLACES.get(std::ptr::from_ref(root) as usize, || {
+    PLACES.get(std::ptr::from_ref(root) as usize, 1, || {
         places(root)
             .into_iter()
             .map(|(container, field)| Place {
@@ -85,7 +89,7 @@ pub(crate) fn normalized_names(fields: &'static [FieldInfo]) -> &'static [Box<st
     if fields.is_empty() {
         return &[];
     }
-    NAMES.get(fields.as_ptr() as usize, || {
+    NAMES.get(fields.as_ptr() as usize, fields.len(), || {
         fields
             .iter()
             .map(|field| normalize(field.name).into_boxed_str())
@@ -237,6 +241,19 @@ pub(crate) fn example_path(container: &str, field: &FieldInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_is_kept_per_slice_not_per_start_address() {
+        static ITEMS: [u8; 3] = [1, 2, 3];
+        static TABLES: Tables<Box<[u8]>> = Tables::new();
+        let table = |items: &'static [u8]| {
+            TABLES.get(items.as_ptr() as usize, items.len(), || items.into())
+        };
+        // A prefix starts where the whole does: each gets the table of its own items.
+        assert_eq!(**table(&ITEMS[..2]), [1, 2]);
+        assert_eq!(**table(&ITEMS), [1, 2, 3]);
+        assert_eq!(**table(&ITEMS[..2]), [1, 2]);
+    }
 
     #[test]
     fn templates_drop_indices_only() {
