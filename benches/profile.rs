@@ -12,7 +12,10 @@
 //! problems, rendered), `jsonschema_invalid` (the same call through `jsonschema`, messages
 //! collected), `unknown_key` (the create-user call with a hallucinated key and four other
 //! problems, rendered), `jsonschema_unknown_key` (the same call through `jsonschema`, instance
-//! paths collected).
+//! paths collected), `guard_router` (a valid `create_note` call on the router `guard_router`
+//! returns, the notes server's), `rmcp_router` (the same call on the router rmcp built),
+//! `telemetry_on` (a valid `create-user` call on a `Server` with a subscriber and a recorder
+//! installed) and `telemetry_off` (the same call with neither).
 
 use std::hint::black_box;
 
@@ -22,13 +25,15 @@ use guardrails_tests::fixtures::NewTask;
 use serde_json::Value;
 
 mod setup {
+    pub(crate) mod guard_router;
+    pub(crate) mod telemetry;
     pub(crate) mod validation;
 }
-use setup::validation;
+use setup::{guard_router, telemetry, validation};
 
 /// Runs `call` on each input: the function a profiler is pointed at.
 #[inline(never)]
-fn run<O>(inputs: Vec<Value>, call: impl Fn(Value) -> O) {
+fn run<I, O>(inputs: Vec<I>, call: impl Fn(I) -> O) {
     for input in inputs {
         black_box(call(black_box(input)));
     }
@@ -69,9 +74,33 @@ fn main() {
                 validation::jsonschema_instance_paths(&validator, &v)
             });
         }
+        "guard_router" | "rmcp_router" => {
+            let harness = guard_router::Harness::new();
+            let guarded = path == "guard_router";
+            let inputs = (0..n).map(|_| guard_router::arguments()).collect();
+            run(inputs, |arguments| harness.call(guarded, arguments));
+        }
+        "telemetry_on" | "telemetry_off" => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .build()
+                .expect("a runtime");
+            let server = telemetry::server();
+            telemetry::assert_succeeds(&runtime, &server);
+            let inputs = (0..n).map(|_| telemetry::valid_call()).collect();
+            let call = |arguments| runtime.block_on(server.call(telemetry::TOOL, arguments));
+            if path == "telemetry_on" {
+                let subscriber = tracing::Dispatch::new(telemetry::Visiting::default());
+                let recorder = telemetry::Registry::default();
+                tracing::dispatcher::with_default(&subscriber, || {
+                    metrics::with_local_recorder(&recorder, || run(inputs, call));
+                });
+            } else {
+                run(inputs, call);
+            }
+        }
         other => panic!(
             "unknown path {other}: valid, floor, invalid, jsonschema_invalid, unknown_key, \
-             jsonschema_unknown_key"
+             jsonschema_unknown_key, guard_router, rmcp_router, telemetry_on, telemetry_off"
         ),
     }
 }

@@ -62,6 +62,7 @@ mod setup {
     pub(crate) mod pipeline;
     pub(crate) mod policy;
     pub(crate) mod presenter;
+    pub(crate) mod telemetry;
     pub(crate) mod validation;
 }
 use setup::{contract, guard_router, pipeline, policy, presenter, validation};
@@ -496,95 +497,8 @@ fn print_row(result: &Measured, target: &str, met: &str) {
 /// visits their fields; the recorder keeps each metric in an atomic found by its key, as
 /// exporters' registries do; neither writes anything out, so the ratio is what guardrails adds.
 mod telemetry {
-    use std::collections::HashMap;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::{Arc, Mutex, PoisonError};
-
-    use metrics::{
-        Counter, Gauge, Histogram, Key, KeyName, Metadata, Recorder, SharedString, Unit,
-    };
-    use tracing::field::{Field, Visit};
-    use tracing::span::{Attributes, Id, Record};
-    use tracing::{Event, Subscriber};
-
-    use super::{Results, batched, contract, measure, seconds};
-
-    /// A subscriber that visits every field of every span and event at `INFO` and above.
-    #[derive(Default)]
-    struct Visiting {
-        next: AtomicU64,
-        fields: AtomicU64,
-    }
-
-    struct Count<'a>(&'a AtomicU64);
-
-    impl Visit for Count<'_> {
-        fn record_debug(&mut self, _: &Field, value: &dyn std::fmt::Debug) {
-            std::hint::black_box(value);
-            self.0.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    impl Subscriber for Visiting {
-        // At `INFO` and above, as a production subscriber's filter is by default: the spans and
-        // events of guardrails are `INFO`.
-        fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
-            *metadata.level() <= tracing::Level::INFO
-        }
-        fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
-            Some(tracing::level_filters::LevelFilter::INFO)
-        }
-        fn new_span(&self, span: &Attributes<'_>) -> Id {
-            span.record(&mut Count(&self.fields));
-            Id::from_u64(self.next.fetch_add(1, Ordering::Relaxed) + 1)
-        }
-        fn record(&self, _: &Id, values: &Record<'_>) {
-            values.record(&mut Count(&self.fields));
-        }
-        fn record_follows_from(&self, _: &Id, _: &Id) {}
-        fn event(&self, event: &Event<'_>) {
-            event.record(&mut Count(&self.fields));
-        }
-        fn enter(&self, _: &Id) {}
-        fn exit(&self, _: &Id) {}
-    }
-
-    /// A recorder that keeps each counter and histogram in an atomic, by key.
-    #[derive(Default)]
-    struct Registry {
-        metrics: Mutex<HashMap<Key, Arc<AtomicU64>>>,
-    }
-
-    impl Registry {
-        fn slot(&self, key: &Key) -> Arc<AtomicU64> {
-            let mut metrics = self.metrics.lock().unwrap_or_else(PoisonError::into_inner);
-            Arc::clone(metrics.entry(key.clone()).or_default())
-        }
-    }
-
-    impl Recorder for Registry {
-        fn describe_counter(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
-        fn describe_gauge(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
-        fn describe_histogram(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
-        fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
-            Counter::from_arc(self.slot(key))
-        }
-        fn register_gauge(&self, _: &Key, _: &Metadata<'_>) -> Gauge {
-            Gauge::noop()
-        }
-        fn register_histogram(&self, key: &Key, _: &Metadata<'_>) -> Histogram {
-            Histogram::from_arc(Arc::new(Bits(self.slot(key))))
-        }
-    }
-
-    /// A histogram kept as the sum of its values' bits: enough to make recording real work.
-    struct Bits(Arc<AtomicU64>);
-
-    impl metrics::HistogramFn for Bits {
-        fn record(&self, value: f64) {
-            self.0.fetch_add(value.to_bits() >> 32, Ordering::Relaxed);
-        }
-    }
+    use super::setup::telemetry::{self, Registry, Visiting};
+    use super::{Results, batched, measure, seconds};
 
     pub(crate) fn ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
         if !wanted("telemetry_on_vs_off") {
@@ -593,7 +507,8 @@ mod telemetry {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .expect("a runtime");
-        let (server, _) = contract::servers();
+        let server = telemetry::server();
+        telemetry::assert_succeeds(&runtime, &server);
         let subscriber = tracing::Dispatch::new(Visiting::default());
         let recorder = Registry::default();
         let off = tracing::Dispatch::none();
@@ -602,19 +517,19 @@ mod telemetry {
             1.05,
             seconds(10),
             1.0,
-            batched(contract::unchanged_tool_call, |arguments| {
+            batched(telemetry::valid_call, |arguments| {
                 tracing::dispatcher::with_default(&subscriber, || {
                     metrics::with_local_recorder(&recorder, || {
-                        runtime.block_on(server.call("get_user", arguments))
+                        runtime.block_on(server.call(telemetry::TOOL, arguments))
                     })
                 })
             }),
             // Off: no subscriber and no recorder, scoped the same way, so that both sides pay
             // the same for the thread-local scoping the interleaving needs.
-            batched(contract::unchanged_tool_call, |arguments| {
+            batched(telemetry::valid_call, |arguments| {
                 tracing::dispatcher::with_default(&off, || {
                     metrics::with_local_recorder(&metrics::NoopRecorder, || {
-                        runtime.block_on(server.call("get_user", arguments))
+                        runtime.block_on(server.call(telemetry::TOOL, arguments))
                     })
                 })
             }),

@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
 use crate::message::Rejection;
-use crate::operate::{Caller, Limits, LoopBreaker, Operations, RateLimit, ToolFacts};
+use crate::operate::{
+    Caller, Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry,
+};
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
 use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
@@ -36,6 +38,8 @@ pub(crate) struct Entry<S> {
     /// The server's render options and, when the tool changed since the known-good lockfile,
     /// its contract awareness.
     pub(crate) settings: CallSettings,
+    /// The tool's name and the keys of its metrics, built once.
+    pub(crate) telemetry: Arc<ToolTelemetry>,
 }
 
 impl<S> Clone for Entry<S> {
@@ -43,6 +47,7 @@ impl<S> Clone for Entry<S> {
         Self {
             tool: Arc::clone(&self.tool),
             settings: self.settings.clone(),
+            telemetry: Arc::clone(&self.telemetry),
         }
     }
 }
@@ -215,6 +220,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         set.entries.push(Entry {
             tool: Arc::new(tool),
             settings,
+            telemetry: Arc::new(ToolTelemetry::new(spec.name())),
         });
         self.operate()
     }
@@ -343,7 +349,9 @@ impl<S: Send + Sync + 'static> Server<S> {
         let entry = &self.tools.entries[index];
         let spec = entry.tool.spec();
         // The pipeline consumes the arguments: the loop breaker digests them before.
-        let call = self.operations.start(spec.name(), caller, Some(&arguments));
+        let call = self
+            .operations
+            .start(&entry.telemetry, caller, Some(&arguments));
         let (arguments, not_object) = match arguments {
             Value::Object(arguments) => (arguments, None),
             Value::Null => (Map::new(), None),
@@ -365,7 +373,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         };
         let hints = spec.annotations();
         let facts = ToolFacts {
-            label: metrics::SharedString::const_str(spec.name()),
+            telemetry: &entry.telemetry,
             schema: spec.input_schema().as_value(),
             example: spec.example(),
             repeatable: hints.idempotent == Some(true) || hints.read_only == Some(true),

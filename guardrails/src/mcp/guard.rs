@@ -14,7 +14,9 @@ use tracing::Instrument as _;
 use crate::message::{
     ByteCut, Filter, Rejection, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
-use crate::operate::{Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts};
+use crate::operate::{
+    Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts, ToolTelemetry,
+};
 use crate::render::RenderOptions;
 use crate::text::{head_bytes, json_text};
 use crate::tool::CallOutput;
@@ -482,8 +484,8 @@ struct NativeTool {
     _schema: Arc<JsonObject>,
     /// The schema the arguments are checked against, whose names telemetry's paths are made of.
     checked_schema: Value,
-    /// The tool's name as a metrics label.
-    label: metrics::SharedString,
+    /// The tool's name and the keys of its metrics.
+    telemetry: ToolTelemetry,
     /// Whether the tool may run twice with the same effect (annotated idempotent or read-only).
     repeatable: bool,
     /// The loop breaker's memory and the pending repairs, shared by the guard's tools.
@@ -518,8 +520,7 @@ impl NativeTool {
         Self {
             example: args.example().cloned().unwrap_or(Value::Null),
             checked_schema: Value::Object(args.schema().clone()),
-            // Shared, so that each call's labels clone a count rather than the name.
-            label: metrics::SharedString::from(Arc::<str>::from(name.as_str())),
+            telemetry: ToolTelemetry::new(&name),
             repeatable: false,
             operations: Arc::default(),
             name,
@@ -555,7 +556,7 @@ impl NativeTool {
         let value = Value::Object(sent.unwrap_or_default());
         let caller = super::caller_of(&ctx.request_context);
         // The arguments are digested for the loop breaker only when they are rejected.
-        let mut call = self.operations.start(&self.name, caller, None);
+        let mut call = self.operations.start(&self.telemetry, caller, None);
         if let Some(mut limited) = self.operations.over_limit(&self.name, caller, &self.render) {
             self.operations.finish(&call, &self.facts(), &mut limited);
             return Box::pin(ready(Ok(super::call_result(limited).into())));
@@ -591,7 +592,7 @@ impl NativeTool {
     /// What the operations layer knows of this tool.
     fn facts(&self) -> ToolFacts<'_> {
         ToolFacts {
-            label: self.label.clone(),
+            telemetry: &self.telemetry,
             schema: &self.checked_schema,
             example: &self.example,
             repeatable: self.repeatable,

@@ -2,10 +2,9 @@
 //! and in time.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher as _, Hasher as _};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
-
-use sha2::{Digest as _, Sha256};
 
 use super::Instant;
 
@@ -156,7 +155,7 @@ impl<K: std::hash::Hash + Eq + Clone, V> Bounded<K, V> {
 #[derive(Debug)]
 pub(crate) struct Loops {
     config: LoopBreaker,
-    seen: Mutex<Bounded<[u8; 32], u32>>,
+    seen: Mutex<Bounded<u64, u32>>,
 }
 
 impl Loops {
@@ -169,7 +168,7 @@ impl Loops {
 
     /// Counts one more rejection of the call `digest` (its caller, tool, arguments and issue
     /// codes); how many times it was seen within the window, this one included.
-    pub(crate) fn observe(&self, digest: [u8; 32], now: Instant) -> u32 {
+    pub(crate) fn observe(&self, digest: u64, now: Instant) -> u32 {
         let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
         let count = seen.touch(&digest, now, || 0);
         *count = count.saturating_add(1);
@@ -225,67 +224,125 @@ impl Repairs {
     }
 }
 
+/// The digest of a call being observed: 64 bits of foldhash's quality hasher, seeded at
+/// random once per process.
+///
+/// A loop is recognised by comparing digests, so no allocation, no sorting of keys that are
+/// already sorted (a `serde_json::Map` is a `BTreeMap` unless a dependency asks for
+/// `preserve_order`) and no serialization: digesting is a walk of the value. Two different
+/// calls of one caller share a digest by chance once in 2^64 pairs, against at most
+/// [`LoopBreaker::max_entries`] remembered calls; the seed is secret to the process, so a
+/// caller cannot choose calls that collide, and a collision would only make the loop breaker
+/// treat one of the caller's own calls as a repeat of another.
+#[derive(Clone)]
+pub(crate) struct Digest(foldhash::quality::FoldHasher<'static>);
+
+impl Digest {
+    fn new() -> Self {
+        static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
+            std::sync::LazyLock::new(Default::default);
+        Self(SEED.build_hasher())
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0.write_u64(n);
+    }
+
+    /// A string, length first, so that no two sequences of strings feed the same bytes.
+    fn write_str(&mut self, text: &str) {
+        self.0.write_usize(text.len());
+        self.0.write(text.as_bytes());
+    }
+
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+}
+
 /// The start of the digest of a call that may be rejected: who called, the tool and the
-/// arguments as canonical JSON (keys sorted at every level). Taken before the call, as
-/// validation consumes the arguments; [`call_digest`] ends it with the issue codes.
+/// arguments in canonical form (the order of an object's keys does not count). Taken before
+/// the call where validation consumes the arguments; [`call_digest`] ends it with the issue
+/// codes.
 pub(crate) fn arguments_digest(
     caller: Caller,
     tool: &str,
     arguments: &serde_json::Value,
-) -> Sha256 {
-    let mut hasher = Sha256::new();
+) -> Digest {
+    let mut digest = Digest::new();
     match caller {
         Some(caller) => {
-            hasher.update([1]);
-            hasher.update(caller.to_le_bytes());
+            digest.write(&[1]);
+            digest.write_u64(caller);
         }
-        None => hasher.update([0]),
+        None => digest.write(&[0]),
     }
-    hasher.update(tool.as_bytes());
-    hasher.update([0]);
-    canonical(&mut hasher, arguments);
-    hasher
+    digest.write_str(tool);
+    canonical(&mut digest, arguments);
+    digest
 }
 
 /// The digest of a rejected call: [`arguments_digest`] and the issue codes in order.
-pub(crate) fn call_digest<'a>(
-    mut hasher: Sha256,
-    codes: impl Iterator<Item = &'a str>,
-) -> [u8; 32] {
+pub(crate) fn call_digest<'a>(mut digest: Digest, codes: impl Iterator<Item = &'a str>) -> u64 {
     for code in codes {
-        hasher.update(code.as_bytes());
-        hasher.update([0]);
+        digest.write_str(code);
     }
-    hasher.finalize().into()
+    digest.finish()
 }
 
-fn canonical_object(hasher: &mut Sha256, map: &serde_json::Map<String, serde_json::Value>) {
-    let mut keys: Vec<&String> = map.keys().collect();
-    keys.sort();
-    hasher.update(b"{");
-    for key in keys {
-        hasher.update(serde_json::to_string(key).unwrap_or_default().as_bytes());
-        hasher.update(b":");
-        canonical(hasher, &map[key]);
-        hasher.update(b",");
+fn canonical_object(digest: &mut Digest, map: &serde_json::Map<String, serde_json::Value>) {
+    digest.write(b"{");
+    digest.write_u64(map.len() as u64);
+    let sorted = map.keys().zip(map.keys().skip(1)).all(|(a, b)| a < b);
+    if sorted {
+        for (key, value) in map {
+            digest.write_str(key);
+            canonical(digest, value);
+        }
+    } else {
+        let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
+        entries.sort_unstable_by_key(|(key, _)| *key);
+        for (key, value) in entries {
+            digest.write_str(key);
+            canonical(digest, value);
+        }
     }
-    hasher.update(b"}");
 }
 
-/// Feeds `value` to `hasher` as canonical JSON: object keys sorted.
-fn canonical(hasher: &mut Sha256, value: &serde_json::Value) {
+/// Feeds `value` to `digest` in canonical form: object keys sorted, each value tagged with its
+/// type, so that `1`, `1.0`, `"1"` and `[1]` differ.
+fn canonical(digest: &mut Digest, value: &serde_json::Value) {
     use serde_json::Value;
     match value {
-        Value::Object(map) => canonical_object(hasher, map),
-        Value::Array(items) => {
-            hasher.update(b"[");
-            for item in items {
-                canonical(hasher, item);
-                hasher.update(b",");
+        Value::Null => digest.write(b"n"),
+        Value::Bool(b) => digest.write(if *b { b"t" } else { b"f" }),
+        Value::Number(n) => {
+            if let Some(n) = n.as_u64() {
+                digest.write(b"u");
+                digest.write_u64(n);
+            } else if let Some(n) = n.as_i64() {
+                digest.write(b"i");
+                digest.write_u64(n.cast_unsigned());
+            } else {
+                digest.write(b"d");
+                digest.write_str(&n.to_string());
             }
-            hasher.update(b"]");
         }
-        other => hasher.update(other.to_string().as_bytes()),
+        Value::String(text) => {
+            digest.write(b"s");
+            digest.write_str(text);
+        }
+        Value::Array(items) => {
+            digest.write(b"[");
+            digest.write_u64(items.len() as u64);
+            for item in items {
+                canonical(digest, item);
+            }
+        }
+        Value::Object(map) => canonical_object(digest, map),
     }
 }
 
@@ -295,7 +352,7 @@ mod tests {
 
     use super::*;
 
-    fn digest(value: &serde_json::Value) -> [u8; 32] {
+    fn digest(value: &serde_json::Value) -> u64 {
         call_digest(arguments_digest(None, "t", value), ["type"].into_iter())
     }
 
@@ -306,6 +363,24 @@ mod tests {
             digest(&json!({"b": {"y": 2, "x": 1}, "a": 1}))
         );
         assert_ne!(digest(&json!({"a": 1})), digest(&json!({"a": 2})));
+        // Each value is tagged with its type, and strings are length-prefixed.
+        let distinct = [
+            json!({"a": 1}),
+            json!({"a": 1.0}),
+            json!({"a": "1"}),
+            json!({"a": [1]}),
+            json!({"a": -1}),
+            json!({"a": null}),
+            json!({"a": true}),
+            json!({"a": "b", "c": ""}),
+            json!({"a": "bc", "": ""}),
+            json!({"ab": ""}),
+        ];
+        for (i, x) in distinct.iter().enumerate() {
+            for y in &distinct[i + 1..] {
+                assert_ne!(digest(x), digest(y), "{x} and {y}");
+            }
+        }
     }
 
     #[test]
@@ -317,14 +392,14 @@ mod tests {
         )
         .unwrap();
         let start = Instant::now();
-        assert_eq!(loops.observe([1; 32], start), 1);
-        assert_eq!(loops.observe([1; 32], start), 2);
-        assert_eq!(loops.observe([2; 32], start + Duration::from_secs(1)), 1);
+        assert_eq!(loops.observe(1, start), 1);
+        assert_eq!(loops.observe(1, start), 2);
+        assert_eq!(loops.observe(2, start + Duration::from_secs(1)), 1);
         // A third call evicts the least recently seen.
-        assert_eq!(loops.observe([3; 32], start + Duration::from_secs(2)), 1);
+        assert_eq!(loops.observe(3, start + Duration::from_secs(2)), 1);
         assert_eq!(loops.remembered(), 2);
-        assert_eq!(loops.observe([1; 32], start + Duration::from_secs(3)), 1);
+        assert_eq!(loops.observe(1, start + Duration::from_secs(3)), 1);
         // Past the window, a call is new again.
-        assert_eq!(loops.observe([1; 32], start + Duration::from_secs(30)), 1);
+        assert_eq!(loops.observe(1, start + Duration::from_secs(30)), 1);
     }
 }

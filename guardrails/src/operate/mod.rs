@@ -32,9 +32,7 @@ mod telemetry;
 
 use std::fmt::Write as _;
 
-use metrics::SharedString;
 use serde_json::Value;
-use sha2::Sha256;
 
 pub use crate::tool::rate::RateLimit;
 pub use classify::FAILURE_META_KEY;
@@ -45,7 +43,7 @@ pub use telemetry::{
     CALL_TARGET, CALLS, DURATION, ISSUES, LOOPS, MAP_KEY, RATE_LIMITED, REJECTION_TARGET,
     REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS, UNKNOWN_FIELD,
 };
-pub(crate) use telemetry::{Outcome, call_span};
+pub(crate) use telemetry::{Outcome, ToolTelemetry, call_span};
 
 use crate::render::RenderFormat;
 use crate::text::{escape_xml, escape_xml_attr, json_text};
@@ -70,8 +68,8 @@ pub(crate) struct Operations {
 
 /// What the operations layer knows of the tool being called.
 pub(crate) struct ToolFacts<'a> {
-    /// The tool's name, as a metrics label.
-    pub(crate) label: SharedString,
+    /// The tool's name and the keys of its metrics.
+    pub(crate) telemetry: &'a ToolTelemetry,
     /// The tool's input schema, whose names the declared paths are made of.
     pub(crate) schema: &'a Value,
     /// The tool's valid example (`null` when it has none).
@@ -87,7 +85,7 @@ pub(crate) struct Observed {
     pub(crate) span: tracing::Span,
     start: Instant,
     caller: Caller,
-    digest: Option<Sha256>,
+    digest: Option<loops::Digest>,
 }
 
 impl Operations {
@@ -128,14 +126,19 @@ impl Operations {
     /// Starts observing a call of `tool` by `caller` with `arguments` (any JSON value: a call
     /// whose arguments are not an object is rejected, and remembered as sent). Without the
     /// arguments, give them to [`Observed::rejected_with`] should the call be rejected.
-    pub(crate) fn start(&self, tool: &str, caller: Caller, arguments: Option<&Value>) -> Observed {
+    pub(crate) fn start(
+        &self,
+        tool: &ToolTelemetry,
+        caller: Caller,
+        arguments: Option<&Value>,
+    ) -> Observed {
         Observed {
             span: call_span(tool),
             start: Instant::now(),
             caller,
             digest: arguments
                 .filter(|_| self.loops.is_some())
-                .map(|arguments| arguments_digest(caller, tool, arguments)),
+                .map(|arguments| arguments_digest(caller, &tool.label, arguments)),
         }
     }
 
@@ -159,7 +162,7 @@ impl Operations {
         let outcome = match &signal {
             Signal::None if output.is_error => {
                 let id = correlate(&call.span);
-                telemetry::record_tool_error(&tool.label, "TOOL_ERROR", "application");
+                telemetry::record_tool_error(&tool.telemetry.label, "TOOL_ERROR", "application");
                 output.failure = Some(classify::failure_meta(
                     "application",
                     "TOOL_ERROR",
@@ -172,9 +175,10 @@ impl Operations {
             }
             Signal::None => {
                 if let Some(caller) = call.caller
-                    && let Some(retries) = self.repairs.succeeded(caller, &tool.label, now)
+                    && let Some(retries) =
+                        self.repairs.succeeded(caller, &tool.telemetry.label, now)
                 {
-                    telemetry::record_repair(&tool.label, retries);
+                    telemetry::record_repair(&tool.telemetry.label, retries);
                 }
                 Outcome::Ok
             }
@@ -185,8 +189,8 @@ impl Operations {
             Signal::Limited { retry_after } => {
                 let id = correlate(&call.span);
                 let code = crate::ErrorCode::RateLimited;
-                telemetry::record_tool_error(&tool.label, code.as_str(), "rate_limited");
-                telemetry::record_rate_limited(&tool.label);
+                telemetry::record_tool_error(&tool.telemetry.label, code.as_str(), "rate_limited");
+                telemetry::record_rate_limited(&tool.telemetry.label);
                 // The handler did not run: a later call is safe whatever the tool does.
                 output.failure = Some(classify::failure_meta(
                     "rate_limited",
@@ -201,7 +205,7 @@ impl Operations {
             Signal::Failed { code, retry_after } => {
                 let id = correlate(&call.span);
                 let class = classify::class_of(code);
-                telemetry::record_tool_error(&tool.label, code.as_str(), class);
+                telemetry::record_tool_error(&tool.telemetry.label, code.as_str(), class);
                 let retryable = classify::retryable(code, tool.repeatable);
                 output.failure = Some(classify::failure_meta(
                     class,
@@ -218,7 +222,7 @@ impl Operations {
                 Outcome::ToolError
             }
         };
-        telemetry::record_call(&call.span, &tool.label, outcome, seconds);
+        telemetry::record_call(&call.span, tool.telemetry, outcome, seconds);
     }
 
     /// Records a rejected call's issues, counts it for the loop breaker and for repairs, and
@@ -237,10 +241,10 @@ impl Operations {
             .map(|(path, code)| (telemetry::declared_path(tool.schema, path), code.as_str()))
             .collect();
         for (field, code) in &fields {
-            telemetry::record_issue(&tool.label, field, code);
+            telemetry::record_issue(&tool.telemetry.label, field, code);
         }
         if let Some(caller) = call.caller {
-            self.repairs.rejected(caller, &tool.label, now);
+            self.repairs.rejected(caller, &tool.telemetry.label, now);
         }
         let seen = match (&self.loops, call.digest.clone()) {
             (Some(loops), Some(digest)) => {
@@ -258,7 +262,7 @@ impl Operations {
             FIX_GUIDANCE
         };
         if seen > 1 {
-            telemetry::record_loop(&tool.label, stop);
+            telemetry::record_loop(&tool.telemetry.label, stop);
             // The model reads the paths as it sent them, as in the full message;
             // telemetry above read only the declared ones.
             let sent: Vec<(String, &str)> = issues
@@ -302,7 +306,7 @@ const STOP_GUIDANCE: &str = "Stop calling this tool with these arguments and ask
 /// The answer to an invalid call seen `seen` times: the exact corrected call first, then the
 /// fields at fault, then what to do. Shorter than the full coaching, which the model has read.
 fn escalation(tool: &ToolFacts<'_>, fields: &[(String, &str)], seen: u32, stop: bool) -> String {
-    let name = &*tool.label;
+    let name = &*tool.telemetry.label;
     let call = (!tool.example.is_null())
         .then(|| json_text(&serde_json::json!({"name": name, "arguments": tool.example})));
     let faults: Vec<String> = fields.iter().map(|(f, c)| format!("{f} ({c})")).collect();

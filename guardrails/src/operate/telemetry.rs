@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use metrics::SharedString;
+use metrics::{Key, Label, Metadata, SharedString};
 use serde_json::Value;
 
 /// The target of the span of each guarded call.
@@ -53,19 +53,72 @@ const METHOD: &str = "tools/call";
 /// The span of one guarded call: named `tools/call` (`otel.name` is `tools/call {tool}`, the
 /// name the conventions give), kind server, with the attributes of the OpenTelemetry MCP and
 /// `GenAI` conventions; `error.type` and the correlation id are recorded when the call fails.
-pub(crate) fn call_span(tool: &str) -> tracing::Span {
+pub(crate) fn call_span(tool: &ToolTelemetry) -> tracing::Span {
     tracing::info_span!(
         target: CALL_TARGET,
         "tools/call",
-        otel.name = %format_args!("{METHOD} {tool}"),
+        otel.name = &*tool.otel_name,
         otel.kind = "server",
         mcp.method.name = METHOD,
         gen_ai.operation.name = "execute_tool",
-        gen_ai.tool.name = tool,
+        gen_ai.tool.name = &*tool.label,
         error.type = tracing::field::Empty,
         guardrails.correlation_id = tracing::field::Empty,
     )
 }
+
+/// What the telemetry of every call of one tool is made of, built once with the tool: the
+/// span's name and the keys of the call counter and the duration histogram for each outcome.
+/// A call records through them without building a key, allocating, or hashing the labels
+/// again (a key keeps its hash).
+#[derive(Debug)]
+pub(crate) struct ToolTelemetry {
+    /// The tool's name, as a metrics label.
+    pub(crate) label: SharedString,
+    /// `tools/call {tool}`, the span's `otel.name`.
+    otel_name: Box<str>,
+    /// The call counter's key for each outcome, in the order of [`Outcome::ALL`].
+    calls: [Key; 4],
+    /// The duration histogram's key for each outcome, in the same order.
+    durations: [Key; 4],
+}
+
+impl ToolTelemetry {
+    pub(crate) fn new(tool: &str) -> Self {
+        // Shared, so that the labels of the keys clone a count rather than the name.
+        let label = SharedString::from(std::sync::Arc::<str>::from(tool));
+        let tool_label = || Label::new("gen_ai.tool.name", label.clone());
+        let calls = Outcome::ALL.map(|outcome| {
+            Key::from_parts(
+                CALLS,
+                vec![
+                    tool_label(),
+                    Label::from_static_parts("outcome", outcome.as_str()),
+                ],
+            )
+        });
+        let durations = Outcome::ALL.map(|outcome| {
+            let mut labels = vec![
+                Label::from_static_parts("mcp.method.name", METHOD),
+                tool_label(),
+            ];
+            if let Some(error_type) = outcome.error_type() {
+                labels.push(Label::from_static_parts("error.type", error_type));
+            }
+            Key::from_parts(DURATION, labels)
+        });
+        Self {
+            otel_name: format!("{METHOD} {tool}").into_boxed_str(),
+            label,
+            calls,
+            durations,
+        }
+    }
+}
+
+/// The metadata of the metrics a call records, as `metrics`' macros would give them.
+static CALL_METADATA: Metadata<'static> =
+    Metadata::new(module_path!(), metrics::Level::INFO, Some(module_path!()));
 
 /// How a call ended, for the `outcome` label and `error.type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +130,13 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome, in the order of [`Outcome::index`].
+    const ALL: [Self; 4] = [Self::Ok, Self::Rejected, Self::ToolError, Self::RateLimited];
+
+    const fn index(self) -> usize {
+        self as usize
+    }
+
     pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Ok => "ok",
@@ -101,31 +161,22 @@ impl Outcome {
 /// Records the end of a call: its outcome on the span, the call counter and the duration.
 pub(crate) fn record_call(
     span: &tracing::Span,
-    tool: &SharedString,
+    tool: &ToolTelemetry,
     outcome: Outcome,
     seconds: f64,
 ) {
-    let labels_tool = ("gen_ai.tool.name", tool.clone());
-    metrics::counter!(CALLS, labels_tool.0 => labels_tool.1.clone(), "outcome" => outcome.as_str())
-        .increment(1);
-    match outcome.error_type() {
-        Some(error_type) => {
-            span.record("error.type", error_type);
-            metrics::histogram!(
-                DURATION,
-                "mcp.method.name" => METHOD,
-                labels_tool.0 => labels_tool.1,
-                "error.type" => error_type,
-            )
-            .record(seconds);
-        }
-        None => metrics::histogram!(
-            DURATION,
-            "mcp.method.name" => METHOD,
-            labels_tool.0 => labels_tool.1,
-        )
-        .record(seconds),
+    if let Some(error_type) = outcome.error_type() {
+        span.record("error.type", error_type);
     }
+    let index = outcome.index();
+    metrics::with_recorder(|recorder| {
+        recorder
+            .register_counter(&tool.calls[index], &CALL_METADATA)
+            .increment(1);
+        recorder
+            .register_histogram(&tool.durations[index], &CALL_METADATA)
+            .record(seconds);
+    });
 }
 
 /// Records one issue of a rejected call: an event and the issue counter.

@@ -1,0 +1,118 @@
+//! A `tracing` subscriber and a `metrics` recorder that do real work without writing anything
+//! out, for measuring what telemetry costs guardrails: the subscriber takes every span and event
+//! at `INFO` and above and visits their fields; the recorder keeps each metric in an atomic found
+//! by its key, as exporters' registries do.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use metrics::{Counter, Gauge, Histogram, Key, KeyName, Metadata, Recorder, SharedString, Unit};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Subscriber};
+
+/// A subscriber that visits every field of every span and event at `INFO` and above.
+#[derive(Default)]
+pub(crate) struct Visiting {
+    next: AtomicU64,
+    fields: AtomicU64,
+}
+
+struct Count<'a>(&'a AtomicU64);
+
+impl Visit for Count<'_> {
+    fn record_debug(&mut self, _: &Field, value: &dyn std::fmt::Debug) {
+        std::hint::black_box(value);
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Subscriber for Visiting {
+    // At `INFO` and above, as a production subscriber's filter is by default: the spans and
+    // events of guardrails are `INFO`.
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        *metadata.level() <= tracing::Level::INFO
+    }
+    fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
+        Some(tracing::level_filters::LevelFilter::INFO)
+    }
+    fn new_span(&self, span: &Attributes<'_>) -> Id {
+        span.record(&mut Count(&self.fields));
+        Id::from_u64(self.next.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+    fn record(&self, _: &Id, values: &Record<'_>) {
+        values.record(&mut Count(&self.fields));
+    }
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        event.record(&mut Count(&self.fields));
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+/// A recorder that keeps each counter and histogram in an atomic, by key.
+#[derive(Default)]
+pub(crate) struct Registry {
+    metrics: Mutex<HashMap<Key, Arc<AtomicU64>>>,
+}
+
+impl Registry {
+    fn slot(&self, key: &Key) -> Arc<AtomicU64> {
+        let mut metrics = self.metrics.lock().unwrap_or_else(PoisonError::into_inner);
+        // Found by the key, which is cloned only when it is new, as exporters' registries do.
+        if let Some(slot) = metrics.get(key) {
+            return Arc::clone(slot);
+        }
+        Arc::clone(metrics.entry(key.clone()).or_default())
+    }
+}
+
+impl Recorder for Registry {
+    fn describe_counter(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn describe_gauge(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn describe_histogram(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
+        Counter::from_arc(self.slot(key))
+    }
+    fn register_gauge(&self, _: &Key, _: &Metadata<'_>) -> Gauge {
+        Gauge::noop()
+    }
+    fn register_histogram(&self, key: &Key, _: &Metadata<'_>) -> Histogram {
+        Histogram::from_arc(Arc::new(Bits(self.slot(key))))
+    }
+}
+
+/// A histogram kept as the sum of its values' bits: enough to make recording real work.
+struct Bits(Arc<AtomicU64>);
+
+impl metrics::HistogramFn for Bits {
+    fn record(&self, value: f64) {
+        self.0.fetch_add(value.to_bits() >> 32, Ordering::Relaxed);
+    }
+}
+
+/// The tool the telemetry ratio calls: the create-user example's, which succeeds.
+pub(crate) const TOOL: &str = "create-user";
+
+/// A server of the create-user example's tool.
+pub(crate) fn server() -> guardrails::Server<()> {
+    guardrails::Server::new(()).tool(guardrails_tests::create_user::create_user)
+}
+
+/// A valid call of [`TOOL`]: the handler runs and its result is presented.
+pub(crate) fn valid_call() -> serde_json::Map<String, serde_json::Value> {
+    guardrails_tests::testing::object(serde_json::json!({
+        "username": "john_doe", "email": "john@example.com", "age": 42, "role": "admin",
+        "tags": ["a", "b"]
+    }))
+}
+
+/// Panics unless a valid call succeeds: the ratio is about the successful path.
+pub(crate) fn assert_succeeds(runtime: &tokio::runtime::Runtime, server: &guardrails::Server<()>) {
+    let output = runtime
+        .block_on(server.call(TOOL, valid_call()))
+        .expect("the tool exists");
+    assert!(!output.is_error, "{output:?}");
+}
