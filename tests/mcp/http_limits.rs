@@ -95,8 +95,13 @@ async fn send(addr: SocketAddr, method: &str, headers: &[(&str, &str)], body: St
         .header("host", "127.0.0.1")
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream");
+    // A header given replaces the default of its name.
+    let defaults = request.headers_mut().unwrap();
     for (name, value) in headers {
-        request = request.header(*name, *value);
+        defaults.insert(
+            http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            http::HeaderValue::from_str(value).unwrap(),
+        );
     }
     let response = sender
         .send_request(request.body(Full::new(Bytes::from(body))).unwrap())
@@ -186,7 +191,10 @@ async fn sessions_past_the_cap_get_503_until_one_closes() {
     assert_eq!(refused.headers["retry-after"], "5");
     let error = &refused.messages()[0];
     assert_eq!(error["error"]["code"], -32000, "{error}");
-    assert!(error.get("id").is_none(), "{error}");
+    assert_eq!(
+        error["id"], 0,
+        "the error answers the initialize by its id: {error}"
+    );
     assert!(
         error["error"]["message"]
             .as_str()
@@ -361,8 +369,55 @@ async fn a_request_that_waits_too_long_for_a_slot_gets_503() {
     let refused = send(addr, "POST", &session_headers(&id), call_body(2, "ping")).await;
     assert_eq!(refused.status, 503, "{refused:?}");
     assert!(refused.headers.contains_key("retry-after"));
+    let error = &refused.messages()[0];
+    assert_eq!(
+        error["id"], 2,
+        "the error answers the call by its id: {error}"
+    );
+    assert_eq!(error["error"]["code"], -32000, "{error}");
     gate.open.add_permits(1);
     let _ = gated.await;
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_gets_a_json_rpc_parse_error() {
+    let (addr, _gate) = serve(HttpConfig::default()).await;
+    for body in [
+        "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\"",
+        "not json",
+        "",
+    ] {
+        let reply = send(addr, "POST", &[], body.to_owned()).await;
+        assert_eq!(reply.status, 400, "{body:?}: {reply:?}");
+        assert_eq!(reply.headers["content-type"], "application/json");
+        let error = &reply.messages()[0];
+        assert_eq!(error["jsonrpc"], "2.0", "{error}");
+        assert_eq!(error["error"]["code"], -32700, "{error}");
+        assert!(
+            error["id"].is_null() && error.get("id").is_some(),
+            "{error}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn json_that_is_not_a_message_gets_invalid_request_with_its_id() {
+    let (addr, _gate) = serve(HttpConfig::default()).await;
+    let body = json!({"jsonrpc": "2.0", "id": "q-7", "params": {}}).to_string();
+    let reply = send(addr, "POST", &[], body).await;
+    assert_eq!(reply.status, 400, "{reply:?}");
+    let error = &reply.messages()[0];
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    assert_eq!(error["id"], "q-7", "{error}");
+    // Another content type is still the client's mistake to hear about in HTTP terms.
+    let reply = send(
+        addr,
+        "POST",
+        &[("content-type", "text/plain")],
+        "{}".to_owned(),
+    )
+    .await;
+    assert_eq!(reply.status, 415, "{reply:?}");
 }
 
 #[tokio::test]

@@ -74,7 +74,8 @@ pub struct HttpConfig {
     pub in_flight_wait_timeout: Duration,
     /// Sessions open at once (clients of MCP revisions before 2026-07-28; the revision
     /// 2026-07-28 has no sessions). An `initialize` past it is answered `503 Service
-    /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000, no id).
+    /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000) that carries the
+    /// request's id.
     pub max_sessions: usize,
     /// How long a new session may stay unused after its `initialize`: a session whose client
     /// sends nothing more within this time (not even `notifications/initialized`) is closed,
@@ -451,15 +452,22 @@ async fn serve_request<S: Send + Sync + 'static>(
             Ok(Ok(slot)) => Some(slot),
             Ok(Err(_)) => unreachable!("the semaphore is never closed"),
             Err(_) => {
-                return busy(&format!(
-                    "the server has its maximum of {} requests in flight",
-                    shared.config.max_in_flight_requests
-                ));
+                return busy(
+                    &format!(
+                        "the server has its maximum of {} requests in flight",
+                        shared.config.max_in_flight_requests
+                    ),
+                    &body,
+                );
             }
         }
     } else {
         None
     };
+    let is_json = is_json_content(&parts.headers);
+    let is_post = parts.method == http::Method::POST;
+    // A handle on the body (a count, not a copy) to answer in JSON-RPC if rmcp refuses it.
+    let kept = body.clone();
     let request = http::Request::from_parts(parts, Full::new(body));
     let (response, refused) = SESSION_REFUSED
         .scope(Cell::new(false), async {
@@ -468,16 +476,35 @@ async fn serve_request<S: Send + Sync + 'static>(
         })
         .await;
     if refused {
-        return busy(&format!(
-            "the server has its maximum of {} sessions",
-            shared.config.max_sessions
-        ));
+        return busy(
+            &format!(
+                "the server has its maximum of {} sessions",
+                shared.config.max_sessions
+            ),
+            &kept,
+        );
+    }
+    // rmcp answers a JSON body it cannot read as a message with a bare `415`, which no
+    // JSON-RPC client can show: answer it as JSON-RPC does.
+    if is_post && is_json && response.status() == http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return unreadable(&kept);
     }
     // The slot is held until the response is sent: for a call, until its result.
     match slot {
         Some(slot) => response.map(|body| HoldSlot { body, _slot: slot }.boxed()),
         None => response,
     }
+}
+
+/// Whether a request says its body is JSON (`application/json`, parameters aside).
+fn is_json_content(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case("application/json")
+        })
 }
 
 /// A response body that holds an in-flight slot until it ends or is dropped.
@@ -545,26 +572,84 @@ async fn read_body(
 }
 
 /// The answer to a request refused for a lack of capacity: `503 Service Unavailable`, with
-/// `Retry-After` and a JSON-RPC error (-32000) that MCP clients can read. Like every error that
-/// answers no readable request, it has no id (MCP omits it where bare JSON-RPC writes `null`).
-fn busy(why: &str) -> HttpResponse {
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "error": {
-            "code": -32000,
-            "message": format!("Service Unavailable: {why}; retry later"),
-        },
-    });
-    let mut response = http::Response::new(Full::new(Bytes::from(body.to_string())).boxed());
-    *response.status_mut() = http::StatusCode::SERVICE_UNAVAILABLE;
-    let headers = response.headers_mut();
-    headers.insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static("application/json"),
+/// `Retry-After` and a JSON-RPC error (-32000) that MCP clients can read and match to their
+/// request by its id, read from the body (`null` when the body has none, as JSON-RPC writes
+/// an id that could not be read).
+fn busy(why: &str, body: &[u8]) -> HttpResponse {
+    let mut response = json_rpc_error(
+        http::StatusCode::SERVICE_UNAVAILABLE,
+        request_id(body),
+        -32000,
+        &format!("Service Unavailable: {why}; retry later"),
     );
-    headers.insert(
+    response.headers_mut().insert(
         http::header::RETRY_AFTER,
         http::HeaderValue::from(RETRY_AFTER_SECONDS),
+    );
+    response
+}
+
+/// The answer to a JSON body that is not a JSON-RPC message: `400 Bad Request` with a parse
+/// error (-32700, id `null`) when it is not JSON at all, an invalid request (-32600, with
+/// the id when one can be read) when it is JSON of another shape.
+fn unreadable(body: &[u8]) -> HttpResponse {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() {
+        return json_rpc_error(
+            http::StatusCode::BAD_REQUEST,
+            None,
+            -32700,
+            "Parse error: the request body is not valid JSON",
+        );
+    }
+    json_rpc_error(
+        http::StatusCode::BAD_REQUEST,
+        request_id(body),
+        -32600,
+        "Invalid Request: the request body is not a JSON-RPC request, notification or response \
+         of MCP",
+    )
+}
+
+/// The longest string id an error echoes: JSON-RPC has it echoed exactly, so a longer one is
+/// answered with `null` rather than cut.
+const MAX_ECHOED_ID_CHARS: usize = 256;
+
+/// The id of the JSON-RPC message in `body`, if it has a readable one. Read only to answer a
+/// request that is refused, so the second pass over the body costs nothing on the way of a
+/// call that is served.
+fn request_id(body: &[u8]) -> Option<rmcp::model::RequestId> {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        id: Option<rmcp::model::RequestId>,
+    }
+    let id = serde_json::from_slice::<Envelope>(body).ok()?.id?;
+    match &id {
+        rmcp::model::NumberOrString::String(text) if text.chars().count() > MAX_ECHOED_ID_CHARS => {
+            None
+        }
+        _ => Some(id),
+    }
+}
+
+/// A response whose body is one JSON-RPC error, with the id of the request it answers (always
+/// written, `null` when unknown: clients such as the Python SDK read an error without one as
+/// no error at all).
+fn json_rpc_error(
+    status: http::StatusCode,
+    id: Option<rmcp::model::RequestId>,
+    code: i32,
+    message: &str,
+) -> HttpResponse {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": code, "message": message },
+    });
+    let mut response = http::Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
     );
     response
 }
