@@ -73,10 +73,18 @@ pub struct HttpConfig {
     /// `503 Service Unavailable` with `Retry-After`.
     pub in_flight_wait_timeout: Duration,
     /// Sessions open at once (clients of MCP revisions before 2026-07-28; the revision
-    /// 2026-07-28 has no sessions). An `initialize` past it is answered `503 Service
+    /// 2026-07-28 has no sessions). An `initialize` past it evicts a session idle for
+    /// [`HttpConfig::session_eviction_idle_time`], or, when none is, is answered `503 Service
     /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000) that carries the
     /// request's id.
     pub max_sessions: usize,
+    /// How long a session must have been idle (no request in flight, nothing received) to be
+    /// evicted when all [`HttpConfig::max_sessions`] are taken: a new `initialize` then closes
+    /// the session idle the longest rather than being refused, so a client that opens
+    /// sessions and leaves them holds the table this long, not the whole
+    /// [`HttpConfig::session_idle_timeout`]. An evicted session's id is answered `404 Not
+    /// Found`, which tells its client to start a new session. `Duration::MAX` never evicts.
+    pub session_eviction_idle_time: Duration,
     /// How long a new session may stay unused after its `initialize`: a session whose client
     /// sends nothing more within this time (not even `notifications/initialized`) is closed,
     /// and its id is answered `404 Not Found` as any closed session's is.
@@ -110,6 +118,9 @@ impl HttpConfig {
     pub const DEFAULT_IN_FLIGHT_WAIT_TIMEOUT: Duration = Duration::from_secs(30);
     /// The default of [`HttpConfig::max_sessions`].
     pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+    /// The default of [`HttpConfig::session_eviction_idle_time`]: 30 seconds, the time a
+    /// model takes to think between two calls many times over.
+    pub const DEFAULT_SESSION_EVICTION_IDLE_TIME: Duration = Duration::from_secs(30);
     /// The default of [`HttpConfig::session_init_timeout`].
     pub const DEFAULT_SESSION_INIT_TIMEOUT: Duration = Duration::from_secs(10);
     /// The default of [`HttpConfig::session_idle_timeout`]: rmcp's, five minutes.
@@ -161,6 +172,13 @@ impl HttpConfig {
     #[must_use]
     pub fn with_max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max;
+        self
+    }
+
+    /// Sets [`HttpConfig::session_eviction_idle_time`].
+    #[must_use]
+    pub fn with_session_eviction_idle_time(mut self, idle: Duration) -> Self {
+        self.session_eviction_idle_time = idle;
         self
     }
 
@@ -237,6 +255,7 @@ impl HttpConfig {
         let mut local = LocalSessionManager::default();
         local.session_config = session_config;
         BoundedSessions::new(local, self.max_sessions, self.session_init_timeout)
+            .with_idle_eviction(self.session_eviction_idle_time)
     }
 }
 
@@ -251,6 +270,7 @@ impl Default for HttpConfig {
             max_in_flight_requests: Self::DEFAULT_MAX_IN_FLIGHT_REQUESTS,
             in_flight_wait_timeout: Self::DEFAULT_IN_FLIGHT_WAIT_TIMEOUT,
             max_sessions: Self::DEFAULT_MAX_SESSIONS,
+            session_eviction_idle_time: Self::DEFAULT_SESSION_EVICTION_IDLE_TIME,
             session_init_timeout: Self::DEFAULT_SESSION_INIT_TIMEOUT,
             session_idle_timeout: Self::DEFAULT_SESSION_IDLE_TIMEOUT,
             allowed_origins: Some(
