@@ -69,9 +69,18 @@ pub struct HttpConfig {
     /// times the cost of JSON) and the calls running at once are bounded. Others wait for a
     /// slot, their body already read, for at most [`HttpConfig::in_flight_wait_timeout`].
     pub max_in_flight_requests: usize,
-    /// How long a request may wait for an in-flight slot. Past it the request is answered
-    /// `503 Service Unavailable` with `Retry-After`.
+    /// How long a request may wait for an in-flight slot and for room among
+    /// [`HttpConfig::max_body_bytes_in_flight`]. Past it the request is answered `503 Service
+    /// Unavailable` with `Retry-After` and a JSON-RPC error that carries its id.
     pub in_flight_wait_timeout: Duration,
+    /// Bytes of request bodies in flight at once, across requests: a body counts from the
+    /// moment it is read until its response ends, so the memory of parsing and handling large
+    /// requests is bounded whatever their number (a body of many small JSON values takes about
+    /// twelve times its size once parsed). A request that does not fit waits, its body already
+    /// read, like one waiting for an in-flight slot; a body larger than this bound waits for
+    /// the whole of it. The bodies read and waiting are bounded apart, by
+    /// [`HttpConfig::max_connections`] times [`HttpConfig::max_body_bytes`].
+    pub max_body_bytes_in_flight: usize,
     /// Sessions open at once (clients of MCP revisions before 2026-07-28; the revision
     /// 2026-07-28 has no sessions). An `initialize` past it evicts a session idle for
     /// [`HttpConfig::session_eviction_idle_time`], or, when none is, is answered `503 Service
@@ -116,6 +125,9 @@ impl HttpConfig {
     pub const DEFAULT_MAX_IN_FLIGHT_REQUESTS: usize = 64;
     /// The default of [`HttpConfig::in_flight_wait_timeout`].
     pub const DEFAULT_IN_FLIGHT_WAIT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default of [`HttpConfig::max_body_bytes_in_flight`]: 16 MiB, sixteen bodies of the
+    /// largest default size, or thousands of ordinary calls.
+    pub const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT: usize = 16 * 1024 * 1024;
     /// The default of [`HttpConfig::max_sessions`].
     pub const DEFAULT_MAX_SESSIONS: usize = 1024;
     /// The default of [`HttpConfig::session_eviction_idle_time`]: 30 seconds, the time a
@@ -165,6 +177,13 @@ impl HttpConfig {
     #[must_use]
     pub fn with_in_flight_wait_timeout(mut self, timeout: Duration) -> Self {
         self.in_flight_wait_timeout = timeout;
+        self
+    }
+
+    /// Sets [`HttpConfig::max_body_bytes_in_flight`] (at least 1).
+    #[must_use]
+    pub fn with_max_body_bytes_in_flight(mut self, max: usize) -> Self {
+        self.max_body_bytes_in_flight = max.max(1);
         self
     }
 
@@ -269,6 +288,7 @@ impl Default for HttpConfig {
             max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
             max_in_flight_requests: Self::DEFAULT_MAX_IN_FLIGHT_REQUESTS,
             in_flight_wait_timeout: Self::DEFAULT_IN_FLIGHT_WAIT_TIMEOUT,
+            max_body_bytes_in_flight: Self::DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
             max_sessions: Self::DEFAULT_MAX_SESSIONS,
             session_eviction_idle_time: Self::DEFAULT_SESSION_EVICTION_IDLE_TIME,
             session_init_timeout: Self::DEFAULT_SESSION_INIT_TIMEOUT,
@@ -290,6 +310,7 @@ type HttpResponse = http::Response<BoxBody<Bytes, Infallible>>;
 struct Shared<S: Send + Sync + 'static> {
     service: StreamableHttpService<Server<S>, BoundedSessions>,
     in_flight: Arc<Semaphore>,
+    body_bytes: BodyBudget,
     config: HttpConfig,
 }
 
@@ -351,6 +372,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         let shared = Arc::new(Shared {
             service: self.http_service(&config),
             in_flight: Arc::new(Semaphore::new(config.max_in_flight_requests.max(1))),
+            body_bytes: BodyBudget::new(config.max_body_bytes_in_flight),
             config,
         });
         let connections = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
@@ -461,21 +483,29 @@ async fn serve_request<S: Send + Sync + 'static>(
         Ok(body) => body,
         Err(response) => return response,
     };
-    // A `GET` opens a stream that lasts as long as the session: it takes no slot.
-    let slot = if parts.method == http::Method::POST {
-        let waited = tokio::time::timeout(
-            shared.config.in_flight_wait_timeout,
-            Arc::clone(&shared.in_flight).acquire_owned(),
-        )
+    // A `GET` opens a stream that lasts as long as the session: it takes no slot. A `POST`
+    // takes room for its body first, then a slot: a request that holds a slot holds its room,
+    // so the two never wait on each other.
+    let hold = if parts.method == http::Method::POST {
+        let waited = tokio::time::timeout(shared.config.in_flight_wait_timeout, async {
+            let room = shared.body_bytes.room_for(body.len()).await;
+            let Ok(slot) = Arc::clone(&shared.in_flight).acquire_owned().await else {
+                unreachable!("the semaphore is never closed");
+            };
+            Held {
+                _room: room,
+                _slot: slot,
+            }
+        })
         .await;
         match waited {
-            Ok(Ok(slot)) => Some(slot),
-            Ok(Err(_)) => unreachable!("the semaphore is never closed"),
+            Ok(hold) => Some(hold),
             Err(_) => {
                 return busy(
                     &format!(
-                        "the server has its maximum of {} requests in flight",
-                        shared.config.max_in_flight_requests
+                        "the server has its maximum of {} requests or {} bytes of requests in flight",
+                        shared.config.max_in_flight_requests,
+                        shared.config.max_body_bytes_in_flight
                     ),
                     &body,
                 );
@@ -509,10 +539,59 @@ async fn serve_request<S: Send + Sync + 'static>(
     if is_post && is_json && response.status() == http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return unreadable(&kept);
     }
-    // The slot is held until the response is sent: for a call, until its result.
-    match slot {
-        Some(slot) => response.map(|body| HoldSlot { body, _slot: slot }.boxed()),
+    // The slot and the room are held until the response is sent: for a call, until its
+    // result.
+    match hold {
+        Some(hold) => response.map(|body| HoldSlot { body, _hold: hold }.boxed()),
         None => response,
+    }
+}
+
+/// What a `POST` holds until its response ends: its room among the bytes in flight and its
+/// in-flight slot.
+struct Held {
+    _room: Option<OwnedSemaphorePermit>,
+    _slot: OwnedSemaphorePermit,
+}
+
+/// The bound on bytes of request bodies in flight: a semaphore of one permit per byte.
+struct BodyBudget {
+    bytes: Arc<Semaphore>,
+    max: usize,
+}
+
+impl BodyBudget {
+    fn new(max: usize) -> Self {
+        // tokio's semaphores hold at most `usize::MAX >> 3` permits.
+        let max = max.clamp(1, Semaphore::MAX_PERMITS);
+        Self {
+            bytes: Arc::new(Semaphore::new(max)),
+            max,
+        }
+    }
+
+    /// The permits a body of `len` bytes takes: its size, and the whole budget for a body
+    /// larger than it (which then runs alone rather than never).
+    fn permits_for(&self, len: usize) -> u32 {
+        u32::try_from(len.min(self.max)).unwrap_or(u32::MAX)
+    }
+
+    /// Waits for room for a body of `len` bytes; an empty body needs none.
+    async fn room_for(&self, len: usize) -> Option<OwnedSemaphorePermit> {
+        let permits = self.permits_for(len);
+        if permits == 0 {
+            return None;
+        }
+        let Ok(room) = Arc::clone(&self.bytes).acquire_many_owned(permits).await else {
+            unreachable!("the semaphore is never closed");
+        };
+        Some(room)
+    }
+
+    /// The bytes free now.
+    #[cfg(test)]
+    fn free(&self) -> usize {
+        self.bytes.available_permits()
     }
 }
 
@@ -527,10 +606,11 @@ fn is_json_content(headers: &http::HeaderMap) -> bool {
         })
 }
 
-/// A response body that holds an in-flight slot until it ends or is dropped.
+/// A response body that holds an in-flight slot (and room for its request's body) until it
+/// ends or is dropped.
 struct HoldSlot {
     body: BoxBody<Bytes, Infallible>,
-    _slot: OwnedSemaphorePermit,
+    _hold: Held,
 }
 
 impl hyper::body::Body for HoldSlot {
@@ -719,6 +799,45 @@ mod tests {
         let served = accept(&listener).await.unwrap();
         assert!(served.nodelay().unwrap(), "TCP_NODELAY is set");
         drop(client.await);
+    }
+
+    #[tokio::test]
+    async fn bodies_in_flight_take_their_size_in_permits_until_dropped() {
+        let budget = BodyBudget::new(4 * 1024 * 1024);
+        let mib = 1024 * 1024;
+        let mut held = Vec::new();
+        for taken in 1..=4 {
+            held.push(budget.room_for(mib).await);
+            assert_eq!(budget.free(), (4 - taken) * mib);
+        }
+        // A fifth body does not fit until one of the four is answered.
+        let fifth = budget.room_for(mib);
+        tokio::pin!(fifth);
+        assert!(
+            futures_util::FutureExt::now_or_never(fifth.as_mut()).is_none(),
+            "the fifth waits"
+        );
+        held.pop();
+        let fifth = fifth.await;
+        assert!(fifth.is_some());
+        assert_eq!(budget.free(), 0);
+        drop(held);
+        drop(fifth);
+        assert_eq!(budget.free(), 4 * mib);
+    }
+
+    #[tokio::test]
+    async fn a_body_larger_than_the_budget_takes_all_of_it_and_an_empty_one_none() {
+        let budget = BodyBudget::new(1000);
+        assert_eq!(budget.permits_for(5000), 1000);
+        let whole = budget.room_for(5000).await;
+        assert_eq!(budget.free(), 0);
+        assert!(
+            budget.room_for(0).await.is_none(),
+            "an empty body waits for nothing"
+        );
+        drop(whole);
+        assert_eq!(budget.free(), 1000);
     }
 
     #[test]
