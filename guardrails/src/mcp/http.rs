@@ -678,7 +678,7 @@ async fn read_body(
 fn busy(why: &str, body: &[u8]) -> HttpResponse {
     let mut response = json_rpc_error(
         http::StatusCode::SERVICE_UNAVAILABLE,
-        request_id(body),
+        request_id(body).as_ref(),
         -32000,
         &format!("Service Unavailable: {why}; retry later"),
     );
@@ -703,7 +703,7 @@ fn unreadable(body: &[u8]) -> HttpResponse {
     }
     json_rpc_error(
         http::StatusCode::BAD_REQUEST,
-        request_id(body),
+        request_id(body).as_ref(),
         -32600,
         "Invalid Request: the request body is not a JSON-RPC request, notification or response \
          of MCP",
@@ -736,7 +736,7 @@ fn request_id(body: &[u8]) -> Option<rmcp::model::RequestId> {
 /// no error at all).
 fn json_rpc_error(
     status: http::StatusCode,
-    id: Option<rmcp::model::RequestId>,
+    id: Option<&rmcp::model::RequestId>,
     code: i32,
     message: &str,
 ) -> HttpResponse {
