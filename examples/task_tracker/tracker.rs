@@ -17,7 +17,7 @@
 //!
 //! The tasks live in the memory of the process. Run as several nodes behind a load balancer,
 //! each node keeps a task list of its own; the ids a node gives carry its number
-//! ([`NODE_ID_SPAN`]), so that a call naming another node's task is answered `NOT_FOUND` with
+//! (`NODE_ID_SPAN`), so that a call naming another node's task is answered `NOT_FOUND` with
 //! the node that keeps it, rather than changing a task of the same id on this node.
 
 use std::sync::RwLock;
