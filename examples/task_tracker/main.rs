@@ -3,6 +3,7 @@
 //! ```sh
 //! cargo run --example task_tracker                       # serve over stdio
 //! cargo run --example task_tracker -- --http 127.0.0.1:8080   # Streamable HTTP at /mcp
+//! cargo run --example task_tracker -- --http 127.0.0.1:8081 --node 1   # node 1 of several
 //! cargo run --example task_tracker -- --demo             # watch a short session in-process
 //! ```
 
@@ -21,20 +22,35 @@ const SEEDED_TASKS: u64 = 5_000;
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let server = tracker::server(SEEDED_TASKS);
+    // `--node N`: one of several nodes behind a load balancer, whose task ids carry N.
+    let node = match args.iter().position(|arg| arg == "--node") {
+        Some(at) => match args.get(at + 1).and_then(|n| n.parse::<u64>().ok()) {
+            Some(node) if (1..=tracker::MAX_NODE).contains(&node) => node,
+            _ => {
+                eprintln!("--node takes a number from 1 to {}", tracker::MAX_NODE);
+                std::process::exit(2);
+            }
+        },
+        None => 0,
+    };
+    let server = tracker::server_of_node(node, SEEDED_TASKS);
     match args.first().map(String::as_str) {
-        None => {
+        None | Some("--node") => {
             eprintln!(
                 "task-tracker: an MCP server on stdio with {SEEDED_TASKS} tasks and every guardrail on.\n\
                  Point an MCP client at this command (it speaks JSON-RPC on stdin/stdout), e.g. the \n\
                  MCP inspector or a client config entry: {{\"command\": \"cargo\", \"args\": [\"run\", \"--example\", \"task_tracker\"]}}.\n\
                  Or try:  --demo          a short session played in-process, showing the guardrails\n\
-                 \x20        --http ADDR     Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)"
+                 \x20        --http ADDR     Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)\n\
+                 \x20        --node N        as node N (1 to 999) of several: task ids carry N"
             );
             server.serve_stdio().await
         }
         Some("--http") => {
-            let addr = args.get(1).map_or("127.0.0.1:8080", String::as_str);
+            let addr = args
+                .get(1)
+                .filter(|arg| !arg.starts_with("--"))
+                .map_or("127.0.0.1:8080", String::as_str);
             eprintln!("task-tracker: Streamable HTTP at http://{addr}/mcp (Ctrl-C to stop)");
             server.serve_http(addr).await
         }

@@ -14,6 +14,11 @@
 //! - `schedule_task` takes an enum with data (`recurrence`, tagged by `kind`: a field of another
 //!   kind is named as such) and a flattened struct (`requested_by`, shared by the tools that
 //!   check who asks).
+//!
+//! The tasks live in the memory of the process. Run as several nodes behind a load balancer,
+//! each node keeps a task list of its own; the ids a node gives carry its number
+//! (`NODE_ID_SPAN`), so that a call naming another node's task is answered `NOT_FOUND` with
+//! the node that keeps it, rather than changing a task of the same id on this node.
 
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -71,22 +76,64 @@ const STATUSES: [Status; 4] = [
     Status::Blocked,
 ];
 
-/// The tracker's state: tasks in memory.
+/// The ids of node `n`'s tasks are `n * NODE_ID_SPAN + 1` and up: node 0 (a single process)
+/// numbers its tasks from 1, node 2 from 2,000,000,001.
+pub const NODE_ID_SPAN: u64 = 1_000_000_000;
+
+/// The largest node number: every id stays an integer that JSON numbers hold exactly.
+pub const MAX_NODE: u64 = 999;
+
+/// The tracker's state: tasks in memory, of one node.
 #[derive(Debug)]
 pub struct Tracker {
     tasks: RwLock<Vec<Task>>,
     next_id: AtomicU64,
+    node: u64,
 }
 
 impl Tracker {
-    /// A tracker with `n` deterministic tasks.
+    /// A tracker with `n` deterministic tasks, the only node (its ids start at 1).
     #[must_use]
     pub fn seeded(n: u64) -> Self {
-        let tasks = (1..=n).map(seed_task).collect();
+        Self::seeded_on_node(0, n)
+    }
+
+    /// The tracker of node `node` (at most [`MAX_NODE`]) of several behind a load balancer,
+    /// with `n` deterministic tasks: the same tasks as every node's, under ids of its own.
+    #[must_use]
+    pub fn seeded_on_node(node: u64, n: u64) -> Self {
+        let node = node.min(MAX_NODE);
+        let n = n.min(NODE_ID_SPAN / 2);
+        let first = node * NODE_ID_SPAN;
+        let tasks = (1..=n).map(|k| seed_task(first + k, k)).collect();
         Self {
             tasks: RwLock::new(tasks),
-            next_id: AtomicU64::new(n + 1),
+            next_id: AtomicU64::new(first + n + 1),
+            node,
         }
+    }
+
+    /// The node this tracker is.
+    #[must_use]
+    pub fn node(&self) -> u64 {
+        self.node
+    }
+
+    /// The error for a task `id` that this node does not have: another node's task, or one
+    /// that does not exist.
+    fn missing(&self, id: u64) -> ToolError {
+        let owner = id / NODE_ID_SPAN;
+        if owner == self.node {
+            return not_found(id);
+        }
+        ToolError::not_found(format!(
+            "Task {id} is kept by node {owner}, and this server is node {}: each node keeps its own tasks.",
+            self.node
+        ))
+        .recovery("Call list_tasks to find the task on this server, or send the call to the server of the node that keeps it.")
+        .actions(["list_tasks"])
+        .detail("id", id)
+        .detail("node", owner)
     }
 
     /// The task with this id.
@@ -126,13 +173,14 @@ fn usize_of(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-fn seed_task(id: u64) -> Task {
-    let i = usize_of(id);
+/// The `k`-th seeded task, under the id `id`.
+fn seed_task(id: u64, k: u64) -> Task {
+    let i = usize_of(k);
     let day_of_year = (i * 7) % 365;
     let (month, day) = month_day(day_of_year);
     Task {
         id,
-        title: format!("Task {id}: {} work item", LABELS[i % LABELS.len()]),
+        title: format!("Task {k}: {} work item", LABELS[i % LABELS.len()]),
         description: None,
         status: STATUSES[i % STATUSES.len()],
         assignee: PEOPLE[i % PEOPLE.len()].to_owned(),
@@ -320,7 +368,7 @@ pub fn update_task(state: &Tracker, args: UpdateTask) -> Result<Task, ToolError>
     let task = tasks
         .iter_mut()
         .find(|t| t.id == args.id)
-        .ok_or_else(|| not_found(args.id))?;
+        .ok_or_else(|| state.missing(args.id))?;
     if let Some(title) = args.title {
         task.title = title;
     }
@@ -364,7 +412,7 @@ pub fn delete_task(state: &Tracker, args: DeleteTask) -> Result<Deleted, ToolErr
     let index = tasks
         .iter()
         .position(|t| t.id == args.id)
-        .ok_or_else(|| not_found(args.id))?;
+        .ok_or_else(|| state.missing(args.id))?;
     let owner = &tasks[index].owner;
     if *owner != args.requested_by {
         return Err(ToolError::forbidden(format!(
@@ -567,7 +615,7 @@ pub struct Scheduled {
 /// Makes a task come back on a schedule. Only its owner may.
 #[tool(idempotent)]
 pub fn schedule_task(state: &Tracker, args: ScheduleTask) -> Result<Scheduled, ToolError> {
-    let task = state.get(args.id).ok_or_else(|| not_found(args.id))?;
+    let task = state.get(args.id).ok_or_else(|| state.missing(args.id))?;
     if task.owner != args.requester.requested_by {
         return Err(ToolError::forbidden(format!(
             "Only the owner of task {} may schedule it.",
@@ -603,6 +651,12 @@ pub const KNOWN_GOOD_LOCKFILE: &str = include_str!("task_tracker.v1.lock");
 #[must_use]
 pub fn server(tasks: u64) -> Server<Tracker> {
     server_on(std::sync::Arc::new(Tracker::seeded(tasks)))
+}
+
+/// [`server`] as node `node` of several behind a load balancer ([`Tracker::seeded_on_node`]).
+#[must_use]
+pub fn server_of_node(node: u64, tasks: u64) -> Server<Tracker> {
+    server_on(std::sync::Arc::new(Tracker::seeded_on_node(node, tasks)))
 }
 
 /// [`server`] on a tracker the caller shares (to look at its tasks while it serves).

@@ -4,4 +4,5 @@
 mod billing;
 mod doc_blocks;
 mod task_tracker_export;
+mod task_tracker_nodes;
 mod task_tracker_paging;

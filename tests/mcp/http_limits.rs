@@ -16,9 +16,10 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 
-/// The server's state: a gate that a test opens.
+/// The server's state: a gate that a test opens, and a count of the calls that reached it.
 struct Gate {
     open: tokio::sync::Semaphore,
+    arrived: tokio::sync::Semaphore,
 }
 
 #[derive(Deserialize, ToolArgs)]
@@ -27,6 +28,7 @@ struct NoArgs {}
 /// Waits until the test opens the gate.
 #[tool]
 async fn wait_for_gate(state: &Gate, _args: NoArgs) -> String {
+    state.arrived.add_permits(1);
     let _ = state.open.acquire().await;
     "passed".to_owned()
 }
@@ -40,6 +42,7 @@ fn ping(_args: NoArgs) -> String {
 fn server() -> (Server<Gate>, Arc<Gate>) {
     let gate = Arc::new(Gate {
         open: tokio::sync::Semaphore::new(0),
+        arrived: tokio::sync::Semaphore::new(0),
     });
     let server = Server::from_arc(Arc::clone(&gate))
         .name("limits-test")
@@ -95,8 +98,13 @@ async fn send(addr: SocketAddr, method: &str, headers: &[(&str, &str)], body: St
         .header("host", "127.0.0.1")
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream");
+    // A header given replaces the default of its name.
+    let defaults = request.headers_mut().unwrap();
     for (name, value) in headers {
-        request = request.header(*name, *value);
+        defaults.insert(
+            http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            http::HeaderValue::from_str(value).unwrap(),
+        );
     }
     let response = sender
         .send_request(request.body(Full::new(Bytes::from(body))).unwrap())
@@ -186,7 +194,10 @@ async fn sessions_past_the_cap_get_503_until_one_closes() {
     assert_eq!(refused.headers["retry-after"], "5");
     let error = &refused.messages()[0];
     assert_eq!(error["error"]["code"], -32000, "{error}");
-    assert!(error.get("id").is_none(), "{error}");
+    assert_eq!(
+        error["id"], 0,
+        "the error answers the initialize by its id: {error}"
+    );
     assert!(
         error["error"]["message"]
             .as_str()
@@ -361,8 +372,123 @@ async fn a_request_that_waits_too_long_for_a_slot_gets_503() {
     let refused = send(addr, "POST", &session_headers(&id), call_body(2, "ping")).await;
     assert_eq!(refused.status, 503, "{refused:?}");
     assert!(refused.headers.contains_key("retry-after"));
+    let error = &refused.messages()[0];
+    assert_eq!(
+        error["id"], 2,
+        "the error answers the call by its id: {error}"
+    );
+    assert_eq!(error["error"]["code"], -32000, "{error}");
     gate.open.add_permits(1);
     let _ = gated.await;
+}
+
+/// A call of `tool` whose body is padded (in `_meta`, which no tool reads) to about `bytes`.
+fn padded_call_body(id: u64, tool: &str, bytes: usize) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": tool, "arguments": {}, "_meta": {"padding": "x".repeat(bytes)}}})
+    .to_string()
+}
+
+#[tokio::test]
+async fn bodies_past_the_bytes_in_flight_wait_then_get_503_with_their_id() {
+    let config = HttpConfig::default()
+        .with_max_body_bytes_in_flight(64 * 1024)
+        .with_in_flight_wait_timeout(Duration::from_millis(300));
+    let (addr, gate) = serve(config).await;
+    let id = session(addr).await;
+    let gated = {
+        let id = id.clone();
+        tokio::spawn(async move {
+            let body = padded_call_body(1, "wait_for_gate", 48 * 1024);
+            send(addr, "POST", &session_headers(&id), body).await
+        })
+    };
+    // The 48 KiB call holds its room while it waits at the gate.
+    let arrived = tokio::time::timeout(PATIENCE, gate.arrived.acquire()).await;
+    arrived.expect("the gated call runs").unwrap().forget();
+
+    // 32 KiB more do not fit in the 16 KiB left: refused once the wait times out, by id.
+    let refused = send(
+        addr,
+        "POST",
+        &session_headers(&id),
+        padded_call_body(2, "ping", 32 * 1024),
+    )
+    .await;
+    assert_eq!(refused.status, 503, "{refused:?}");
+    assert_eq!(refused.headers["retry-after"], "5");
+    let error = &refused.messages()[0];
+    assert_eq!(error["id"], 2, "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("65536 bytes of requests in flight"),
+        "{error}"
+    );
+    // A small call fits beside the large one.
+    let small = send(addr, "POST", &session_headers(&id), call_body(3, "ping")).await;
+    assert_eq!(small.messages()[0]["result"]["content"][0]["text"], "pong");
+
+    gate.open.add_permits(1);
+    let gated = tokio::time::timeout(PATIENCE, gated)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        gated.messages()[0]["result"]["content"][0]["text"],
+        "passed"
+    );
+    // Its room given back, the 32 KiB call fits.
+    let again = send(
+        addr,
+        "POST",
+        &session_headers(&id),
+        padded_call_body(4, "ping", 32 * 1024),
+    )
+    .await;
+    assert_eq!(again.messages()[0]["result"]["content"][0]["text"], "pong");
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_gets_a_json_rpc_parse_error() {
+    let (addr, _gate) = serve(HttpConfig::default()).await;
+    for body in [
+        "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\"",
+        "not json",
+        "",
+    ] {
+        let reply = send(addr, "POST", &[], body.to_owned()).await;
+        assert_eq!(reply.status, 400, "{body:?}: {reply:?}");
+        assert_eq!(reply.headers["content-type"], "application/json");
+        let error = &reply.messages()[0];
+        assert_eq!(error["jsonrpc"], "2.0", "{error}");
+        assert_eq!(error["error"]["code"], -32700, "{error}");
+        assert!(
+            error["id"].is_null() && error.get("id").is_some(),
+            "{error}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn json_that_is_not_a_message_gets_invalid_request_with_its_id() {
+    let (addr, _gate) = serve(HttpConfig::default()).await;
+    let body = json!({"jsonrpc": "2.0", "id": "q-7", "params": {}}).to_string();
+    let reply = send(addr, "POST", &[], body).await;
+    assert_eq!(reply.status, 400, "{reply:?}");
+    let error = &reply.messages()[0];
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    assert_eq!(error["id"], "q-7", "{error}");
+    // Another content type is still the client's mistake to hear about in HTTP terms.
+    let reply = send(
+        addr,
+        "POST",
+        &[("content-type", "text/plain")],
+        "{}".to_owned(),
+    )
+    .await;
+    assert_eq!(reply.status, 415, "{reply:?}");
 }
 
 #[tokio::test]

@@ -9,6 +9,7 @@ mod guarded;
 mod http;
 mod http_limits;
 mod http_load;
+mod http_sessions;
 mod mcp_client;
 mod mcp_mixed;
 mod operate;

@@ -69,13 +69,31 @@ pub struct HttpConfig {
     /// times the cost of JSON) and the calls running at once are bounded. Others wait for a
     /// slot, their body already read, for at most [`HttpConfig::in_flight_wait_timeout`].
     pub max_in_flight_requests: usize,
-    /// How long a request may wait for an in-flight slot. Past it the request is answered
-    /// `503 Service Unavailable` with `Retry-After`.
+    /// How long a request may wait for an in-flight slot and for room among
+    /// [`HttpConfig::max_body_bytes_in_flight`]. Past it the request is answered `503 Service
+    /// Unavailable` with `Retry-After` and a JSON-RPC error that carries its id.
     pub in_flight_wait_timeout: Duration,
+    /// Bytes of request bodies in flight at once, across requests: a body counts from the
+    /// moment it is read until its response ends, so the memory of parsing and handling large
+    /// requests is bounded whatever their number (a body of many small JSON values takes about
+    /// twelve times its size once parsed). A request that does not fit waits, its body already
+    /// read, like one waiting for an in-flight slot; a body larger than this bound waits for
+    /// the whole of it. The bodies read and waiting are bounded apart, by
+    /// [`HttpConfig::max_connections`] times [`HttpConfig::max_body_bytes`].
+    pub max_body_bytes_in_flight: usize,
     /// Sessions open at once (clients of MCP revisions before 2026-07-28; the revision
-    /// 2026-07-28 has no sessions). An `initialize` past it is answered `503 Service
-    /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000, no id).
+    /// 2026-07-28 has no sessions). An `initialize` past it evicts a session idle for
+    /// [`HttpConfig::session_eviction_idle_time`], or, when none is, is answered `503 Service
+    /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000) that carries the
+    /// request's id.
     pub max_sessions: usize,
+    /// How long a session must have been idle (no request in flight, nothing received) to be
+    /// evicted when all [`HttpConfig::max_sessions`] are taken: a new `initialize` then closes
+    /// the session idle the longest rather than being refused, so a client that opens
+    /// sessions and leaves them holds the table this long, not the whole
+    /// [`HttpConfig::session_idle_timeout`]. An evicted session's id is answered `404 Not
+    /// Found`, which tells its client to start a new session. `Duration::MAX` never evicts.
+    pub session_eviction_idle_time: Duration,
     /// How long a new session may stay unused after its `initialize`: a session whose client
     /// sends nothing more within this time (not even `notifications/initialized`) is closed,
     /// and its id is answered `404 Not Found` as any closed session's is.
@@ -107,8 +125,14 @@ impl HttpConfig {
     pub const DEFAULT_MAX_IN_FLIGHT_REQUESTS: usize = 64;
     /// The default of [`HttpConfig::in_flight_wait_timeout`].
     pub const DEFAULT_IN_FLIGHT_WAIT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default of [`HttpConfig::max_body_bytes_in_flight`]: 16 MiB, sixteen bodies of the
+    /// largest default size, or thousands of ordinary calls.
+    pub const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT: usize = 16 * 1024 * 1024;
     /// The default of [`HttpConfig::max_sessions`].
     pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+    /// The default of [`HttpConfig::session_eviction_idle_time`]: 30 seconds, the time a
+    /// model takes to think between two calls many times over.
+    pub const DEFAULT_SESSION_EVICTION_IDLE_TIME: Duration = Duration::from_secs(30);
     /// The default of [`HttpConfig::session_init_timeout`].
     pub const DEFAULT_SESSION_INIT_TIMEOUT: Duration = Duration::from_secs(10);
     /// The default of [`HttpConfig::session_idle_timeout`]: rmcp's, five minutes.
@@ -156,10 +180,24 @@ impl HttpConfig {
         self
     }
 
+    /// Sets [`HttpConfig::max_body_bytes_in_flight`] (at least 1).
+    #[must_use]
+    pub fn with_max_body_bytes_in_flight(mut self, max: usize) -> Self {
+        self.max_body_bytes_in_flight = max.max(1);
+        self
+    }
+
     /// Sets [`HttpConfig::max_sessions`].
     #[must_use]
     pub fn with_max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max;
+        self
+    }
+
+    /// Sets [`HttpConfig::session_eviction_idle_time`].
+    #[must_use]
+    pub fn with_session_eviction_idle_time(mut self, idle: Duration) -> Self {
+        self.session_eviction_idle_time = idle;
         self
     }
 
@@ -236,6 +274,7 @@ impl HttpConfig {
         let mut local = LocalSessionManager::default();
         local.session_config = session_config;
         BoundedSessions::new(local, self.max_sessions, self.session_init_timeout)
+            .with_idle_eviction(self.session_eviction_idle_time)
     }
 }
 
@@ -249,7 +288,9 @@ impl Default for HttpConfig {
             max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
             max_in_flight_requests: Self::DEFAULT_MAX_IN_FLIGHT_REQUESTS,
             in_flight_wait_timeout: Self::DEFAULT_IN_FLIGHT_WAIT_TIMEOUT,
+            max_body_bytes_in_flight: Self::DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
             max_sessions: Self::DEFAULT_MAX_SESSIONS,
+            session_eviction_idle_time: Self::DEFAULT_SESSION_EVICTION_IDLE_TIME,
             session_init_timeout: Self::DEFAULT_SESSION_INIT_TIMEOUT,
             session_idle_timeout: Self::DEFAULT_SESSION_IDLE_TIMEOUT,
             allowed_origins: Some(
@@ -269,6 +310,7 @@ type HttpResponse = http::Response<BoxBody<Bytes, Infallible>>;
 struct Shared<S: Send + Sync + 'static> {
     service: StreamableHttpService<Server<S>, BoundedSessions>,
     in_flight: Arc<Semaphore>,
+    body_bytes: BodyBudget,
     config: HttpConfig,
 }
 
@@ -330,6 +372,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         let shared = Arc::new(Shared {
             service: self.http_service(&config),
             in_flight: Arc::new(Semaphore::new(config.max_in_flight_requests.max(1))),
+            body_bytes: BodyBudget::new(config.max_body_bytes_in_flight),
             config,
         });
         let connections = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
@@ -440,26 +483,41 @@ async fn serve_request<S: Send + Sync + 'static>(
         Ok(body) => body,
         Err(response) => return response,
     };
-    // A `GET` opens a stream that lasts as long as the session: it takes no slot.
-    let slot = if parts.method == http::Method::POST {
-        let waited = tokio::time::timeout(
-            shared.config.in_flight_wait_timeout,
-            Arc::clone(&shared.in_flight).acquire_owned(),
-        )
+    // A `GET` opens a stream that lasts as long as the session: it takes no slot. A `POST`
+    // takes room for its body first, then a slot: a request that holds a slot holds its room,
+    // so the two never wait on each other.
+    let hold = if parts.method == http::Method::POST {
+        let waited = tokio::time::timeout(shared.config.in_flight_wait_timeout, async {
+            let room = shared.body_bytes.room_for(body.len()).await;
+            let Ok(slot) = Arc::clone(&shared.in_flight).acquire_owned().await else {
+                unreachable!("the semaphore is never closed");
+            };
+            Held {
+                _room: room,
+                _slot: slot,
+            }
+        })
         .await;
         match waited {
-            Ok(Ok(slot)) => Some(slot),
-            Ok(Err(_)) => unreachable!("the semaphore is never closed"),
+            Ok(hold) => Some(hold),
             Err(_) => {
-                return busy(&format!(
-                    "the server has its maximum of {} requests in flight",
-                    shared.config.max_in_flight_requests
-                ));
+                return busy(
+                    &format!(
+                        "the server has its maximum of {} requests or {} bytes of requests in flight",
+                        shared.config.max_in_flight_requests,
+                        shared.config.max_body_bytes_in_flight
+                    ),
+                    &body,
+                );
             }
         }
     } else {
         None
     };
+    let is_json = is_json_content(&parts.headers);
+    let is_post = parts.method == http::Method::POST;
+    // A handle on the body (a count, not a copy) to answer in JSON-RPC if rmcp refuses it.
+    let kept = body.clone();
     let request = http::Request::from_parts(parts, Full::new(body));
     let (response, refused) = SESSION_REFUSED
         .scope(Cell::new(false), async {
@@ -468,22 +526,91 @@ async fn serve_request<S: Send + Sync + 'static>(
         })
         .await;
     if refused {
-        return busy(&format!(
-            "the server has its maximum of {} sessions",
-            shared.config.max_sessions
-        ));
+        return busy(
+            &format!(
+                "the server has its maximum of {} sessions",
+                shared.config.max_sessions
+            ),
+            &kept,
+        );
     }
-    // The slot is held until the response is sent: for a call, until its result.
-    match slot {
-        Some(slot) => response.map(|body| HoldSlot { body, _slot: slot }.boxed()),
+    // rmcp answers a JSON body it cannot read as a message with a bare `415`, which no
+    // JSON-RPC client can show: answer it as JSON-RPC does.
+    if is_post && is_json && response.status() == http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return unreadable(&kept);
+    }
+    // The slot and the room are held until the response is sent: for a call, until its
+    // result.
+    match hold {
+        Some(hold) => response.map(|body| HoldSlot { body, _hold: hold }.boxed()),
         None => response,
     }
 }
 
-/// A response body that holds an in-flight slot until it ends or is dropped.
+/// What a `POST` holds until its response ends: its room among the bytes in flight and its
+/// in-flight slot.
+struct Held {
+    _room: Option<OwnedSemaphorePermit>,
+    _slot: OwnedSemaphorePermit,
+}
+
+/// The bound on bytes of request bodies in flight: a semaphore of one permit per byte.
+struct BodyBudget {
+    bytes: Arc<Semaphore>,
+    max: usize,
+}
+
+impl BodyBudget {
+    fn new(max: usize) -> Self {
+        // tokio's semaphores hold at most `usize::MAX >> 3` permits.
+        let max = max.clamp(1, Semaphore::MAX_PERMITS);
+        Self {
+            bytes: Arc::new(Semaphore::new(max)),
+            max,
+        }
+    }
+
+    /// The permits a body of `len` bytes takes: its size, and the whole budget for a body
+    /// larger than it (which then runs alone rather than never).
+    fn permits_for(&self, len: usize) -> u32 {
+        u32::try_from(len.min(self.max)).unwrap_or(u32::MAX)
+    }
+
+    /// Waits for room for a body of `len` bytes; an empty body needs none.
+    async fn room_for(&self, len: usize) -> Option<OwnedSemaphorePermit> {
+        let permits = self.permits_for(len);
+        if permits == 0 {
+            return None;
+        }
+        let Ok(room) = Arc::clone(&self.bytes).acquire_many_owned(permits).await else {
+            unreachable!("the semaphore is never closed");
+        };
+        Some(room)
+    }
+
+    /// The bytes free now.
+    #[cfg(test)]
+    fn free(&self) -> usize {
+        self.bytes.available_permits()
+    }
+}
+
+/// Whether a request says its body is JSON (`application/json`, parameters aside).
+fn is_json_content(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case("application/json")
+        })
+}
+
+/// A response body that holds an in-flight slot (and room for its request's body) until it
+/// ends or is dropped.
 struct HoldSlot {
     body: BoxBody<Bytes, Infallible>,
-    _slot: OwnedSemaphorePermit,
+    _hold: Held,
 }
 
 impl hyper::body::Body for HoldSlot {
@@ -545,26 +672,84 @@ async fn read_body(
 }
 
 /// The answer to a request refused for a lack of capacity: `503 Service Unavailable`, with
-/// `Retry-After` and a JSON-RPC error (-32000) that MCP clients can read. Like every error that
-/// answers no readable request, it has no id (MCP omits it where bare JSON-RPC writes `null`).
-fn busy(why: &str) -> HttpResponse {
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "error": {
-            "code": -32000,
-            "message": format!("Service Unavailable: {why}; retry later"),
-        },
-    });
-    let mut response = http::Response::new(Full::new(Bytes::from(body.to_string())).boxed());
-    *response.status_mut() = http::StatusCode::SERVICE_UNAVAILABLE;
-    let headers = response.headers_mut();
-    headers.insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static("application/json"),
+/// `Retry-After` and a JSON-RPC error (-32000) that MCP clients can read and match to their
+/// request by its id, read from the body (`null` when the body has none, as JSON-RPC writes
+/// an id that could not be read).
+fn busy(why: &str, body: &[u8]) -> HttpResponse {
+    let mut response = json_rpc_error(
+        http::StatusCode::SERVICE_UNAVAILABLE,
+        request_id(body).as_ref(),
+        -32000,
+        &format!("Service Unavailable: {why}; retry later"),
     );
-    headers.insert(
+    response.headers_mut().insert(
         http::header::RETRY_AFTER,
         http::HeaderValue::from(RETRY_AFTER_SECONDS),
+    );
+    response
+}
+
+/// The answer to a JSON body that is not a JSON-RPC message: `400 Bad Request` with a parse
+/// error (-32700, id `null`) when it is not JSON at all, an invalid request (-32600, with
+/// the id when one can be read) when it is JSON of another shape.
+fn unreadable(body: &[u8]) -> HttpResponse {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() {
+        return json_rpc_error(
+            http::StatusCode::BAD_REQUEST,
+            None,
+            -32700,
+            "Parse error: the request body is not valid JSON",
+        );
+    }
+    json_rpc_error(
+        http::StatusCode::BAD_REQUEST,
+        request_id(body).as_ref(),
+        -32600,
+        "Invalid Request: the request body is not a JSON-RPC request, notification or response \
+         of MCP",
+    )
+}
+
+/// The longest string id an error echoes: JSON-RPC has it echoed exactly, so a longer one is
+/// answered with `null` rather than cut.
+const MAX_ECHOED_ID_CHARS: usize = 256;
+
+/// The id of the JSON-RPC message in `body`, if it has a readable one. Read only to answer a
+/// request that is refused, so the second pass over the body costs nothing on the way of a
+/// call that is served.
+fn request_id(body: &[u8]) -> Option<rmcp::model::RequestId> {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        id: Option<rmcp::model::RequestId>,
+    }
+    let id = serde_json::from_slice::<Envelope>(body).ok()?.id?;
+    match &id {
+        rmcp::model::NumberOrString::String(text) if text.chars().count() > MAX_ECHOED_ID_CHARS => {
+            None
+        }
+        _ => Some(id),
+    }
+}
+
+/// A response whose body is one JSON-RPC error, with the id of the request it answers (always
+/// written, `null` when unknown: clients such as the Python SDK read an error without one as
+/// no error at all).
+fn json_rpc_error(
+    status: http::StatusCode,
+    id: Option<&rmcp::model::RequestId>,
+    code: i32,
+    message: &str,
+) -> HttpResponse {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": code, "message": message },
+    });
+    let mut response = http::Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
     );
     response
 }
@@ -614,6 +799,45 @@ mod tests {
         let served = accept(&listener).await.unwrap();
         assert!(served.nodelay().unwrap(), "TCP_NODELAY is set");
         drop(client.await);
+    }
+
+    #[tokio::test]
+    async fn bodies_in_flight_take_their_size_in_permits_until_dropped() {
+        let budget = BodyBudget::new(4 * 1024 * 1024);
+        let mib = 1024 * 1024;
+        let mut held = Vec::new();
+        for taken in 1..=4 {
+            held.push(budget.room_for(mib).await);
+            assert_eq!(budget.free(), (4 - taken) * mib);
+        }
+        // A fifth body does not fit until one of the four is answered.
+        let fifth = budget.room_for(mib);
+        tokio::pin!(fifth);
+        assert!(
+            futures_util::FutureExt::now_or_never(fifth.as_mut()).is_none(),
+            "the fifth waits"
+        );
+        held.pop();
+        let fifth = fifth.await;
+        assert!(fifth.is_some());
+        assert_eq!(budget.free(), 0);
+        drop(held);
+        drop(fifth);
+        assert_eq!(budget.free(), 4 * mib);
+    }
+
+    #[tokio::test]
+    async fn a_body_larger_than_the_budget_takes_all_of_it_and_an_empty_one_none() {
+        let budget = BodyBudget::new(1000);
+        assert_eq!(budget.permits_for(5000), 1000);
+        let whole = budget.room_for(5000).await;
+        assert_eq!(budget.free(), 0);
+        assert!(
+            budget.room_for(0).await.is_none(),
+            "an empty body waits for nothing"
+        );
+        drop(whole);
+        assert_eq!(budget.free(), 1000);
     }
 
     #[test]

@@ -1,11 +1,11 @@
-//! rmcp's in-memory sessions, bounded: a cap on how many are open, a deadline for a new
-//! session's first use, and one answer for every request of a session.
+//! rmcp's in-memory sessions, bounded: a cap on how many are open, the idle ones evicted when
+//! all are taken, a deadline for a new session's first use, and one answer for every request
+//! of a session.
 
 use std::collections::{HashMap, HashSet};
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
-
-use std::pin::Pin;
 
 use futures_util::stream::{self, Stream, StreamExt as _};
 use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId, ServerJsonRpcMessage};
@@ -16,6 +16,7 @@ use rmcp::transport::streamable_http_server::session::{
     ServerSseMessage, SessionId, SessionManager,
 };
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
 
 use crate::text::cut;
 
@@ -27,9 +28,14 @@ const MAX_ECHOED_ID_CHARS: usize = 64;
 
 /// rmcp's [`LocalSessionManager`], bounded:
 ///
-/// - at most `max` sessions are open; another `initialize` fails with
-///   [`SessionLimitError::Full`] (which [`Server::serve_http_with`](crate::Server::serve_http_with)
-///   answers `503 Service Unavailable`);
+/// - at most `max` sessions are open; when all are taken, another `initialize` closes the
+///   session idle the longest if it has been idle (no request in flight, nothing received) for
+///   at least the eviction time ([`BoundedSessions::with_idle_eviction`]), and otherwise fails
+///   with [`SessionLimitError::Full`] (which
+///   [`Server::serve_http_with`](crate::Server::serve_http_with) answers `503 Service
+///   Unavailable`). So a client that opens sessions and leaves them holds the table for the
+///   eviction time, not for rmcp's idle timeout; its evicted sessions are answered `404 Not
+///   Found`, which tells a client to start a new one;
 /// - a session that its client does not use within `init_timeout` of its `initialize` (not
 ///   even with `notifications/initialized`) is closed;
 /// - a request whose id is already in flight in the same session is answered a JSON-RPC
@@ -37,6 +43,7 @@ const MAX_ECHOED_ID_CHARS: usize = 64;
 ///   id only one would ever be answered.
 pub struct BoundedSessions {
     inner: Arc<Inner>,
+    evict_idle_after: Duration,
 }
 
 struct Inner {
@@ -55,6 +62,8 @@ struct Live {
     used: bool,
     /// The ids of its requests not yet answered.
     in_flight: HashSet<RequestId>,
+    /// When its client last sent something, or its last response ended.
+    last_active: Instant,
 }
 
 impl Inner {
@@ -70,7 +79,22 @@ impl Inner {
     fn mark_used(&self, id: &SessionId) {
         if let Some(live) = self.live().get_mut(id) {
             live.used = true;
+            live.last_active = Instant::now();
         }
+    }
+
+    /// Takes out of the table the session idle the longest, if it has been idle for at least
+    /// `idle` with no request in flight. Its slot is given back when the returned entry drops.
+    fn take_idlest(&self, idle: Duration) -> Option<(SessionId, Live)> {
+        let now = Instant::now();
+        let mut live = self.live();
+        let idlest = live
+            .iter()
+            .filter(|(_, session)| session.in_flight.is_empty())
+            .filter(|(_, session)| now.saturating_duration_since(session.last_active) >= idle)
+            .min_by_key(|(_, session)| session.last_active)
+            .map(|(id, _)| id.clone())?;
+        live.remove_entry(&idlest)
     }
 
     async fn close(&self, id: &SessionId) -> Result<(), LocalSessionManagerError> {
@@ -86,13 +110,16 @@ impl std::fmt::Debug for BoundedSessions {
             .field("open", &self.open())
             .field("max", &self.inner.max)
             .field("init_timeout", &self.inner.init_timeout)
+            .field("evict_idle_after", &self.evict_idle_after)
             .finish_non_exhaustive()
     }
 }
 
 impl BoundedSessions {
     /// Bounds `local` to `max` sessions, each closed when unused `init_timeout` after its
-    /// `initialize`.
+    /// `initialize`; when all are taken, one idle for
+    /// [`HttpConfig::DEFAULT_SESSION_EVICTION_IDLE_TIME`](super::HttpConfig::DEFAULT_SESSION_EVICTION_IDLE_TIME)
+    /// makes room for a new one.
     #[must_use]
     pub fn new(local: LocalSessionManager, max: usize, init_timeout: Duration) -> Self {
         Self {
@@ -103,7 +130,16 @@ impl BoundedSessions {
                 init_timeout,
                 live: Mutex::new(HashMap::new()),
             }),
+            evict_idle_after: super::HttpConfig::DEFAULT_SESSION_EVICTION_IDLE_TIME,
         }
+    }
+
+    /// When all sessions are taken, a new one evicts the session idle the longest if it has
+    /// been idle for at least `idle` (`Duration::MAX`: never evict).
+    #[must_use]
+    pub fn with_idle_eviction(mut self, idle: Duration) -> Self {
+        self.evict_idle_after = idle;
+        self
     }
 
     /// How many sessions are open.
@@ -141,6 +177,7 @@ impl Drop for InFlight {
             && let Some(live) = inner.live().get_mut(&self.session)
         {
             live.in_flight.remove(&self.request);
+            live.last_active = Instant::now();
         }
     }
 }
@@ -150,7 +187,7 @@ impl SessionManager for BoundedSessions {
     type Transport = <LocalSessionManager as SessionManager>::Transport;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        let Ok(slot) = Arc::clone(&self.inner.slots).try_acquire_owned() else {
+        let Some(slot) = self.slot().await else {
             let _ = super::SESSION_REFUSED.try_with(|refused| refused.set(true));
             return Err(SessionLimitError::Full {
                 max: self.inner.max,
@@ -163,6 +200,7 @@ impl SessionManager for BoundedSessions {
                 _slot: slot,
                 used: false,
                 in_flight: HashSet::new(),
+                last_active: Instant::now(),
             },
         );
         // A session whose client never comes back would hold its slot for the whole idle
@@ -236,6 +274,20 @@ impl SessionManager for BoundedSessions {
 }
 
 impl BoundedSessions {
+    /// A place for a new session: a free one, or the place of the session idle the longest,
+    /// closed for it.
+    async fn slot(&self) -> Option<OwnedSemaphorePermit> {
+        if let Ok(slot) = Arc::clone(&self.inner.slots).try_acquire_owned() {
+            return Some(slot);
+        }
+        // Taken out of the table first, so that two new sessions never evict the same one.
+        let (victim, entry) = self.inner.take_idlest(self.evict_idle_after)?;
+        tracing::debug!(session = %victim, "closing the session idle the longest to make room");
+        let _ = self.inner.local.close_session(&victim).await;
+        drop(entry);
+        Arc::clone(&self.inner.slots).try_acquire_owned().ok()
+    }
+
     /// The response stream of a message of session `id`, unless the message is a request
     /// whose id is already in flight there.
     async fn stream_of(
@@ -248,6 +300,7 @@ impl BoundedSessions {
             let mut live = self.inner.live();
             if let Some(session) = live.get_mut(id) {
                 session.used = true;
+                session.last_active = Instant::now();
                 if !session.in_flight.insert(request.id.clone()) {
                     let answer = duplicate(request.id.clone());
                     return Ok(Box::pin(stream::once(async move { answer })));
