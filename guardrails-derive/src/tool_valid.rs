@@ -14,6 +14,9 @@ use crate::tool_name::{MAX_TOOL_NAME_CHARS, is_valid_tool_name};
 /// The smallest byte cap that leaves room for a result and its notice.
 const MIN_MAX_BYTES: u64 = 256;
 
+/// The smallest token budget that leaves room for a result and its notice.
+const MIN_MAX_TOKENS: u64 = 64;
+
 /// The checked tool, or `None` when a check failed or the parameters did not parse (each
 /// failure recorded in `acc`).
 pub(crate) fn check_tool<'a>(tool: ToolFn<'a>, acc: &mut Accumulator) -> Option<CheckedTool<'a>> {
@@ -65,6 +68,7 @@ fn resolve<'a>(
         annotations,
         agent_limit,
         max_bytes: options.max_bytes.map(|m| m.value),
+        max_tokens: options.max_tokens.map(|m| m.value),
         rate_limit: options
             .rate_limit
             .as_ref()
@@ -135,6 +139,17 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
             max.span,
             format!(
                 "`max_bytes` ({}) leaves no room for a result: use at least {MIN_MAX_BYTES}",
+                max.value
+            ),
+        ));
+    }
+    if let Some(max) = &options.max_tokens
+        && max.value < MIN_MAX_TOKENS
+    {
+        acc.push(error(
+            max.span,
+            format!(
+                "`max_tokens` ({}) leaves no room for a result: use at least {MIN_MAX_TOKENS}",
                 max.value
             ),
         ));
