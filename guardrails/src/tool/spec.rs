@@ -434,6 +434,7 @@ impl Contract {
             output_schema: spec.output_schema(),
             agent_limit: spec.agent_limit().map(|l| l.max),
             max_bytes: spec.max_bytes(),
+            max_tokens: spec.max_tokens(),
             policy: spec.policy().is_some(),
             arg_policies: (spec.arg_policies)(),
         })
