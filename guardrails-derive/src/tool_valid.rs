@@ -132,28 +132,7 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
     {
         acc.push(error(limit.span, message));
     }
-    if let Some(max) = &options.max_bytes
-        && max.value < MIN_MAX_BYTES
-    {
-        acc.push(error(
-            max.span,
-            format!(
-                "`max_bytes` ({}) leaves no room for a result: use at least {MIN_MAX_BYTES}",
-                max.value
-            ),
-        ));
-    }
-    if let Some(max) = &options.max_tokens
-        && max.value < MIN_MAX_TOKENS
-    {
-        acc.push(error(
-            max.span,
-            format!(
-                "`max_tokens` ({}) leaves no room for a result: use at least {MIN_MAX_TOKENS}",
-                max.value
-            ),
-        ));
-    }
+    check_budgets(options, acc);
     if options.agent_limit.is_none() {
         if let Some(hint) = &options.hint {
             acc.push(error(
@@ -187,6 +166,26 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
             teach.span(),
             "`hint` and `teach` both write the teaching block: keep one",
         ));
+    }
+}
+
+/// A byte cap or a token budget too small to hold a result and its notice.
+fn check_budgets(options: &ToolOptions, acc: &mut Accumulator) {
+    for (option, max, least) in [
+        ("max_bytes", &options.max_bytes, MIN_MAX_BYTES),
+        ("max_tokens", &options.max_tokens, MIN_MAX_TOKENS),
+    ] {
+        if let Some(max) = max
+            && max.value < least
+        {
+            acc.push(error(
+                max.span,
+                format!(
+                    "`{option}` ({}) leaves no room for a result: use at least {least}",
+                    max.value
+                ),
+            ));
+        }
     }
 }
 
