@@ -139,7 +139,7 @@ pub(crate) fn present_page<O: Truncate>(
     let mut oversized = fits == 0 && !values.is_empty();
     values.truncate(fits.max(usize::from(oversized)));
     let mut structured = Value::Object(listing(values, total));
-    let cursor = loop {
+    let (cursor, data) = loop {
         let shown = shown_of(&structured);
         let next = page.offset + shown;
         // Without an item shown, a cursor would point at the same page again.
@@ -153,11 +153,12 @@ pub(crate) fn present_page<O: Truncate>(
         if oversized {
             structured["item_cut"] = Value::Bool(true);
             budget.cut_item(&mut structured, "/items/0");
-            break cursor;
+            break (cursor, json_text(&structured));
         }
+        let data = json_text(&structured);
         // The sums of the items can differ from the whole by a token: the whole decides.
-        match budget.broken_by_text(&json_text(&structured)) {
-            None => break cursor,
+        match budget.broken_by_text(&data) {
+            None => break (cursor, data),
             Some(broken) if shown > 1 => {
                 drop_last(&mut structured);
                 cut = Some(broken);
@@ -169,7 +170,7 @@ pub(crate) fn present_page<O: Truncate>(
         }
     };
     let shown = shown_of(&structured);
-    let mut text = vec![json_text(&structured)];
+    let mut text = vec![data];
     if shown < total || oversized {
         let truncated = Truncated {
             tool: spec.name(),
@@ -284,14 +285,17 @@ fn present_items(
     let room = json!({"items": [], "shown": total, "total": total});
     let (fits, mut cut) = budget.fitting(&values, &room);
     values.truncate(fits);
-    // The sums of the items can differ from the whole by a token: the whole decides.
-    while !values.is_empty() {
-        let whole = json!({"items": &values, "shown": total, "total": total});
-        let Some(broken) = budget.broken_by_text(&json_text(&whole)) else {
-            break;
-        };
-        values.pop();
-        cut = Some(broken);
+    // The sums of the items' tokens can differ from the whole by a token: the whole decides.
+    // (Bytes add up exactly.)
+    if budget.tokens.is_some() {
+        while !values.is_empty() {
+            let whole = json!({"items": &values, "shown": total, "total": total});
+            let Some(broken) = budget.broken_by_text(&json_text(&whole)) else {
+                break;
+            };
+            values.pop();
+            cut = Some(broken);
+        }
     }
     let by_bytes = cut == Some(Cut::Bytes);
     let by_tokens = cut == Some(Cut::Tokens);
