@@ -263,3 +263,80 @@ fn the_budget_is_part_of_the_spec() {
     assert_eq!((spec.max_tokens(), spec.max_bytes()), (Some(400), None));
     assert_eq!(notes_by_bytes.spec().max_tokens(), None);
 }
+
+/// Texts of any sizes and scripts, for the property below.
+struct Texts(Vec<String>);
+
+/// Lists the texts; a page holds what fits in 300 bytes.
+#[tool(read_only, agent_limit = 7, paged, max_bytes = 300)]
+fn texts_within_bytes(state: &Texts, _args: NoArgs) -> Vec<String> {
+    state.0.clone()
+}
+
+/// Lists the texts; a page holds what fits in 80 tokens.
+#[tool(read_only, agent_limit = 7, paged, max_tokens = 80)]
+fn texts_within_tokens(state: &Texts, _args: NoArgs) -> Vec<String> {
+    state.0.clone()
+}
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn texts() -> impl Strategy<Value = Vec<String>> {
+        let text = prop_oneof![
+            "[a-z ]{0,40}",
+            "\\PC{0,60}",
+            "[检查发票🙏Проверить ]{0,300}",
+            "[a-zA-Z0-9+/]{100,600}",
+        ];
+        prop::collection::vec(text, 0..30)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever cuts the pages (the agent limit, the byte cap, the token budget, an item
+        /// too large on its own), walking them yields every item once, in order: whole, or,
+        /// alone on its page and marked, a head of it ending in "…"; and every page keeps
+        /// within its budget.
+        #[test]
+        fn walking_the_pages_yields_every_item_once_whatever_cut_them(texts in texts()) {
+            let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let server = Server::new(Texts(texts.clone()))
+                .tool(texts_within_bytes)
+                .tool(texts_within_tokens);
+            for tool in ["texts_within_bytes", "texts_within_tokens"] {
+                let mut seen: Vec<(String, bool)> = Vec::new();
+                let mut args = json!({});
+                for _ in 0..=texts.len() {
+                    let out = rt.block_on(server.call(tool, object(args.clone()))).unwrap();
+                    prop_assert!(!out.is_error, "{}", out.text[0]);
+                    if tool == "texts_within_bytes" {
+                        prop_assert!(out.text[0].len() <= 300, "{}", out.text[0]);
+                    } else {
+                        prop_assert!(estimate_tokens(&out.text[0]) <= 80, "{}", out.text[0]);
+                    }
+                    let page = out.structured.unwrap();
+                    let cut = page.get("item_cut") == Some(&json!(true));
+                    let items = page["items"].as_array().unwrap();
+                    prop_assert!(!cut || items.len() == 1);
+                    seen.extend(items.iter().map(|i| (i.as_str().unwrap().to_owned(), cut)));
+                    match page.get("next_cursor") {
+                        Some(cursor) => args = json!({"cursor": cursor}),
+                        None => break,
+                    }
+                }
+                prop_assert_eq!(seen.len(), texts.len(), "{}: {:?}", tool, seen);
+                for ((shown, cut), text) in seen.iter().zip(&texts) {
+                    if *cut {
+                        let head = shown.strip_suffix('…').unwrap();
+                        prop_assert!(text.starts_with(head) && head.len() < text.len());
+                    } else {
+                        prop_assert_eq!(shown, text);
+                    }
+                }
+            }
+        }
+    }
+}

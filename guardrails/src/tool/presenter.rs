@@ -150,14 +150,20 @@ pub(crate) fn present_page<O: Truncate>(
                 None => envelope.remove("next_cursor"),
             };
         }
+        let data = json_text(&structured);
+        // The sums of the items can differ from the whole by a token: the whole decides. (The
+        // last page has no cursor, for which room was made.)
+        let broken = budget.broken_by_text(&data);
         if oversized {
+            if broken.is_none() {
+                oversized = false;
+                break (cursor, data);
+            }
             structured["item_cut"] = Value::Bool(true);
             budget.cut_item(&mut structured, "/items/0");
             break (cursor, json_text(&structured));
         }
-        let data = json_text(&structured);
-        // The sums of the items can differ from the whole by a token: the whole decides.
-        match budget.broken_by_text(&data) {
+        match broken {
             None => break (cursor, data),
             Some(broken) if shown > 1 => {
                 drop_last(&mut structured);
