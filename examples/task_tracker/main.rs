@@ -60,7 +60,7 @@ async fn main() -> std::io::Result<()> {
             let report = field_report::FieldReport::default();
             metrics::set_global_recorder(report.clone()).expect("the only recorder");
             demo(&server).await;
-            println!("\n=== 19. The field report: telemetry of this session, no value in it\n");
+            println!("\n=== 21. The field report: telemetry of this session, no value in it\n");
             print!("{}", report.render());
             Ok(())
         }
@@ -186,6 +186,7 @@ async fn demo(server: &guardrails::Server<tracker::Tracker>) {
     .await;
     demo_data_model(server).await;
     demo_operate(server).await;
+    demo_budget(server).await;
 }
 
 /// Operating the server: the same invalid call again, and a rate limit.
@@ -220,6 +221,33 @@ async fn demo_operate(server: &guardrails::Server<tracker::Tracker>) {
         json!({}),
     )
     .await;
+}
+
+/// A result budgeted in tokens: each page is cut at a task, and its cursor resumes after it.
+async fn demo_budget(server: &guardrails::Server<tracker::Tracker>) {
+    let args = json!({"assignee": "ada"});
+    let title = "19. It reads tasks in full: the page ends at the last task that fits its budget of 1,500 tokens, with a cursor";
+    let Ok(first) = server
+        .call("read_tasks", args.as_object().cloned().unwrap_or_default())
+        .await
+    else {
+        return;
+    };
+    show(title, "read_tasks", &args, &first);
+    let cursor = first
+        .structured
+        .as_ref()
+        .and_then(|page| page.get("next_cursor"))
+        .cloned();
+    if let Some(cursor) = cursor {
+        step(
+            server,
+            "20. It follows the cursor: the next page starts right after the last task shown",
+            "read_tasks",
+            json!({"assignee": "ada", "cursor": cursor}),
+        )
+        .await;
+    }
 }
 
 /// The argument shapes of the serde data model: an enum with data and a flattened struct.

@@ -4,6 +4,8 @@
 //!
 //! - `list_tasks` returns thousands of tasks under an agent limit of 50, with a teaching block
 //!   that names its real filters;
+//! - `read_tasks` reads tasks in full a page at a time, each page within a budget of 1,500
+//!   tokens, cut at a task, with a cursor to the next page;
 //! - `create_task` takes strict arguments, and its free-text `description` is held to the
 //!   `decision` output policy and, for a task created `blocked`, required by a rule across
 //!   fields (`#[guard(check = ..)]`);
@@ -262,6 +264,31 @@ pub fn list_tasks(state: &Tracker, args: ListTasks) -> Paged<std::vec::IntoIter<
         .collect();
     // `total` counts every match, the ones before the offset too.
     Paged::new(matching.into_iter(), args.offset.unwrap_or(0))
+}
+
+/// Arguments of `read_tasks`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct ReadTasks {
+    /// Only tasks assigned to this person (a lowercase handle such as `ada`).
+    #[guard(pattern = "^[a-z][a-z0-9_]{1,31}$")]
+    pub assignee: Option<String>,
+    /// Only tasks in this status.
+    pub status: Option<Status>,
+}
+
+/// Reads tasks in full, descriptions included, oldest first: a page holds what fits in 1,500
+/// tokens, and `next_cursor` continues it.
+#[tool(read_only, agent_limit = 50, paged, max_tokens = 1_500)]
+pub fn read_tasks(state: &Tracker, args: ReadTasks) -> Vec<Task> {
+    state
+        .read()
+        .iter()
+        .filter(|t| {
+            args.assignee.as_deref().is_none_or(|a| a == t.assignee)
+                && args.status.is_none_or(|s| s == t.status)
+        })
+        .cloned()
+        .collect()
 }
 
 fn default_priority() -> u8 {
@@ -670,6 +697,7 @@ pub fn server_on(tracker: std::sync::Arc<Tracker>) -> Server<Tracker> {
              Errors explain how to fix the call.",
         )
         .tool(list_tasks)
+        .tool(read_tasks)
         .tool(create_task)
         .tool(update_task)
         .tool(delete_task)

@@ -118,6 +118,7 @@ pub(crate) struct CheckedTool<'a> {
     pub(crate) annotations: Vec<(&'static str, At<bool>)>,
     pub(crate) agent_limit: Option<AgentLimit>,
     pub(crate) max_bytes: Option<u64>,
+    pub(crate) max_tokens: Option<u64>,
     /// `rate_limit`: how many calls per how many seconds.
     pub(crate) rate_limit: Option<(u32, u64)>,
     pub(crate) policy: Option<syn::Path>,

@@ -134,6 +134,7 @@ pub(crate) enum ToolOption {
     Hint,
     Teach,
     MaxBytes,
+    MaxTokens,
     Policy,
     RateLimit,
 }
@@ -151,6 +152,7 @@ pub(crate) const TOOL_OPTIONS: &[(&str, ToolOption)] = &[
     ("hint", ToolOption::Hint),
     ("teach", ToolOption::Teach),
     ("max_bytes", ToolOption::MaxBytes),
+    ("max_tokens", ToolOption::MaxTokens),
     ("policy", ToolOption::Policy),
     ("rate_limit", ToolOption::RateLimit),
 ];

@@ -22,6 +22,7 @@ pub(crate) struct ToolOptions {
     pub(crate) hint: Option<At<String>>,
     pub(crate) teach: Option<syn::Path>,
     pub(crate) max_bytes: Option<At<u64>>,
+    pub(crate) max_tokens: Option<At<u64>>,
     pub(crate) policy: Option<syn::Path>,
     /// `rate_limit = "10/min"`, as written.
     pub(crate) rate_limit: Option<At<String>>,

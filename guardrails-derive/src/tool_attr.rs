@@ -86,6 +86,7 @@ fn parse_options(args: TokenStream, acc: &mut Accumulator) -> ToolOptions {
             ToolOption::AgentLimit => set_once(&mut out.agent_limit, count(&meta)?, &meta, acc),
             ToolOption::Paged => set_once(&mut out.paged, flag(&meta)?, &meta, acc),
             ToolOption::MaxBytes => set_once(&mut out.max_bytes, count(&meta)?, &meta, acc),
+            ToolOption::MaxTokens => set_once(&mut out.max_tokens, count(&meta)?, &meta, acc),
             ToolOption::Teach => set_once(&mut out.teach, path(&meta)?, &meta, acc),
             ToolOption::Policy => set_once(&mut out.policy, path(&meta)?, &meta, acc),
             ToolOption::RateLimit => set_once(&mut out.rate_limit, string(&meta)?, &meta, acc),

@@ -14,6 +14,9 @@ use crate::tool_name::{MAX_TOOL_NAME_CHARS, is_valid_tool_name};
 /// The smallest byte cap that leaves room for a result and its notice.
 const MIN_MAX_BYTES: u64 = 256;
 
+/// The smallest token budget that leaves room for a result and its notice.
+const MIN_MAX_TOKENS: u64 = 64;
+
 /// The checked tool, or `None` when a check failed or the parameters did not parse (each
 /// failure recorded in `acc`).
 pub(crate) fn check_tool<'a>(tool: ToolFn<'a>, acc: &mut Accumulator) -> Option<CheckedTool<'a>> {
@@ -65,6 +68,7 @@ fn resolve<'a>(
         annotations,
         agent_limit,
         max_bytes: options.max_bytes.map(|m| m.value),
+        max_tokens: options.max_tokens.map(|m| m.value),
         rate_limit: options
             .rate_limit
             .as_ref()
@@ -128,17 +132,7 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
     {
         acc.push(error(limit.span, message));
     }
-    if let Some(max) = &options.max_bytes
-        && max.value < MIN_MAX_BYTES
-    {
-        acc.push(error(
-            max.span,
-            format!(
-                "`max_bytes` ({}) leaves no room for a result: use at least {MIN_MAX_BYTES}",
-                max.value
-            ),
-        ));
-    }
+    check_budgets(options, acc);
     if options.agent_limit.is_none() {
         if let Some(hint) = &options.hint {
             acc.push(error(
@@ -172,6 +166,26 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
             teach.span(),
             "`hint` and `teach` both write the teaching block: keep one",
         ));
+    }
+}
+
+/// A byte cap or a token budget too small to hold a result and its notice.
+fn check_budgets(options: &ToolOptions, acc: &mut Accumulator) {
+    for (option, max, least) in [
+        ("max_bytes", &options.max_bytes, MIN_MAX_BYTES),
+        ("max_tokens", &options.max_tokens, MIN_MAX_TOKENS),
+    ] {
+        if let Some(max) = max
+            && max.value < least
+        {
+            acc.push(error(
+                max.span,
+                format!(
+                    "`{option}` ({}) leaves no room for a result: use at least {least}",
+                    max.value
+                ),
+            ));
+        }
     }
 }
 

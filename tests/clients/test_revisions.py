@@ -16,6 +16,7 @@ TOKEN = "t" * 24
 # which need the id of a task created first.
 TRACKER_CALLS = [
     ("list_tasks", {}),
+    ("read_tasks", {"assignee": "ada"}),
     ("create_task", {"title": "Write the release notes", "assignee": "ada", "due": "2026-12-01"}),
     ("task_report", {"assignee": "ada", "status": "blocked"}),
     ("export_tasks", {"destination": {"url": "https://example.com/hook", "token": TOKEN}}),

@@ -83,6 +83,27 @@ def test_a_large_list_is_truncated_with_a_teaching_block():
     assert '<filter name="due_before">' in text
 
 
+def test_a_token_budgeted_page_resumes_right_after_its_last_task():
+    async def body(session):
+        first = await session.call_tool("read_tasks", {"assignee": "ada", "status": "done"})
+        cursor = first.structured_content["next_cursor"]
+        second = await session.call_tool(
+            "read_tasks", {"assignee": "ada", "status": "done", "cursor": cursor}
+        )
+        return first, second
+
+    first, second = session_run("task_tracker", body)
+    assert not first.is_error and not second.is_error
+    one, two = first.structured_content, second.structured_content
+    # The budget, not the agent limit of 50, cut the page, at a task.
+    assert 0 < one["shown"] < 50
+    assert "token budget" in text_of(first)
+    # The seeded tasks of ada that are done are those whose id is 10 more than a multiple of
+    # 20: the pages hold each in turn, none twice, none skipped.
+    ids = [task["id"] for task in one["items"] + two["items"]]
+    assert ids == list(range(10, 20 * len(ids), 20))
+
+
 def test_a_filtered_list_fits():
     async def body(session):
         return await session.call_tool(

@@ -531,6 +531,23 @@ fn agent_limit_and_byte_cap() {
         ChangeSeverity::Risky
     );
     expect(
+        |c| c.max_tokens = Some(2_000),
+        ChangeSeverity::Safe,
+        "create_user.max_tokens",
+    );
+    let mut budgeted = base();
+    budgeted.max_tokens = Some(2_000);
+    let mut tighter = budgeted.clone();
+    tighter.max_tokens = Some(500);
+    let lowered = &diff_tool(&budgeted, &tighter)[0];
+    assert_eq!(lowered.severity, ChangeSeverity::Risky);
+    assert!(
+        lowered
+            .description
+            .contains("Token budget lowered from 2000 to 500 tokens"),
+        "{lowered:?}"
+    );
+    expect(
         |c| c.policy = true,
         ChangeSeverity::Safe,
         "create_user.policy",

@@ -216,6 +216,45 @@ async fn limits_cut_a_list_and_teach_the_filters_from_the_schema() {
 }
 
 #[tokio::test]
+async fn a_token_budget_cuts_a_list_at_an_item_and_a_text_at_a_character() {
+    use guardrails::present::estimate_tokens;
+    let router = RouterGuard::new()
+        .tool("list_notes", ResultLimits::new().max_tokens(200))
+        .tool("echo", ResultLimits::new().max_tokens(3))
+        .guard(Notes::tool_router());
+    let client = connect(Notes::with_router(40, router)).await;
+    let result = client
+        .call_tool(call("list_notes", json!({})))
+        .await
+        .unwrap();
+    let structured = result.structured_content.as_ref().unwrap();
+    let shown = structured["notes"].as_array().unwrap().len();
+    assert!((1..40).contains(&shown), "{shown}");
+    // The items kept fit the budget; one more would not have.
+    let items = &structured["notes"];
+    assert!(estimate_tokens(&items.to_string()) <= 200, "{items}");
+    let teaching = text(&result, 1);
+    assert!(
+        teaching.contains(&format!(
+            "Only {shown} of 40 items fit within this tool's token budget."
+        )),
+        "{teaching}"
+    );
+
+    let long = client
+        .call_tool(call("echo", json!({"text": "检查发票检查发票"})))
+        .await
+        .unwrap();
+    assert_eq!(text(&long, 0), "检");
+    assert!(
+        text(&long, 1).contains(r#"bytes_shown="3" bytes_total="24""#),
+        "{}",
+        text(&long, 1)
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn the_servers_format_is_used() {
     let router = RouterGuard::new()
         .render(RenderFormat::Json)

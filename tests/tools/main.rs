@@ -1,6 +1,7 @@
 //! Tools in process, without a transport: the call pipeline (validate, handler, present), handlers
 //! of every kind, tool errors, paging and the rendering the model reads.
 
+mod budgets;
 mod opaque_returns;
 mod paging;
 mod pipeline;

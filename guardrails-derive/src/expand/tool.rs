@@ -69,6 +69,10 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
         let max = usize::try_from(max).unwrap_or(usize::MAX);
         quote!(.with_max_bytes(#max))
     });
+    let max_tokens = tool.max_tokens.map(|max| {
+        let max = usize::try_from(max).unwrap_or(usize::MAX);
+        quote!(.with_max_tokens(#max))
+    });
     let rate_limit = tool
         .rate_limit
         .map(|(calls, seconds)| quote!(.with_rate_limit_per(#calls, #seconds)));
@@ -83,6 +87,7 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
             .with_annotations(__gr::Annotations::new() #(#hints)*)
             #limit
             #max_bytes
+            #max_tokens
             #rate_limit
             #policy
             .with_output_schema(__output_schema);

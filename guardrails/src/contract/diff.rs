@@ -320,6 +320,14 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
         "Byte cap",
         ("byte", "bytes"),
     );
+    limit(
+        &mut c,
+        format!("{name}.max_tokens"),
+        before.max_tokens,
+        after.max_tokens,
+        "Token budget",
+        ("token", "tokens"),
+    );
     checks(
         &mut c,
         &format!("{name}.checks"),

@@ -44,6 +44,9 @@ pub struct Contract {
     /// The byte cap of the payload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u64>,
+    /// The token budget of the payload.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
     /// Whether an output check (policy) is attached. A policy has no name of its own at run
     /// time, so only its presence is part of the contract.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -339,6 +342,7 @@ pub(crate) struct Declared<'a> {
     pub(crate) output_schema: Option<&'a Map<String, Value>>,
     pub(crate) agent_limit: Option<usize>,
     pub(crate) max_bytes: Option<usize>,
+    pub(crate) max_tokens: Option<usize>,
     pub(crate) policy: bool,
     /// The argument fields whose text a policy checks.
     pub(crate) arg_policies: Vec<ProbedPolicy>,
@@ -362,6 +366,7 @@ impl Contract {
             output: d.output_schema.map(output_fields),
             agent_limit: d.agent_limit.map(|l| u64::try_from(l).unwrap_or(u64::MAX)),
             max_bytes: d.max_bytes.map(|b| u64::try_from(b).unwrap_or(u64::MAX)),
+            max_tokens: d.max_tokens.map(|t| u64::try_from(t).unwrap_or(u64::MAX)),
             policy: d.policy,
             checks: d.args.checks.iter().map(|&c| c.to_owned()).collect(),
         }

@@ -18,9 +18,9 @@ use crate::operate::{
     Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts, ToolTelemetry,
 };
 use crate::render::RenderOptions;
-use crate::text::{head_bytes, json_text};
+use crate::text::json_text;
 use crate::tool::CallOutput;
-use crate::tool::presenter::keep_within;
+use crate::tool::budget::{Budget, Cut};
 use crate::tool::run::audit_log;
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
@@ -43,14 +43,16 @@ pub fn guard_router<S: Send + Sync + 'static>(router: ToolRouter<S>) -> ToolRout
     RouterGuard::new().guard(router)
 }
 
-/// Limits on the result of one native tool: an agent limit on a list and a byte cap on the
-/// whole payload.
+/// Limits on the result of one native tool: an agent limit on a list, and a byte cap and a
+/// token budget on the whole payload (tokens as
+/// [`estimate_tokens`](crate::present::estimate_tokens) counts them).
 ///
 /// ```
 /// use guardrails::mcp::ResultLimits;
 ///
-/// let limits = ResultLimits::new().agent_limit(50).max_bytes(16 * 1024);
+/// let limits = ResultLimits::new().agent_limit(50).max_bytes(16 * 1024).max_tokens(4_000);
 /// assert_eq!(limits.agent_limit, Some(50));
+/// assert_eq!(limits.max_tokens, Some(4_000));
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -59,6 +61,9 @@ pub struct ResultLimits {
     pub agent_limit: Option<usize>,
     /// The most bytes of text that reach the model.
     pub max_bytes: Option<usize>,
+    /// The most tokens of text that reach the model, as
+    /// [`estimate_tokens`](crate::present::estimate_tokens) counts them.
+    pub max_tokens: Option<usize>,
 }
 
 impl ResultLimits {
@@ -68,6 +73,7 @@ impl ResultLimits {
         Self {
             agent_limit: None,
             max_bytes: None,
+            max_tokens: None,
         }
     }
 
@@ -85,8 +91,20 @@ impl ResultLimits {
         self
     }
 
+    /// Cuts the text of a result to `max` tokens, as
+    /// [`estimate_tokens`](crate::present::estimate_tokens) counts them (at least one).
+    #[must_use]
+    pub const fn max_tokens(mut self, max: usize) -> Self {
+        self.max_tokens = Some(if max == 0 { 1 } else { max });
+        self
+    }
+
     const fn is_none(&self) -> bool {
-        self.agent_limit.is_none() && self.max_bytes.is_none()
+        self.agent_limit.is_none() && self.max_bytes.is_none() && self.max_tokens.is_none()
+    }
+
+    const fn budget(&self) -> Budget {
+        Budget::new(self.max_bytes, self.max_tokens)
     }
 }
 
@@ -116,8 +134,8 @@ impl ResultLimits {
 /// (what rmcp's `Json<T>` returns for a struct with one list), or a text result that is a JSON
 /// array. Past the limit only the first items are kept, and a teaching block says how many of
 /// how many are shown and which of the tool's optional parameters narrow the next call, with
-/// the values they accept, read from its schema. A byte cap keeps the items that fit, or cuts a
-/// text at a character boundary, and says so.
+/// the values they accept, read from its schema. A byte cap or a token budget keeps the items
+/// that fit, or cuts a text at a character boundary, and says so.
 ///
 /// A complete server is in the [module docs](crate::mcp). Limits name tools of the router:
 ///
@@ -448,7 +466,7 @@ pub enum GuardError {
     /// Limits were set for a tool written with `#[guardrails::tool]`, whose limits are its own.
     #[error(
         "limits set for `{tool}`, a `#[guardrails::tool]`: set them on the tool \
-         (`#[tool(agent_limit = .., max_bytes = ..)]`)"
+         (`#[tool(agent_limit = .., max_bytes = .., max_tokens = ..)]`)"
     )]
     DerivedTool {
         /// The tool.
@@ -682,13 +700,12 @@ impl NativeTool {
             }
             return result;
         }
-        if let Some(max) = self.limits.max_bytes
-            && first.len() > max
-        {
+        let head = self.limits.budget().head(first).len();
+        if head < first.len() {
             let notice = crate::render::byte_cut(
                 &ByteCut {
                     tool: &self.name,
-                    shown: max,
+                    shown: head,
                     total: first.len(),
                     advice: refine_advice_with(&self.filters),
                 },
@@ -699,12 +716,13 @@ impl NativeTool {
             if let Some(structured) = &mut result.structured_content
                 && let Value::String(text) = structured
             {
-                text.truncate(head_bytes(text, max).len());
+                let kept = self.limits.budget().head(text).len();
+                text.truncate(kept);
                 let text = json_text(structured);
                 result.content = vec![ContentBlock::text(text), ContentBlock::text(notice)];
                 return result;
             }
-            let head = head_bytes(first, max).to_owned();
+            let head = first[..head].to_owned();
             result.content[0] = ContentBlock::text(head);
             result.content.insert(1, ContentBlock::text(notice));
         }
@@ -716,10 +734,11 @@ impl NativeTool {
         let total = items.len();
         let limit = self.limits.agent_limit.unwrap_or(usize::MAX);
         items.truncate(limit);
-        let by_bytes = self
+        let (fits, cut) = self
             .limits
-            .max_bytes
-            .is_some_and(|max| keep_within(items, 2, max));
+            .budget()
+            .fitting(items, &Value::Array(Vec::new()));
+        items.truncate(fits);
         let shown = items.len();
         if shown == total {
             return None;
@@ -729,7 +748,8 @@ impl NativeTool {
             shown,
             total,
             limit: limit.min(total),
-            by_bytes,
+            by_bytes: cut == Some(Cut::Bytes),
+            by_tokens: cut == Some(Cut::Tokens),
             args: &ArgsInfo::UNDECLARED,
         };
         let notice = TruncationNotice::with_parameters(

@@ -47,6 +47,8 @@ pub struct Truncated<'a> {
     pub limit: usize,
     /// Whether the byte cap cut the result below the agent limit.
     pub by_bytes: bool,
+    /// Whether the token budget cut the result below the agent limit.
+    pub by_tokens: bool,
     /// The tool's arguments.
     pub args: &'static ArgsInfo,
 }
@@ -69,14 +71,25 @@ impl Truncated<'_> {
             .collect()
     }
 
+    /// The limit that cut the result below the agent limit, as the model reads it.
+    #[must_use]
+    pub fn budget_name(&self) -> &'static str {
+        if self.by_tokens {
+            "token budget"
+        } else {
+            "size cap"
+        }
+    }
+
     /// Why items were left out, in one sentence.
     #[must_use]
     pub fn reason(&self) -> String {
-        if self.by_bytes {
+        if self.by_bytes || self.by_tokens {
             format!(
-                "Only {} of {} fit within this tool's size cap.",
+                "Only {} of {} fit within this tool's {}.",
                 self.shown,
-                count(self.total, "item", "items")
+                count(self.total, "item", "items"),
+                self.budget_name()
             )
         } else {
             format!(

@@ -13,10 +13,11 @@
 //! an MCP result.
 //!
 //! - [`ToolSpec`]: a tool's definition and guardrails, and the [`OutputCheck`](crate::OutputCheck) seam;
-//! - [`present`](crate::present): agent limits, byte caps, teaching blocks;
+//! - [`present`](crate::present): agent limits, byte caps, token budgets, teaching blocks;
 //! - [`cursor`]: the cursors of `paged` tools;
 //! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`](crate::StateRef).
 
+pub(crate) mod budget;
 mod conformance;
 pub mod cursor;
 mod name;

@@ -7,9 +7,12 @@
 //!   follows the data: how many are shown of how many, why, and the tool's own filter
 //!   parameters with the values they accept, read from its arguments type (or the tool's own
 //!   hint).
-//! - **Byte cap.** `max_bytes = N` bounds any payload: a collection keeps the items that fit,
-//!   text is cut at a character boundary, and both say so. A JSON object cannot be cut and stay
-//!   valid, so one that is too large is replaced by an error telling the model to filter.
+//! - **Byte cap and token budget.** `max_bytes = N` and `max_tokens = N` bound any payload (its
+//!   JSON text; tokens as [`estimate_tokens`] counts them): a collection keeps the items that
+//!   fit, text is cut at a character boundary, and both say so. A JSON object cannot be cut and
+//!   stay valid, so one that is too large is replaced by an error telling the model to filter.
+//!   A page of a `paged` tool always ends at an item, and one item larger than the budget on
+//!   its own is shown cut, so that its cursor can go on past it.
 
 use std::collections::VecDeque;
 
@@ -20,6 +23,7 @@ use crate::render::RenderOptions;
 use crate::tool::Teaching;
 
 pub use crate::message::truncation::{Filter, Truncated, filters};
+pub use crate::tool::budget::estimate_tokens;
 
 /// The first items of a collection and how many it holds in all.
 #[derive(Debug, Clone, PartialEq, Eq)]

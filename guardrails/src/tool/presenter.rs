@@ -2,11 +2,10 @@
 //! model will read it, within the agent limit and the byte cap, and checked by the tool's output
 //! check. Reached only through `guardrails::__private`.
 
-use std::io;
-
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::budget::Cut;
 use super::cursor::{self, Page};
 use super::output::{CallOutput, Signal};
 use super::spec::{OutputVerdict, Teaching, ToolSpec};
@@ -16,30 +15,13 @@ use crate::message::{
 };
 use crate::present::{Head, Truncate, teaching_block};
 use crate::render::RenderOptions;
-use crate::text::{head_bytes, json_text};
+use crate::text::json_text;
 use crate::validation::Report;
 
 /// What presenting a successful output gives: the output as it reaches the model, or the error
 /// it is replaced by (an output that cannot be encoded, is too large, or is withheld by its
 /// output check).
 pub type Presented = Result<CallOutput, ToolError>;
-
-/// Counts the bytes of a value's JSON text without building it.
-fn json_len(value: &impl Serialize) -> usize {
-    struct Count(usize);
-    impl io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
-}
 
 /// The error returned when an output cannot be serialized. It says nothing of the cause.
 fn unserializable() -> ToolError {
@@ -60,36 +42,39 @@ pub fn present_value<O: Serialize>(
         return Err(unserializable());
     };
     drop(output);
+    let budget = spec.budget();
     let out = match value {
-        Value::String(text) => match spec.max_bytes() {
-            Some(max) if text.len() > max => {
+        Value::String(text) => {
+            let head = budget.head(&text);
+            if head.len() < text.len() {
                 let notice = crate::render::byte_cut(
                     &ByteCut {
                         tool: spec.name(),
-                        shown: max,
+                        shown: head.len(),
                         total: text.len(),
                         advice: refine_advice(spec.args()),
                     },
                     options,
                 );
-                CallOutput::text(vec![head_bytes(&text, max).to_owned(), notice])
+                CallOutput::text(vec![head.to_owned(), notice])
+            } else {
+                CallOutput::text(vec![text])
             }
-            _ => CallOutput::text(vec![text]),
-        },
+        }
         Value::Array(items) => present_items(spec, items, None, options),
         Value::Object(map) => {
             let value = Value::Object(map);
             let text = json_text(&value);
-            match spec.max_bytes() {
-                Some(max) if text.len() > max => return Err(too_large(spec, text.len(), max)),
-                _ => CallOutput {
-                    text: vec![text],
-                    structured: Some(value),
-                    is_error: false,
-                    report: None,
-                    failure: None,
-                    signal: Signal::None,
-                },
+            if let Some(cut) = budget.broken_by_text(&text) {
+                return Err(too_large(spec, &text, cut));
+            }
+            CallOutput {
+                text: vec![text],
+                structured: Some(value),
+                is_error: false,
+                report: None,
+                failure: None,
+                signal: Signal::None,
             }
         }
         other => CallOutput::text(vec![json_text(&other)]),
@@ -145,29 +130,61 @@ pub(crate) fn present_page<O: Truncate>(
     let Ok(mut values) = values else {
         return Err(unserializable());
     };
-    let by_bytes = spec.max_bytes().is_some_and(|max| {
-        // Room for the envelope with a cursor.
-        let envelope = json_len(&json!({"items": [], "shown": total, "total": total,
-            "next_cursor": page.next(spec.name(), total)}));
-        keep_within(&mut values, envelope, max)
-    });
-    let shown = values.len();
-    let next = page.offset + shown;
-    // Without an item shown, a cursor would point at the same page again.
-    let cursor = (next < total && shown > 0).then(|| page.next(spec.name(), next));
-    let mut envelope = listing(values, total);
-    if let Some(cursor) = &cursor {
-        envelope.insert("next_cursor".into(), Value::from(cursor.as_str()));
-    }
-    let structured = Value::Object(envelope);
-    let mut text = vec![json_text(&structured)];
-    if shown < total {
+    let budget = spec.budget();
+    // Room for the envelope with a cursor.
+    let room = json!({"items": [], "shown": total, "total": total,
+        "next_cursor": page.next(spec.name(), total)});
+    let (fits, mut cut) = budget.fitting(&values, &room);
+    // One item larger than the budget on its own is shown cut, and the pages go on after it.
+    let mut oversized = fits == 0 && !values.is_empty();
+    values.truncate(fits.max(usize::from(oversized)));
+    let mut structured = Value::Object(listing(values, total));
+    let (cursor, data) = loop {
+        let shown = shown_of(&structured);
+        let next = page.offset + shown;
+        // Without an item shown, a cursor would point at the same page again.
+        let cursor = (next < total && shown > 0).then(|| page.next(spec.name(), next));
+        if let Value::Object(envelope) = &mut structured {
+            match &cursor {
+                Some(cursor) => envelope.insert("next_cursor".into(), Value::from(cursor.as_str())),
+                None => envelope.remove("next_cursor"),
+            };
+        }
+        let data = json_text(&structured);
+        // The sums of the items can differ from the whole by a token: the whole decides. (The
+        // last page has no cursor, for which room was made.)
+        let broken = budget.broken_by_text(&data);
+        if oversized {
+            if broken.is_none() {
+                oversized = false;
+                break (cursor, data);
+            }
+            structured["item_cut"] = Value::Bool(true);
+            budget.cut_item(&mut structured, "/items/0");
+            break (cursor, json_text(&structured));
+        }
+        match broken {
+            None => break (cursor, data),
+            Some(broken) if shown > 1 => {
+                drop_last(&mut structured);
+                cut = Some(broken);
+            }
+            Some(broken) => {
+                oversized = true;
+                cut = Some(broken);
+            }
+        }
+    };
+    let shown = shown_of(&structured);
+    let mut text = vec![data];
+    if shown < total || oversized {
         let truncated = Truncated {
             tool: spec.name(),
             shown,
             total,
             limit,
-            by_bytes,
+            by_bytes: cut == Some(Cut::Bytes),
+            by_tokens: cut == Some(Cut::Tokens),
             args: spec.args(),
         };
         let hint = match spec.agent_limit().map(|l| l.teaching) {
@@ -175,7 +192,7 @@ pub(crate) fn present_page<O: Truncate>(
             _ => None,
         };
         let mut notice = TruncationNotice::new(&truncated, hint);
-        notice.reason = page_reason(&truncated, page.offset);
+        notice.reason = page_reason(&truncated, page.offset, oversized);
         if let Some(cursor) = &cursor {
             notice.paging = vec![cursor::CURSOR_FIELD];
             let tool = spec.name();
@@ -215,8 +232,23 @@ fn listing(values: Vec<Value>, total: usize) -> Map<String, Value> {
     envelope
 }
 
-/// Which items of how many a page shows, and why not more.
-fn page_reason(t: &Truncated<'_>, offset: usize) -> String {
+/// The number of items in the envelope `structured`.
+fn shown_of(structured: &Value) -> usize {
+    structured["items"].as_array().map_or(0, Vec::len)
+}
+
+/// Drops the last item of the envelope `structured`, and counts it no more.
+fn drop_last(structured: &mut Value) {
+    if let Some(items) = structured["items"].as_array_mut() {
+        items.pop();
+        let shown = items.len();
+        structured["shown"] = Value::from(shown);
+    }
+}
+
+/// Which items of how many a page shows, and why not more; `oversized`: its one item is
+/// shown cut.
+fn page_reason(t: &Truncated<'_>, offset: usize, oversized: bool) -> String {
     let shown = if t.shown == 0 {
         "none are shown".to_owned()
     } else {
@@ -227,8 +259,17 @@ fn page_reason(t: &Truncated<'_>, offset: usize) -> String {
             t.total
         )
     };
-    if t.by_bytes {
-        format!("Only so many items fit within this tool's size cap: {shown}.")
+    if oversized {
+        format!(
+            "Item {} is larger than this tool's {} on its own: it is shown cut, its longest texts ending in \"…\" (\"item_cut\": true); {shown}.",
+            offset + 1,
+            t.budget_name()
+        )
+    } else if t.by_bytes || t.by_tokens {
+        format!(
+            "Only so many items fit within this tool's {}: {shown}.",
+            t.budget_name()
+        )
     } else {
         format!(
             "This tool returns at most {} per call: {shown}.",
@@ -246,22 +287,37 @@ fn present_items(
     options: &RenderOptions,
 ) -> CallOutput {
     let total = total.unwrap_or(values.len());
-    let by_bytes = spec.max_bytes().is_some_and(|max| {
-        let envelope = json_len(&json!({"items": [], "shown": total, "total": total}));
-        keep_within(&mut values, envelope, max)
-    });
+    let budget = spec.budget();
+    let room = json!({"items": [], "shown": total, "total": total});
+    let (fits, mut cut) = budget.fitting(&values, &room);
+    values.truncate(fits);
+    // The sums of the items' tokens can differ from the whole by a token: the whole decides.
+    // (Bytes add up exactly.)
+    if budget.tokens.is_some() {
+        while !values.is_empty() {
+            let whole = json!({"items": &values, "shown": total, "total": total});
+            let Some(broken) = budget.broken_by_text(&json_text(&whole)) else {
+                break;
+            };
+            values.pop();
+            cut = Some(broken);
+        }
+    }
+    let by_bytes = cut == Some(Cut::Bytes);
+    let by_tokens = cut == Some(Cut::Tokens);
     let shown = values.len();
     let limited = spec.agent_limit().is_some();
     if !limited {
         // A plain array (no agent limit) stays an array; a cut one says so after the data.
         let mut text = vec![json_text(&Value::Array(values))];
-        if by_bytes {
+        if cut.is_some() {
             let truncated = Truncated {
                 tool: spec.name(),
                 shown,
                 total,
                 limit: total,
                 by_bytes,
+                by_tokens,
                 args: spec.args(),
             };
             text.push(teaching_block(&truncated, Teaching::Filters, options));
@@ -277,6 +333,7 @@ fn present_items(
             total,
             limit: spec.agent_limit().map_or(total, |l| l.max),
             by_bytes,
+            by_tokens,
             args: spec.args(),
         };
         let teaching = spec.agent_limit().map_or(Teaching::Filters, |l| l.teaching);
@@ -292,32 +349,35 @@ fn present_items(
     }
 }
 
-/// Keeps the first `values` whose JSON text, inside an envelope of `envelope` bytes, fits
-/// `max` bytes; whether any was dropped.
-pub(crate) fn keep_within(values: &mut Vec<Value>, envelope: usize, max: usize) -> bool {
-    let mut size = envelope;
-    let mut fits = 0;
-    for value in values.iter() {
-        // One more byte for the comma between items.
-        size += json_len(value) + usize::from(fits > 0);
-        if size > max {
-            break;
+/// The error of an object result over the byte cap or the token budget: an object cannot be
+/// cut and stay valid.
+fn too_large(spec: &ToolSpec, text: &str, cut: Cut) -> ToolError {
+    let error = match (cut, spec.max_tokens()) {
+        (Cut::Tokens, Some(max)) => {
+            let tokens = super::budget::estimate_tokens(text);
+            ToolError::custom(
+                "RESULT_TOO_LARGE",
+                format!(
+                    "The result is about {tokens} tokens, over this tool's budget of {max} tokens."
+                ),
+            )
+            .detail("tokens", tokens)
+            .detail("max_tokens", max)
         }
-        fits += 1;
-    }
-    let cut = fits < values.len();
-    values.truncate(fits);
-    cut
-}
-
-fn too_large(spec: &ToolSpec, size: usize, max: usize) -> ToolError {
-    ToolError::custom(
-        "RESULT_TOO_LARGE",
-        format!("The result is {size} bytes, over this tool's cap of {max} bytes."),
-    )
-    .recovery(refine_advice(spec.args()))
-    .detail("bytes", size)
-    .detail("max_bytes", max)
+        _ => {
+            let max = spec.max_bytes().unwrap_or_default();
+            ToolError::custom(
+                "RESULT_TOO_LARGE",
+                format!(
+                    "The result is {} bytes, over this tool's cap of {max} bytes.",
+                    text.len()
+                ),
+            )
+            .detail("bytes", text.len())
+            .detail("max_bytes", max)
+        }
+    };
+    error.recovery(refine_advice(spec.args()))
 }
 
 /// Runs the tool's output check on the text of its output.

@@ -1,5 +1,5 @@
 //! What a tool is before it is called: its MCP definition (name, title, description, behaviour
-//! hints, schemas) and its guardrails (agent limit, byte cap, output check), in one
+//! hints, schemas) and its guardrails (agent limit, byte cap, token budget, output check), in one
 //! [`ToolSpec`] that `#[tool]` builds in a `static`. Its [`Contract`] is read from it.
 
 use serde_json::{Map, Value};
@@ -154,6 +154,7 @@ pub struct ToolSpec {
     agent_limit: Option<AgentLimit>,
     paged: bool,
     max_bytes: Option<usize>,
+    max_tokens: Option<usize>,
     rate_limit: Option<RateLimit>,
     policy: Option<&'static dyn OutputCheck>,
     args: fn() -> &'static ArgsInfo,
@@ -175,6 +176,7 @@ impl std::fmt::Debug for ToolSpec {
             .field("agent_limit", &self.agent_limit)
             .field("paged", &self.paged)
             .field("max_bytes", &self.max_bytes)
+            .field("max_tokens", &self.max_tokens)
             .field("policy", &self.policy.is_some())
             .finish_non_exhaustive()
     }
@@ -204,6 +206,7 @@ impl ToolSpec {
             agent_limit: None,
             paged: false,
             max_bytes: None,
+            max_tokens: None,
             rate_limit: None,
             policy: None,
             args: A::info,
@@ -249,6 +252,14 @@ impl ToolSpec {
     #[must_use]
     pub const fn with_max_bytes(mut self, max: usize) -> Self {
         self.max_bytes = Some(max);
+        self
+    }
+
+    /// Sets the token budget of the payload, in tokens as
+    /// [`estimate_tokens`](crate::present::estimate_tokens) counts them.
+    #[must_use]
+    pub const fn with_max_tokens(mut self, max: usize) -> Self {
+        self.max_tokens = Some(max);
         self
     }
 
@@ -336,6 +347,18 @@ impl ToolSpec {
         self.max_bytes
     }
 
+    /// The token budget of the payload, if any (see
+    /// [`estimate_tokens`](crate::present::estimate_tokens)).
+    #[must_use]
+    pub const fn max_tokens(&self) -> Option<usize> {
+        self.max_tokens
+    }
+
+    /// The byte cap and the token budget of the payload.
+    pub(crate) const fn budget(&self) -> super::budget::Budget {
+        super::budget::Budget::new(self.max_bytes, self.max_tokens)
+    }
+
     /// The output check, if any.
     #[must_use]
     pub fn policy(&self) -> Option<&'static dyn OutputCheck> {
@@ -411,6 +434,7 @@ impl Contract {
             output_schema: spec.output_schema(),
             agent_limit: spec.agent_limit().map(|l| l.max),
             max_bytes: spec.max_bytes(),
+            max_tokens: spec.max_tokens(),
             policy: spec.policy().is_some(),
             arg_policies: (spec.arg_policies)(),
         })
