@@ -36,6 +36,21 @@
 //! `invalid_unknown_key_vs_jsonschema` 5.01 before, 4.01 after; `valid_vs_floor` 1.06 and 1.11
 //! (the valid path did not change: that is the noise); `guard_router_vs_rmcp` 1.17.
 //!
+//! The operations layer (telemetry, the loop breaker, rate limits) on a valid call, per call,
+//! before and after its metrics keys and span name were built once per tool and the loop
+//! breaker's digest became a keyed hash walk (`profile` paths of the same names, 2,000 calls):
+//!
+//! | path | before | after |
+//! |---|---|---|
+//! | `guard_router` (`create_note` on the guarded router) | 16,096 | 14,986 |
+//! | `rmcp_router` (the same call on rmcp's router) | 12,040 | 12,040 |
+//! | `telemetry_off` (create-user on a `Server`, nothing installed) | 25,841 | 16,424 |
+//! | `telemetry_on` (the same, a subscriber and a recorder installed) | 28,227 | 18,039 |
+//!
+//! What is left of `guard_router` over rmcp is mostly the schema check itself (`jsonschema`'s
+//! `is_valid`, 1,650 instructions for this schema); of telemetry, the recorder's two lookups and
+//! the span's eight attributes.
+//!
 //! Compile time: the CPU time (user + system) of `cargo build` after `touch src/lib.rs` in a
 //! library crate of one, then ten, copies of the `NewTask` fixture (with its `Status` enum),
 //! derived with `Deserialize` + `ToolArgs` against `Deserialize` + `JsonSchema` (schemars) with
