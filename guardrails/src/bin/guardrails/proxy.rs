@@ -25,8 +25,8 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
     InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
-    ReadResourceResponse, ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
-    SubscribeRequestParams, Tool, ToolsCapability, UnsubscribeRequestParams,
+    ReadResourceResponse, ResourceUpdatedNotificationParam, ResultType, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, Tool, ToolsCapability, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
@@ -367,7 +367,7 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
         }
     };
     let error = match outcome {
-        Ok(Ok(response)) => return Ok(response),
+        Ok(Ok(response)) => return Ok(response.completed()),
         Ok(Err(ServiceError::McpError(error))) => return Err(error),
         Ok(Err(error)) => {
             tracing::warn!(tool = %name, %error, "the upstream failed the call");
@@ -436,7 +436,9 @@ impl ServerHandler for Proxy {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.remember_client(&context.peer);
-        Ok(ListToolsResult::with_all_items(self.router().list_all()))
+        let mut result = ListToolsResult::with_all_items(self.router().list_all());
+        result.result_type = Some(ResultType::COMPLETE);
+        Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -468,7 +470,7 @@ impl ServerHandler for Proxy {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         self.relay("prompts/list", async |peer| {
-            peer.list_prompts(request).await
+            peer.list_prompts(request).await.map(Completed::completed)
         })
         .await
     }
@@ -479,7 +481,9 @@ impl ServerHandler for Proxy {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         self.relay("prompts/get", async |peer| {
-            peer.get_prompt_once(request).await
+            peer.get_prompt_once(request)
+                .await
+                .map(Completed::completed)
         })
         .await
     }
@@ -490,7 +494,7 @@ impl ServerHandler for Proxy {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         self.relay("resources/list", async |peer| {
-            peer.list_resources(request).await
+            peer.list_resources(request).await.map(Completed::completed)
         })
         .await
     }
@@ -501,7 +505,9 @@ impl ServerHandler for Proxy {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         self.relay("resources/templates/list", async |peer| {
-            peer.list_resource_templates(request).await
+            peer.list_resource_templates(request)
+                .await
+                .map(Completed::completed)
         })
         .await
     }
@@ -512,7 +518,9 @@ impl ServerHandler for Proxy {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         self.relay("resources/read", async |peer| {
-            peer.read_resource_once(request).await
+            peer.read_resource_once(request)
+                .await
+                .map(Completed::completed)
         })
         .await
     }
@@ -523,7 +531,7 @@ impl ServerHandler for Proxy {
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         self.relay("completion/complete", async |peer| {
-            peer.complete(request).await
+            peer.complete(request).await.map(Completed::completed)
         })
         .await
     }
@@ -564,6 +572,62 @@ impl ServerHandler for Proxy {
         _notification: ProgressNotificationParam,
         _context: NotificationContext<RoleServer>,
     ) {
+    }
+}
+
+/// A result relayed from an upstream, marked complete when the upstream did not say.
+///
+/// An upstream that speaks a revision before 2026-07-28 writes no `resultType`, which a
+/// client of that revision requires; rmcp strips it again for a client of an older one.
+trait Completed {
+    fn completed(self) -> Self;
+}
+
+macro_rules! completed {
+    ($($result:ty),*) => {$(
+        impl Completed for $result {
+            fn completed(mut self) -> Self {
+                self.result_type.get_or_insert(ResultType::COMPLETE);
+                self
+            }
+        }
+    )*};
+}
+
+completed!(
+    CallToolResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    CompleteResult,
+    rmcp::model::GetPromptResult,
+    rmcp::model::ReadResourceResult
+);
+
+impl Completed for CallToolResponse {
+    fn completed(self) -> Self {
+        match self {
+            Self::Complete(result) => Self::Complete(result.completed()),
+            other => other,
+        }
+    }
+}
+
+impl Completed for GetPromptResponse {
+    fn completed(self) -> Self {
+        match self {
+            Self::Complete(result) => Self::Complete(result.completed()),
+            other => other,
+        }
+    }
+}
+
+impl Completed for ReadResourceResponse {
+    fn completed(self) -> Self {
+        match self {
+            Self::Complete(result) => Self::Complete(result.completed()),
+            other => other,
+        }
     }
 }
 
