@@ -11,26 +11,34 @@
 //!
 //! The wire is rmcp's on both sides; this module holds no protocol code.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock, Weak};
 use std::time::Duration;
 
+use guardrails::contract::{
+    Awareness, AwarenessConfig, Contract, Delta, KnownGood, ServerContract,
+};
 use guardrails::mcp::{GuardError, ResultLimits, RouterGuard, call_result};
+use guardrails::message::{ContractNotice, Failure as CallFailure};
 use guardrails::{CallOutput, ErrorCode, RenderFormat, RenderOptions, ToolError};
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
-    ReadResourceResponse, ResourceUpdatedNotificationParam, ResultType, ServerCapabilities,
-    ServerConfig, SubscribeRequestParams, Tool, ToolsCapability, UnsubscribeRequestParams,
+    InitializeResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam, ResultType,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, ToolsCapability,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt as _};
+use serde_json::Value;
+use tracing_subscriber::prelude::*;
 
 use crate::{Failure, Outcome};
 
@@ -55,10 +63,39 @@ pub(crate) struct ProxyArgs {
     /// TIMEOUT tool error.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
     call_timeout: f64,
+    /// Write the upstream's contracts (names, descriptions, annotations, input and output
+    /// schemas) to FILE when it starts; with --check, compare them with FILE instead.
+    /// `guardrails diff` reads these lockfiles.
+    #[arg(long, value_name = "FILE")]
+    lock: Option<PathBuf>,
+    /// Compare the upstream's tools with the lockfile at start and whenever its tool list
+    /// changes; each change is logged with its severity (BREAKING, RISKY, SAFE, COSMETIC), and
+    /// a tool that changed (or is new) is treated by --on-change.
+    #[arg(long, requires = "lock")]
+    check: bool,
+    /// What a tool whose contract changed since the lockfile becomes: hidden from the client,
+    /// refused with a tool error that says what changed, or served, its rejected calls told
+    /// the changes that explain them.
+    #[arg(long, value_enum, default_value_t = OnChange::Refuse, requires = "check")]
+    on_change: OnChange,
     /// The upstream server: a command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     command: Vec<OsString>,
 }
+
+/// What a tool whose contract changed since the lockfile becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum OnChange {
+    /// Not listed, and calls to it are calls to an unknown tool.
+    Hide,
+    /// Listed, and every call answered with a `CONTRACT_CHANGED` tool error naming the changes.
+    Refuse,
+    /// Served and guarded; a rejected call carries the changes that can explain it.
+    Aware,
+}
+
+/// The most characters of a schema violation of an upstream's result that the client is told.
+const MAX_PROBLEM_CHARS: usize = 200;
 
 /// The format of the messages the proxy writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -106,12 +143,21 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 pub(crate) fn run(args: ProxyArgs) -> Result<Outcome, Failure> {
-    // Log lines go to stderr: stdout is the protocol's.
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_target(true)
-        .with_ansi(false)
-        .with_max_level(tracing::Level::WARN)
+    // Log lines go to stderr: stdout is the protocol's. Warnings, and what rmcp says of the
+    // lines of the upstream it cannot read (at debug level: a line that is not JSON is
+    // dropped).
+    let filter = tracing_subscriber::filter::filter_fn(|meta| {
+        *meta.level() <= tracing::Level::WARN
+            || (meta.target().starts_with("rmcp::transport")
+                && *meta.level() <= tracing::Level::DEBUG)
+    });
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(false)
+                .with_filter(filter),
+        )
         .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -126,6 +172,8 @@ struct Settings {
     render: RenderOptions,
     audit: bool,
     limits: BTreeMap<String, ResultLimits>,
+    /// The approved contracts, and what a tool that changed since becomes (`--check`).
+    approved: Option<(KnownGood, OnChange)>,
 }
 
 async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
@@ -138,17 +186,31 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
         let entry = limits.entry(tool.clone()).or_default();
         *entry = entry.max_bytes(*max);
     }
-    let settings = Settings {
+    let mut settings = Settings {
         command: args.command.clone(),
         timeout: Duration::from_secs_f64(args.call_timeout),
         render: RenderOptions::from(RenderFormat::from(args.format)),
         audit: args.audit,
         limits,
+        approved: None,
     };
+    if let (true, Some(path)) = (args.check, &args.lock) {
+        let contracts = ServerContract::read_lockfile(path)?;
+        settings.approved = Some((KnownGood::from_contracts(contracts), args.on_change));
+    }
     let proxy = Proxy::new(settings);
     // The upstream is started before the proxy serves, so that a command that does not start
     // is an error at once rather than a failure of the first call.
     proxy.refresh().await.map_err(Failure)?;
+    if let (false, Some(path)) = (args.check, &args.lock) {
+        let contracts: ServerContract = proxy
+            .listed()
+            .iter()
+            .map(Contract::from_definition)
+            .collect();
+        contracts.write_lockfile(path)?;
+        tracing::warn!(path = %path.display(), tools = contracts.tools().len(), "the upstream's contracts are written");
+    }
     for tool in proxy.0.settings.limits.keys() {
         if proxy.router().get(tool).is_none() {
             tracing::warn!(tool, "limits set for a tool the upstream does not list");
@@ -173,6 +235,11 @@ struct Inner {
     upstream: Upstream,
     /// The guarded routes of the upstream's tools, rebuilt when its tool list changes.
     router: RwLock<Arc<ToolRouter<Proxy>>>,
+    /// The upstream's tools as it last listed them.
+    listed: RwLock<Vec<Tool>>,
+    /// The `outputSchema`s of the upstream's tools, compiled: a structured result is checked
+    /// against its tool's before it reaches the client.
+    outputs: RwLock<HashMap<String, Arc<jsonschema::Validator>>>,
     /// The client, once it has sent a request: where the upstream's notifications go.
     client: RwLock<Option<Peer<RoleServer>>>,
 }
@@ -188,6 +255,8 @@ impl Proxy {
             },
             settings,
             router: RwLock::new(Arc::new(ToolRouter::new())),
+            listed: RwLock::new(Vec::new()),
+            outputs: RwLock::new(HashMap::new()),
             client: RwLock::new(None),
         }))
     }
@@ -209,6 +278,30 @@ impl Proxy {
 
     /// Guards `tools` and serves them from now on.
     fn install(&self, tools: Vec<Tool>) {
+        let mut outputs = HashMap::new();
+        for tool in &tools {
+            let Some(schema) = &tool.output_schema else {
+                continue;
+            };
+            match jsonschema::validator_for(&Value::Object((**schema).clone())) {
+                Ok(validator) => {
+                    outputs.insert(tool.name.to_string(), Arc::new(validator));
+                }
+                Err(error) => {
+                    tracing::warn!(tool = %tool.name, %error, "the tool's output schema does not compile: its results are not checked");
+                }
+            }
+        }
+        *self
+            .0
+            .outputs
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = outputs;
+        *self
+            .0
+            .listed
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = tools.clone();
         let router = self.guard(tools);
         *self
             .0
@@ -223,15 +316,59 @@ impl Proxy {
     fn guard(&self, tools: Vec<Tool>) -> ToolRouter<Self> {
         let settings = &self.0.settings;
         let mut router = ToolRouter::new();
+        // Tools refused for a change of contract: listed, never forwarded, not guarded.
+        let mut unguarded = ToolRouter::new();
+        if let Some((approved, _)) = &settings.approved {
+            for name in approved.contracts().tools().keys() {
+                if !tools.iter().any(|tool| tool.name == name.as_str()) {
+                    tracing::warn!(
+                        tool = name,
+                        "BREAKING: the tool was removed since the lockfile"
+                    );
+                }
+            }
+        }
         for tool in tools {
+            if let Some((approved, on_change)) = &settings.approved {
+                let current = Contract::from_definition(&tool);
+                let deltas = approved.deltas(&current);
+                for delta in &deltas {
+                    tracing::warn!(
+                        tool = %tool.name,
+                        severity = delta.severity.as_str(),
+                        path = delta.path,
+                        "the contract changed since the lockfile: {}",
+                        delta.description
+                    );
+                }
+                if !deltas.is_empty() {
+                    match on_change {
+                        OnChange::Hide => continue,
+                        OnChange::Refuse => {
+                            let refusal = Arc::new(self.refusal(&current, deltas));
+                            unguarded.add_route(ToolRoute::new_dyn(
+                                tool,
+                                move |_: ToolCallContext<'_, Self>| {
+                                    let result = (*refusal).clone();
+                                    Box::pin(std::future::ready(Ok(result.into())))
+                                },
+                            ));
+                            continue;
+                        }
+                        OnChange::Aware => {}
+                    }
+                }
+            }
             router.add_route(ToolRoute::new_dyn(
                 tool,
                 |ctx: ToolCallContext<'_, Self>| Box::pin(forward(ctx)),
             ));
         }
-        let mut unguarded = ToolRouter::new();
         loop {
             let mut guard = RouterGuard::new().render(settings.render.clone());
+            if let Some((approved, OnChange::Aware)) = &settings.approved {
+                guard = guard.known_good(approved.clone());
+            }
             if settings.audit {
                 guard = guard.audit();
             }
@@ -259,6 +396,81 @@ impl Proxy {
                 }
             }
         }
+    }
+
+    /// The answer to every call of a tool whose contract changed since the lockfile: a
+    /// `CONTRACT_CHANGED` tool error with a `<contract_awareness>` block of every change.
+    fn refusal(&self, current: &Contract, deltas: Vec<Delta>) -> CallToolResult {
+        let config = AwarenessConfig::default().with_all_severities(true);
+        let awareness = Awareness::new(current, deltas, &config);
+        let error = ToolError::custom(
+            "CONTRACT_CHANGED",
+            "This tool's description or schema changed since it was approved, so it is not called.",
+        )
+        .recovery(
+            "Do not call this tool. Tell the user that its contract changed since the lockfile \
+             and needs their review; use the other tools meanwhile.",
+        );
+        let notice = awareness.as_ref().map(|awareness| {
+            ContractNotice::new(awareness, &awareness.relevance(&JsonObject::new()))
+        });
+        let failure = CallFailure::new(&current.name, &error).with_contract(notice);
+        call_result(CallOutput::failure(&failure, &self.0.settings.render))
+    }
+
+    /// `result` when it keeps the promise of its tool's `outputSchema` (a successful result
+    /// has `structuredContent` that validates), else the tool error that says it does not.
+    fn check_output(
+        &self,
+        tool: &str,
+        result: CallToolResult,
+    ) -> Result<CallToolResult, ToolError> {
+        if result.is_error == Some(true) {
+            return Ok(result);
+        }
+        let Some(validator) = self
+            .0
+            .outputs
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(tool)
+            .cloned()
+        else {
+            return Ok(result);
+        };
+        let problem = match &result.structured_content {
+            None => "it has no structuredContent".to_owned(),
+            Some(structured) => match validator.validate(structured) {
+                Ok(()) => return Ok(result),
+                Err(error) => {
+                    let mut text = format!("at `{}`: {error}", error.instance_path());
+                    if let Some((end, _)) = text.char_indices().nth(MAX_PROBLEM_CHARS) {
+                        text.truncate(end);
+                        text.push('…');
+                    }
+                    text
+                }
+            },
+        };
+        tracing::warn!(
+            tool,
+            problem,
+            "the upstream's result does not match the tool's output schema"
+        );
+        Err(ToolError::new(
+            ErrorCode::Internal,
+            format!("The server behind this tool returned a result that does not match the tool's outputSchema: {problem}."),
+        )
+        .recovery("Do not rely on this tool's result; tell the user the server returned a malformed result."))
+    }
+
+    /// The upstream's tools as it last listed them.
+    fn listed(&self) -> Vec<Tool> {
+        self.0
+            .listed
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     fn remember_client(&self, peer: &Peer<RoleServer>) {
@@ -367,6 +579,10 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
         }
     };
     let error = match outcome {
+        Ok(Ok(CallToolResponse::Complete(result))) => match proxy.check_output(&name, result) {
+            Ok(result) => return Ok(CallToolResponse::Complete(result.completed())),
+            Err(error) => error,
+        },
         Ok(Ok(response)) => return Ok(response.completed()),
         Ok(Err(ServiceError::McpError(error))) => return Err(error),
         Ok(Err(error)) => {
