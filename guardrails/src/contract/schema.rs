@@ -370,11 +370,11 @@ mod tests {
         );
         let note = &c.args["note"];
         assert_eq!((note.json_type, note.nullable), (JsonType::String, true));
-        let node = c.args["node"]
+        let node_fields = c.args["node"]
             .fields
             .as_ref()
             .expect("the fields of the $ref");
-        assert_eq!(node["child"].recursive.as_deref(), Some("Node"));
+        assert_eq!(node_fields["child"].recursive.as_deref(), Some("Node"));
         let target = c.args["target"].variants.as_ref().expect("the branches");
         assert!(target["0"]["path"].required);
         assert_eq!(target["1"]["<integer>"].json_type, JsonType::Integer);

@@ -297,11 +297,11 @@ impl Proxy {
             .outputs
             .write()
             .unwrap_or_else(PoisonError::into_inner) = outputs;
-        *self
-            .0
+        self.0
             .listed
             .write()
-            .unwrap_or_else(PoisonError::into_inner) = tools.clone();
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone_from(&tools);
         let router = self.guard(tools);
         *self
             .0
@@ -617,13 +617,17 @@ impl ServerHandler for Proxy {
         if let Some(info) = info {
             // What the proxy forwards: tools (guarded), prompts, resources, completions;
             // logging (deprecated), tasks and extensions are the upstream's own business and not relayed.
-            capabilities.prompts = info.capabilities.prompts.clone();
-            capabilities.resources = info.capabilities.resources.clone();
-            capabilities.completions = info.capabilities.completions.clone();
+            capabilities.prompts.clone_from(&info.capabilities.prompts);
+            capabilities
+                .resources
+                .clone_from(&info.capabilities.resources);
+            capabilities
+                .completions
+                .clone_from(&info.capabilities.completions);
             if let Some(upstream) = &info.server_info {
                 implementation = upstream.clone();
             }
-            instructions = info.instructions.clone();
+            instructions.clone_from(&info.instructions);
         }
         // The tool list follows the upstream's, and changes when its changes.
         let mut tools = ToolsCapability::default();
