@@ -214,3 +214,24 @@ def test_audit_lets_an_invalid_call_through_to_the_server(upstream):
     assert "additionalProperties" not in tool.input_schema
     assert result.is_error
     assert "Input validation error" in text_of(result), text_of(result)
+
+
+def test_prompts_and_resources_pass_through(upstream):
+    command, env = upstream
+    if "everything" not in command[0]:
+        pytest.skip("the everything server has prompts and resources")
+
+    async def listing(session):
+        prompts = await session.list_prompts()
+        simple = await session.get_prompt(prompts.prompts[0].name, {})
+        resources = await session.list_resources()
+        first = resources.resources[0]
+        read = await session.read_resource(first.uri)
+        return (
+            [p.name for p in prompts.prompts],
+            [m.model_dump() for m in simple.messages],
+            [r.uri for r in resources.resources],
+            [c.model_dump() for c in read.contents],
+        )
+
+    assert run_with(command, env, listing) == run_with(command, env, listing, direct=True)

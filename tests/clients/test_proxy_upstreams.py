@@ -5,13 +5,16 @@ upstream that died is started again; and a lockfile catches a tool that changed.
 import asyncio
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 import conftest
 from conftest import open_session, text_of
@@ -178,3 +181,39 @@ def test_a_tool_that_changes_while_served_is_refused_from_then_on(tmp_path):
     assert text_of(before) == "Hello, Ada"
     assert after.is_error and 'code="CONTRACT_CHANGED"' in text_of(after), text_of(after)
     assert "greet.description" in log, log
+
+
+def test_the_proxy_serves_streamable_http():
+    revision = conftest._revision
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proxy = subprocess.Popen(
+        [guardrails_binary(), "proxy", "--http", f"127.0.0.1:{port}", "--", *UPSTREAM],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+        async def run():
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+                async with ClientSession(read, write) as session:
+                    await open_session(session, revision)
+                    names = [tool.name for tool in (await session.list_tools()).tools]
+                    greeted = await session.call_tool("greet", {"name": "Ada"})
+                    coached = await session.call_tool("greet", {"nmae": "Ada"})
+                    return names, greeted, coached
+
+        names, greeted, coached = asyncio.run(run())
+    finally:
+        proxy.kill()
+        proxy.wait()
+    assert "greet" in names
+    assert text_of(greeted) == "Hello, Ada"
+    assert coached.is_error
+    assert 'code="unknown_field"' in text_of(coached) and 'Did you mean "name"?' in text_of(coached), text_of(coached)

@@ -20,7 +20,7 @@ use std::time::Duration;
 use guardrails::contract::{
     Awareness, AwarenessConfig, Contract, Delta, KnownGood, ServerContract,
 };
-use guardrails::mcp::{GuardError, ResultLimits, RouterGuard, call_result};
+use guardrails::mcp::{GuardError, HttpConfig, ResultLimits, RouterGuard, call_result};
 use guardrails::message::{ContractNotice, Failure as CallFailure};
 use guardrails::{CallOutput, ErrorCode, RenderFormat, RenderOptions, ToolError};
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
@@ -78,6 +78,11 @@ pub(crate) struct ProxyArgs {
     /// the changes that explain them.
     #[arg(long, value_enum, default_value_t = OnChange::Refuse, requires = "check")]
     on_change: OnChange,
+    /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio, with the library's hardened
+    /// server (bounded connections, requests and sessions; foreign `Origin`s refused). Bind a
+    /// loopback address: the proxy has no authentication of its own.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<String>,
     /// The upstream server: a command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     command: Vec<OsString>,
@@ -216,12 +221,22 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
             tracing::warn!(tool, "limits set for a tool the upstream does not list");
         }
     }
-    let running = proxy
-        .clone()
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|error| Failure(format!("serving over stdio: {error}")))?;
-    let _ = running.waiting().await;
+    if let Some(addr) = &args.http {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|error| Failure(format!("cannot listen on {addr}: {error}")))?;
+        let local = listener.local_addr()?;
+        eprintln!("guardrails proxy: serving Streamable HTTP at http://{local}/mcp");
+        guardrails::mcp::serve_handler_http_on(proxy.clone(), listener, HttpConfig::default())
+            .await?;
+    } else {
+        let running = proxy
+            .clone()
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|error| Failure(format!("serving over stdio: {error}")))?;
+        let _ = running.waiting().await;
+    }
     proxy.0.upstream.stop().await;
     Ok(Outcome::Passed)
 }
@@ -252,6 +267,7 @@ impl Proxy {
                 command: settings.command.clone(),
                 timeout: settings.timeout,
                 state: tokio::sync::Mutex::new(None),
+                info: RwLock::new(None),
             },
             settings,
             router: RwLock::new(Arc::new(ToolRouter::new())),
@@ -857,6 +873,8 @@ struct Upstream {
     command: Vec<OsString>,
     timeout: Duration,
     state: tokio::sync::Mutex<Option<RunningService<RoleClient, UpstreamClient>>>,
+    /// What the upstream said of itself when it last started.
+    info: RwLock<Option<Arc<rmcp::model::ServerPeerInfo>>>,
 }
 
 impl Upstream {
@@ -880,6 +898,7 @@ impl Upstream {
         }
         let service = self.start().await?;
         let peer = service.peer().clone();
+        *self.info.write().unwrap_or_else(PoisonError::into_inner) = peer.peer_info();
         *state = Some(service);
         Ok(peer)
     }
@@ -912,8 +931,10 @@ impl Upstream {
 
     /// What the upstream said of itself when it started.
     fn info(&self) -> Option<Arc<rmcp::model::ServerPeerInfo>> {
-        let state = self.state.try_lock().ok()?;
-        state.as_ref()?.peer().peer_info()
+        self.info
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     async fn stop(&self) {
