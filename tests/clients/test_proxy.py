@@ -44,6 +44,12 @@ def upstream(request, tmp_path):
     return [str(NPM_BIN / "mcp-server-filesystem"), str(tmp_path)], env
 
 
+@pytest.fixture
+def everything():
+    """The everything server, which has prompts, resources and an echo."""
+    return [str(NPM_BIN / "mcp-server-everything")], dict(os.environ)
+
+
 def run_with(command, env, body, *, proxy_args=(), direct=False):
     """Runs `body(session)` against `command` through the proxy (at the revision of the current
     run), or against the server alone (`direct`, at the revision the server speaks)."""
@@ -185,10 +191,8 @@ def test_an_invalid_call_is_coached_in_one_message_whose_example_the_server_acce
     run_with(command, env, accepted, direct=True)
 
 
-def test_limits_cut_a_result_and_say_so(upstream):
-    command, env = upstream
-    if "everything" not in command[0]:
-        pytest.skip("the limits are shown on the everything server's echo")
+def test_limits_cut_a_result_and_say_so(everything):
+    command, env = everything
 
     async def echo(session):
         return await session.call_tool("echo", {"message": "x" * 200})
@@ -196,14 +200,12 @@ def test_limits_cut_a_result_and_say_so(upstream):
     result = run_with(command, env, echo, proxy_args=["--max-bytes", "echo=40"])
     text = text_of(result)
     assert not result.is_error
-    assert len(result.content[0].text.encode()) <= 40
-    assert "<truncated" in text or "bytes" in text, text
+    assert len(result.content[0].text.encode()) == 40
+    assert 'bytes_shown="40"' in text, text
 
 
-def test_audit_lets_an_invalid_call_through_to_the_server(upstream):
-    command, env = upstream
-    if "everything" not in command[0]:
-        pytest.skip("audit is shown on the everything server's get-sum")
+def test_audit_lets_an_invalid_call_through_to_the_server(everything):
+    command, env = everything
 
     async def call(session):
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
@@ -216,10 +218,8 @@ def test_audit_lets_an_invalid_call_through_to_the_server(upstream):
     assert "Input validation error" in text_of(result), text_of(result)
 
 
-def test_prompts_and_resources_pass_through(upstream):
-    command, env = upstream
-    if "everything" not in command[0]:
-        pytest.skip("the everything server has prompts and resources")
+def test_prompts_and_resources_pass_through(everything):
+    command, env = everything
 
     async def listing(session):
         prompts = await session.list_prompts()
