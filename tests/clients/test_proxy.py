@@ -235,3 +235,26 @@ def test_prompts_and_resources_pass_through(everything):
         )
 
     assert run_with(command, env, listing) == run_with(command, env, listing, direct=True)
+
+
+def test_progress_of_a_long_call_reaches_the_client(everything):
+    command, env = everything
+
+    async def call(session):
+        seen = []
+
+        async def on_progress(progress, total, message):
+            seen.append((progress, total))
+
+        result = await session.call_tool(
+            "trigger-long-running-operation", {"duration": 1, "steps": 2}, progress_callback=on_progress
+        )
+        return result, seen
+
+    (result, seen), (alone_result, alone_seen) = (
+        run_with(command, env, call),
+        run_with(command, env, call, direct=True),
+    )
+    assert not result.is_error
+    assert alone_seen, "the server alone reports progress"
+    assert seen == alone_seen
