@@ -217,3 +217,20 @@ def test_the_proxy_serves_streamable_http():
     assert text_of(greeted) == "Hello, Ada"
     assert coached.is_error
     assert 'code="unknown_field"' in text_of(coached) and 'Did you mean "name"?' in text_of(coached), text_of(coached)
+
+
+def test_an_upstream_that_does_not_start_is_an_error_at_once(tmp_path):
+    for command, expected in [
+        (["/nonexistent/server"], "cannot start `/nonexistent/server`"),
+        (["false"], "`false` did not start as an MCP server"),
+    ]:
+        run = subprocess.run([guardrails_binary(), "proxy", "--", *command], capture_output=True, text=True, timeout=30)
+        assert run.returncode == 2, run
+        assert expected in run.stderr, run.stderr
+    missing = subprocess.run(
+        [guardrails_binary(), "proxy", "--lock", str(tmp_path / "none.lock"), "--check", "--", *UPSTREAM],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert missing.returncode == 2 and "none.lock" in missing.stderr, missing

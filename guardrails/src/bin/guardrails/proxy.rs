@@ -148,11 +148,12 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 pub(crate) fn run(args: ProxyArgs) -> Result<Outcome, Failure> {
-    // Log lines go to stderr: stdout is the protocol's. Warnings, and what rmcp says of the
-    // lines of the upstream it cannot read (at debug level: a line that is not JSON is
-    // dropped).
+    // Log lines go to stderr: stdout is the protocol's. Warnings (the audit log among them),
+    // what the proxy does, and what rmcp says of the lines of the upstream it cannot read (at
+    // debug level: a line that is not JSON is dropped).
     let filter = tracing_subscriber::filter::filter_fn(|meta| {
         *meta.level() <= tracing::Level::WARN
+            || (meta.target() == module_path!() && *meta.level() <= tracing::Level::INFO)
             || (meta.target().starts_with("rmcp::transport")
                 && *meta.level() <= tracing::Level::DEBUG)
     });
@@ -214,7 +215,7 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
             .map(Contract::from_definition)
             .collect();
         contracts.write_lockfile(path)?;
-        tracing::warn!(path = %path.display(), tools = contracts.tools().len(), "the upstream's contracts are written");
+        tracing::info!(path = %path.display(), tools = contracts.tools().len(), "the upstream's contracts are written");
     }
     for tool in proxy.0.settings.limits.keys() {
         if proxy.router().get(tool).is_none() {
@@ -226,7 +227,7 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
             .await
             .map_err(|error| Failure(format!("cannot listen on {addr}: {error}")))?;
         let local = listener.local_addr()?;
-        eprintln!("guardrails proxy: serving Streamable HTTP at http://{local}/mcp");
+        tracing::info!("serving Streamable HTTP at http://{local}/mcp");
         guardrails::mcp::serve_handler_http_on(proxy.clone(), listener, HttpConfig::default())
             .await?;
     } else {
