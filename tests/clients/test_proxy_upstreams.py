@@ -3,6 +3,7 @@ is a clear tool error for the client and a log line on stderr, the proxy keeps s
 upstream that died is started again; and a lockfile catches a tool that changed."""
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -26,12 +27,18 @@ UPSTREAM = [sys.executable, os.path.join(os.path.dirname(__file__), "bad_upstrea
 def proxied(body, *args, env=None):
     """Runs `body(session)` through `guardrails proxy ARGS -- bad_upstream.py`; returns what it
     returns and what the proxy wrote on stderr."""
+    return proxied_command(body, ["proxy", *args, "--", *UPSTREAM], env=env)
+
+
+def proxied_command(body, arguments, env=None):
+    """Runs `body(session)` through `guardrails ARGUMENTS`; returns what it returns and what the
+    proxy wrote on stderr."""
     revision = conftest._revision
 
     async def run(errlog):
         params = StdioServerParameters(
             command=guardrails_binary(),
-            args=["proxy", *args, "--", *UPSTREAM],
+            args=arguments,
             env={**os.environ, **(env or {})},
         )
         async with stdio_client(params, errlog=errlog) as (read, write):
@@ -183,8 +190,9 @@ def test_a_tool_that_changes_while_served_is_refused_from_then_on(tmp_path):
     assert "greet.description" in log, log
 
 
-def test_the_proxy_serves_streamable_http():
-    revision = conftest._revision
+@contextlib.contextmanager
+def http_proxy():
+    """`guardrails proxy --http` in front of `bad_upstream.py` on a free local port: its URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -199,24 +207,43 @@ def test_the_proxy_serves_streamable_http():
                 break
             except OSError:
                 time.sleep(0.05)
-
-        async def run():
-            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
-                async with ClientSession(read, write) as session:
-                    await open_session(session, revision)
-                    names = [tool.name for tool in (await session.list_tools()).tools]
-                    greeted = await session.call_tool("greet", {"name": "Ada"})
-                    coached = await session.call_tool("greet", {"nmae": "Ada"})
-                    return names, greeted, coached
-
-        names, greeted, coached = asyncio.run(run())
+        yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proxy.kill()
         proxy.wait()
+
+
+async def greet_twice(session):
+    names = [tool.name for tool in (await session.list_tools()).tools]
+    greeted = await session.call_tool("greet", {"name": "Ada"})
+    coached = await session.call_tool("greet", {"nmae": "Ada"})
+    return names, greeted, coached
+
+
+def assert_greeted_and_coached(names, greeted, coached):
     assert "greet" in names
     assert text_of(greeted) == "Hello, Ada"
     assert coached.is_error
     assert 'code="unknown_field"' in text_of(coached) and 'Did you mean "name"?' in text_of(coached), text_of(coached)
+
+
+def test_the_proxy_serves_streamable_http():
+    revision = conftest._revision
+    with http_proxy() as url:
+
+        async def run():
+            async with streamable_http_client(url) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await open_session(session, revision)
+                    return await greet_twice(session)
+
+        assert_greeted_and_coached(*asyncio.run(run()))
+
+
+def test_the_proxy_reaches_an_upstream_over_streamable_http():
+    with http_proxy() as url:
+        (names, greeted, coached), _ = proxied_command(greet_twice, ["proxy", "--upstream-url", url])
+    assert_greeted_and_coached(names, greeted, coached)
 
 
 def test_an_upstream_that_does_not_start_is_an_error_at_once(tmp_path):

@@ -35,7 +35,7 @@ use rmcp::model::{
     UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RunningService, ServiceError};
-use rmcp::transport::TokioChildProcess;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt as _};
 use serde_json::Value;
 use tracing_subscriber::prelude::*;
@@ -83,8 +83,16 @@ pub(crate) struct ProxyArgs {
     /// loopback address: the proxy has no authentication of its own.
     #[arg(long, value_name = "ADDR")]
     http: Option<String>,
+    /// Reach an upstream that serves Streamable HTTP at URL (plain `http://`) instead of
+    /// starting a command.
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    upstream_url: Option<String>,
     /// The upstream server: a command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(
+        last = true,
+        required_unless_present = "upstream_url",
+        value_name = "COMMAND"
+    )]
     command: Vec<OsString>,
 }
 
@@ -174,6 +182,7 @@ pub(crate) fn run(args: ProxyArgs) -> Result<Outcome, Failure> {
 /// How the proxy guards and reaches its upstream, as the command line set it.
 struct Settings {
     command: Vec<OsString>,
+    url: Option<String>,
     timeout: Duration,
     render: RenderOptions,
     audit: bool,
@@ -194,6 +203,7 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
     }
     let mut settings = Settings {
         command: args.command.clone(),
+        url: args.upstream_url.clone(),
         timeout: Duration::from_secs_f64(args.call_timeout),
         render: RenderOptions::from(RenderFormat::from(args.format)),
         audit: args.audit,
@@ -266,6 +276,7 @@ impl Proxy {
             upstream: Upstream {
                 proxy: weak.clone(),
                 command: settings.command.clone(),
+                url: settings.url.clone(),
                 timeout: settings.timeout,
                 state: tokio::sync::Mutex::new(None),
                 info: RwLock::new(None),
@@ -872,6 +883,8 @@ impl Completed for ReadResourceResponse {
 struct Upstream {
     proxy: Weak<Inner>,
     command: Vec<OsString>,
+    /// The URL of an upstream that serves Streamable HTTP, reached instead of a command.
+    url: Option<String>,
     timeout: Duration,
     state: tokio::sync::Mutex<Option<RunningService<RoleClient, UpstreamClient>>>,
     /// What the upstream said of itself when it last started.
@@ -905,6 +918,20 @@ impl Upstream {
     }
 
     async fn start(&self) -> Result<RunningService<RoleClient, UpstreamClient>, String> {
+        let client = UpstreamClient {
+            proxy: self.proxy.clone(),
+        };
+        if let Some(url) = &self.url {
+            let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+            return match tokio::time::timeout(self.timeout, client.serve(transport)).await {
+                Ok(Ok(service)) => Ok(service),
+                Ok(Err(error)) => Err(format!("{url} did not answer as an MCP server: {error}")),
+                Err(_) => Err(format!(
+                    "{url} did not answer `initialize` within {} s",
+                    self.timeout.as_secs_f64()
+                )),
+            };
+        }
         let (program, args) = self
             .command
             .split_first()
@@ -917,9 +944,6 @@ impl Upstream {
             .stderr(std::process::Stdio::inherit())
             .spawn()
             .map_err(|error| format!("cannot start `{shown}`: {error}"))?;
-        let client = UpstreamClient {
-            proxy: self.proxy.clone(),
-        };
         match tokio::time::timeout(self.timeout, client.serve(transport)).await {
             Ok(Ok(service)) => Ok(service),
             Ok(Err(error)) => Err(format!("`{shown}` did not start as an MCP server: {error}")),
