@@ -302,3 +302,36 @@ async fn the_readme_shows_what_the_model_reads() {
     assert_eq!(text(&result, 0), &readme[start..end]);
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_rejection_of_a_changed_tool_names_the_change_that_explains_it() {
+    use guardrails::contract::{Contract, KnownGood, ServerContract};
+    // The contracts clients were calibrated on: `echo` then took `txt`, now `text`.
+    let mut known: ServerContract = Notes::tool_router()
+        .list_all()
+        .iter()
+        .map(Contract::from_definition)
+        .collect();
+    let mut echo = known.get("echo").unwrap().clone();
+    let field = echo.args.remove("text").unwrap();
+    echo.args.insert("txt".to_owned(), field);
+    known.insert(echo);
+    let router = RouterGuard::new()
+        .known_good(KnownGood::from_contracts(known))
+        .guard(Notes::tool_router());
+    let client = connect(Notes::with_router(3, router)).await;
+    let result = client
+        .call_tool(call("echo", json!({"txt": "x"})))
+        .await
+        .unwrap();
+    let message = text(&result, 0);
+    assert!(message.contains("<contract_awareness>"), "{message}");
+    assert!(message.contains("echo.args.txt"), "{message}");
+    // A tool that did not change is rejected as before.
+    let unchanged = client
+        .call_tool(call("create_note", json!({"titel": "x"})))
+        .await
+        .unwrap();
+    assert!(!text(&unchanged, 0).contains("<contract_awareness>"));
+    client.cancel().await.unwrap();
+}

@@ -7,7 +7,9 @@
 //! - [`Contract`]: one tool's name, title, description, annotations, arguments (type,
 //!   requiredness, constraints, argument policy, description, nested fields, array items),
 //!   output shape, agent limit, byte cap and output check, assembled from its
-//!   [`ToolSpec`](crate::ToolSpec) ([`Contract::from_spec`]).
+//!   [`ToolSpec`](crate::ToolSpec) ([`Contract::from_spec`]); the contract of a tool known only
+//!   by its MCP definition (a native rmcp tool, a tool of a server in another language) is read
+//!   from its JSON Schemas ([`Contract::from_definition`], [`Contract::from_schemas`]).
 //! - [`ServerContract`]: every tool's contract, by name; it reads and writes the lockfile
 //!   `guardrails.lock` (canonical JSON, sha256 digests per tool and for the server).
 //! - [`diff()`]: the [`Delta`]s between two [`ServerContract`]s, as text, XML or JSON.
@@ -100,6 +102,7 @@ mod diff;
 mod digest;
 mod lockfile;
 mod model;
+mod schema;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -605,7 +605,7 @@ fn apply_constraints(out: &mut Field, kind: &Kind, c: &Constraints) {
 }
 
 /// The top-level properties of an output schema.
-fn output_fields(schema: &Map<String, Value>) -> BTreeMap<String, OutputField> {
+pub(super) fn output_fields(schema: &Map<String, Value>) -> BTreeMap<String, OutputField> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)

@@ -11,8 +11,10 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
 use tracing::Instrument as _;
 
+use crate::contract::{Awareness, AwarenessConfig, Contract, KnownGood};
 use crate::message::{
-    ByteCut, Filter, Rejection, Truncated, TruncationNotice, paging_name, refine_advice_with,
+    ByteCut, ContractNotice, Filter, Rejection, Truncated, TruncationNotice, paging_name,
+    refine_advice_with,
 };
 use crate::operate::{
     Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts, ToolTelemetry,
@@ -162,6 +164,7 @@ pub struct RouterGuard {
     loops: LoopBreaker,
     rate_limit: Option<RateLimit>,
     tool_rate_limits: BTreeMap<String, RateLimit>,
+    known_good: Option<KnownGood>,
 }
 
 impl RouterGuard {
@@ -258,6 +261,16 @@ impl RouterGuard {
         self
     }
 
+    /// The contracts clients were calibrated on: a rejected call of a tool whose contract
+    /// ([`Contract::from_definition`]) changed since then carries a `<contract_awareness>`
+    /// block naming the BREAKING and RISKY changes that can explain it, as a derived tool's
+    /// does (see [`KnownGood`]). A tool without such changes pays nothing.
+    #[must_use]
+    pub fn known_good(mut self, known_good: KnownGood) -> Self {
+        self.known_good = Some(known_good);
+        self
+    }
+
     /// Sets the limits on the results of tool `name`.
     #[must_use]
     pub fn tool(mut self, name: impl Into<String>, limits: ResultLimits) -> Self {
@@ -347,23 +360,28 @@ impl RouterGuard {
             } else {
                 args.schema().clone()
             });
-            let guard = Arc::new(
-                NativeTool::new(
-                    name.to_string(),
-                    args,
-                    limits,
-                    self.render.clone(),
-                    self.audit,
-                    self.schema,
-                    Arc::clone(&schema),
-                )
-                .operated_by(
-                    Arc::clone(&operations),
-                    route.attr.annotations.as_ref().is_some_and(|hints| {
-                        hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
-                    }),
-                ),
+            let guard = NativeTool::new(
+                name.to_string(),
+                args,
+                limits,
+                self.render.clone(),
+                self.audit,
+                self.schema,
+                Arc::clone(&schema),
+            )
+            .operated_by(
+                Arc::clone(&operations),
+                route.attr.annotations.as_ref().is_some_and(|hints| {
+                    hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
+                }),
             );
+            let awareness = self.known_good.as_ref().and_then(|known_good| {
+                known_good.awareness(
+                    &Contract::from_definition(&route.attr),
+                    &AwarenessConfig::default(),
+                )
+            });
+            let guard = Arc::new(guard.aware_of(awareness));
             register(&schema, &guard);
             route.attr.input_schema = schema;
             let inner = Arc::clone(&route.call);
@@ -508,6 +526,8 @@ struct NativeTool {
     repeatable: bool,
     /// The loop breaker's memory and the pending repairs, shared by the guard's tools.
     operations: Arc<Operations>,
+    /// The tool's changes since the known-good contracts, when it has any.
+    awareness: Option<Awareness>,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -541,6 +561,7 @@ impl NativeTool {
             telemetry: ToolTelemetry::new(&name),
             repeatable: false,
             operations: Arc::default(),
+            awareness: None,
             name,
             args,
             limits,
@@ -558,6 +579,12 @@ impl NativeTool {
     fn operated_by(mut self, operations: Arc<Operations>, repeatable: bool) -> Self {
         self.operations = operations;
         self.repeatable = repeatable;
+        self
+    }
+
+    /// This tool, its rejections carrying `awareness` of its changes.
+    fn aware_of(mut self, awareness: Option<Awareness>) -> Self {
+        self.awareness = awareness;
         self
     }
 
@@ -598,7 +625,10 @@ impl NativeTool {
                 return self.run(inner, ctx, call);
             }
             let rejection =
-                Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example);
+                Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example)
+                    .with_contract(self.awareness.as_ref().map(|awareness| {
+                        ContractNotice::new(awareness, &awareness.relevance(&JsonObject::new()))
+                    }));
             let mut output = CallOutput::rejection(&rejection, &self.render);
             self.operations.finish(&call, &self.facts(), &mut output);
             let result = super::call_result(output);

@@ -20,6 +20,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited, combinators::BoxBody};
 use hyper_util::rt::{TokioIo, TokioTimer};
+use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -307,8 +308,8 @@ impl Default for HttpConfig {
 type HttpResponse = http::Response<BoxBody<Bytes, Infallible>>;
 
 /// What every connection of one server shares.
-struct Shared<S: Send + Sync + 'static> {
-    service: StreamableHttpService<Server<S>, BoundedSessions>,
+struct Shared<H: ServerHandler + Clone> {
+    service: StreamableHttpService<H, BoundedSessions>,
     in_flight: Arc<Semaphore>,
     body_bytes: BodyBudget,
     config: HttpConfig,
@@ -369,31 +370,66 @@ impl<S: Send + Sync + 'static> Server<S> {
         listener: TcpListener,
         config: HttpConfig,
     ) -> io::Result<()> {
-        let shared = Arc::new(Shared {
-            service: self.http_service(&config),
-            in_flight: Arc::new(Semaphore::new(config.max_in_flight_requests.max(1))),
-            body_bytes: BodyBudget::new(config.max_body_bytes_in_flight),
-            config,
-        });
-        let connections = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
-        let mut backoff = AcceptBackoff::default();
-        loop {
-            // A slot first: at the cap, connections wait in the accept queue, where they cost
-            // the process no descriptor.
-            let Ok(slot) = Arc::clone(&connections).acquire_owned().await else {
-                unreachable!("the semaphore is never closed");
-            };
-            match accept(&listener).await {
-                Ok(stream) => {
-                    backoff.reset();
-                    tokio::spawn(serve_connection(stream, slot, Arc::clone(&shared)));
-                }
-                Err(error) if is_peer_error(&error) => {}
-                Err(error) => {
-                    let wait = backoff.next();
-                    tracing::error!(%error, retry_in = ?wait, "accepting a connection failed");
-                    tokio::time::sleep(wait).await;
-                }
+        serve_service(self.http_service(&config), listener, config).await
+    }
+}
+
+/// Serves any rmcp handler with the server of [`Server::serve_http_on_with`], its limits and
+/// checks included: what the command line's proxy serves its guarded tools with. Each session
+/// gets a clone of `handler`.
+///
+/// # Errors
+/// None: the result type is kept for the callers that propagate it.
+#[doc(hidden)]
+pub async fn serve_handler_http_on<H>(
+    handler: H,
+    listener: TcpListener,
+    config: HttpConfig,
+) -> io::Result<()>
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    let service = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(config.sessions()),
+        config.rmcp_config(),
+    );
+    serve_service(service, listener, config).await
+}
+
+/// Serves `service` on `listener` with the limits of `config`.
+async fn serve_service<H>(
+    service: StreamableHttpService<H, BoundedSessions>,
+    listener: TcpListener,
+    config: HttpConfig,
+) -> io::Result<()>
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    let shared = Arc::new(Shared {
+        service,
+        in_flight: Arc::new(Semaphore::new(config.max_in_flight_requests.max(1))),
+        body_bytes: BodyBudget::new(config.max_body_bytes_in_flight),
+        config,
+    });
+    let connections = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
+    let mut backoff = AcceptBackoff::default();
+    loop {
+        // A slot first: at the cap, connections wait in the accept queue, where they cost
+        // the process no descriptor.
+        let Ok(slot) = Arc::clone(&connections).acquire_owned().await else {
+            unreachable!("the semaphore is never closed");
+        };
+        match accept(&listener).await {
+            Ok(stream) => {
+                backoff.reset();
+                tokio::spawn(serve_connection(stream, slot, Arc::clone(&shared)));
+            }
+            Err(error) if is_peer_error(&error) => {}
+            Err(error) => {
+                let wait = backoff.next();
+                tracing::error!(%error, retry_in = ?wait, "accepting a connection failed");
+                tokio::time::sleep(wait).await;
             }
         }
     }
@@ -444,10 +480,10 @@ impl AcceptBackoff {
     }
 }
 
-async fn serve_connection<S: Send + Sync + 'static>(
+async fn serve_connection<H: ServerHandler + Clone + Send + Sync + 'static>(
     stream: TcpStream,
     slot: OwnedSemaphorePermit,
-    shared: Arc<Shared<S>>,
+    shared: Arc<Shared<H>>,
 ) {
     let header_read_timeout = shared.config.header_read_timeout;
     let handler = hyper::service::service_fn(move |request| {
@@ -469,8 +505,8 @@ tokio::task_local! {
     static SESSION_REFUSED: Cell<bool>;
 }
 
-async fn serve_request<S: Send + Sync + 'static>(
-    shared: &Shared<S>,
+async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
+    shared: &Shared<H>,
     request: http::Request<hyper::body::Incoming>,
 ) -> HttpResponse {
     if request.uri().path() != MCP_PATH {

@@ -105,6 +105,9 @@ const MAX_METHOD_CHARS: usize = 64;
 pub use guard::guarded_router;
 pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[cfg(feature = "http")]
+#[doc(hidden)]
+pub use http::serve_handler_http_on;
+#[cfg(feature = "http")]
 pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its

@@ -1266,6 +1266,7 @@ impl Inliner<'_> {
             .map(|(k, v)| (k.clone(), self.inline_keyword(k, v)))
             .collect();
         first_match(&mut out);
+        tuple_items(&mut out);
         fold_constants(&mut out);
         fold_nullable(&mut out);
         integer_bounds(&mut out);
@@ -1299,6 +1300,22 @@ impl Inliner<'_> {
             (_, Value::Object(_)) => self.inline(value, place),
             _ => value.clone(),
         }
+    }
+}
+
+/// A tuple of drafts before 2020-12 (`items` an array of schemas, `additionalItems` the
+/// schema of the rest), which zod and other generators still write, in the words of 2020-12
+/// (`prefixItems`, `items`), the draft the schema is checked with: an array-valued `items` is
+/// no schema in 2020-12, and would keep the tool from being checked at all.
+fn tuple_items(schema: &mut Map<String, Value>) {
+    if !matches!(schema.get("items"), Some(Value::Array(_))) || schema.contains_key("prefixItems") {
+        return;
+    }
+    if let Some(items) = schema.remove("items") {
+        schema.insert("prefixItems".to_owned(), items);
+    }
+    if let Some(rest) = schema.remove("additionalItems") {
+        schema.insert("items".to_owned(), rest);
     }
 }
 
@@ -2545,5 +2562,86 @@ mod tests {
             .check(&json!({"shape": {"type": "hexagon", "radius": 1, "side": 2}}))
             .unwrap_err();
         assert_eq!(report.len(), 1, "{report}");
+    }
+}
+
+#[cfg(test)]
+mod zod_draft07 {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Each schema with a value its zod validator accepts: the guard accepts it too, or does
+    /// not compile the schema (and then refuses nothing).
+    #[test]
+    fn what_zod_accepts_is_not_refused() {
+        let cases = [
+            (
+                json!({"type": "array", "items": [{"type": "string"}, {"type": "number"}], "minItems": 2, "maxItems": 2}),
+                json!(["a", 1]),
+            ),
+            (json!({"$ref": "#/definitions/P"}), json!({"x": 1})),
+            (
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true}),
+                json!({"a": "x", "other": 1}),
+            ),
+            (
+                json!({"allOf": [
+                    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                    {"type": "object", "properties": {"b": {"type": "number"}}, "required": ["b"]}
+                ]}),
+                json!({"a": "x", "b": 1}),
+            ),
+            (
+                json!({"anyOf": [
+                    {"type": "object", "properties": {"kind": {"const": "a"}, "a": {"type": "string"}}, "required": ["kind"]},
+                    {"type": "object", "properties": {"kind": {"const": "b"}, "b": {"type": "number"}}, "required": ["kind"]}
+                ]}),
+                json!({"kind": "b", "b": 2}),
+            ),
+            (
+                json!({"type": ["string", "null"], "default": null}),
+                Value::Null,
+            ),
+            (json!({"type": "number", "exclusiveMinimum": 0}), json!(0.5)),
+            (
+                json!({"type": "object", "additionalProperties": {"type": "string"}, "propertyNames": {"minLength": 1}}),
+                json!({"k": "v"}),
+            ),
+        ];
+        for (field, value) in cases {
+            let schema = json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"field": field},
+                "required": ["field"],
+                "definitions": {"P": {"type": "object", "properties": {"x": {"type": "number"}}}}
+            });
+            let args = SchemaArgs::new(schema.as_object().unwrap())
+                .unwrap_or_else(|error| panic!("{field} does not compile: {error}"));
+            let call = json!({"field": value});
+            assert!(
+                args.check(&call).is_ok(),
+                "{field} refused {call}: {:?}",
+                args.check(&call)
+            );
+        }
+    }
+
+    #[test]
+    fn a_tuple_of_draft_07_is_checked_as_one() {
+        let schema = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {"pair": {
+                "type": "array",
+                "items": [{"type": "string"}, {"type": "number"}],
+                "additionalItems": false
+            }}
+        });
+        let args = SchemaArgs::new(schema.as_object().unwrap()).expect("a tuple compiles");
+        assert!(args.check(&json!({"pair": ["a", 1]})).is_ok());
+        assert!(args.check(&json!({"pair": [1, "a"]})).is_err());
+        assert!(args.check(&json!({"pair": ["a", 1, 2]})).is_err());
     }
 }

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod check;
 mod diff;
+mod proxy;
 
 /// Cognitive guardrails for MCP tool servers, from the command line.
 #[derive(Debug, Parser)]
@@ -40,6 +41,18 @@ enum Command {
     /// what it was and is. Exit status: 0 when nothing BREAKING changed, 1 when something did,
     /// 2 when a lockfile cannot be read or is invalid.
     Diff(diff::DiffArgs),
+    /// Guard an MCP server written in any language: `guardrails proxy [OPTIONS] -- COMMAND [ARGS…]`.
+    ///
+    /// Starts COMMAND as the upstream MCP server over stdio and serves its tools over stdio,
+    /// each guarded from its input schema: a strict schema is advertised, and a call that does
+    /// not fit it gets every problem in one coaching message with a valid example, without
+    /// reaching the upstream. Calls that fit are forwarded and their results returned as they
+    /// come, cut to the limits set here; prompts, resources, completions and the upstream's
+    /// notifications pass through. An upstream that stops is started again on the next call.
+    ///
+    /// Log lines go to stderr. Exit status: 0 when the client closes the connection, 2 when
+    /// the upstream cannot be started.
+    Proxy(proxy::ProxyArgs),
 }
 
 /// How a subcommand that ran to the end judged its input.
@@ -70,6 +83,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Proxy(args) => proxy::run(args),
     };
     match result {
         Ok(Outcome::Passed) => ExitCode::SUCCESS,

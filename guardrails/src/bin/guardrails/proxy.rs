@@ -1,0 +1,1062 @@
+//! `guardrails proxy [OPTIONS] -- COMMAND [ARGS…]`: the guard of `guard_router` in front of an
+//! MCP server written in any language.
+//!
+//! The upstream runs as a child process and is reached as an rmcp client over its stdio; the
+//! proxy serves the same tools over its own stdio with rmcp's server. Each upstream tool
+//! becomes a route of an rmcp `ToolRouter` whose call forwards to the upstream, and the router
+//! is guarded by [`RouterGuard`] from the tools' `inputSchema`s alone, exactly as a native rmcp
+//! tool is: strict schema advertised, every problem in one coaching message with a valid
+//! example, the `_meta` report, agent limits and byte caps, audit mode, the loop breaker and
+//! telemetry. Prompts, resources, completions and the upstream's notifications pass through.
+//!
+//! The wire is rmcp's on both sides; this module holds no protocol code.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::{Arc, PoisonError, RwLock, Weak};
+use std::time::Duration;
+
+use guardrails::contract::{
+    Awareness, AwarenessConfig, Contract, Delta, KnownGood, ServerContract,
+};
+use guardrails::mcp::{GuardError, HttpConfig, ResultLimits, RouterGuard, call_result};
+use guardrails::message::{ContractNotice, Failure as CallFailure};
+use guardrails::{CallOutput, ErrorCode, RenderFormat, RenderOptions, ToolError};
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
+    InitializeResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam, ResultType,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, ToolsCapability,
+    UnsubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RunningService, ServiceError};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt as _};
+use serde_json::Value;
+use tracing_subscriber::prelude::*;
+
+use crate::{Failure, Outcome};
+
+/// Arguments of `guardrails proxy`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ProxyArgs {
+    /// Let every call through, and log on stderr each call the guard would have refused (with
+    /// the tool's name and each issue's path and code, never a value); the advertised schemas
+    /// stay the upstream's own.
+    #[arg(long)]
+    audit: bool,
+    /// Show at most N items of TOOL's list results (repeatable).
+    #[arg(long = "agent-limit", value_name = "TOOL=N", value_parser = tool_number)]
+    agent_limits: Vec<(String, usize)>,
+    /// Cut the text of TOOL's results to N bytes (repeatable).
+    #[arg(long = "max-bytes", value_name = "TOOL=N", value_parser = tool_number)]
+    max_bytes: Vec<(String, usize)>,
+    /// The format of coaching messages and tool errors.
+    #[arg(long, value_enum, default_value_t = Format::Xml)]
+    format: Format,
+    /// Seconds the upstream has to answer a call (or to start) before the call fails with a
+    /// TIMEOUT tool error.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    call_timeout: f64,
+    /// Write the upstream's contracts (names, descriptions, annotations, input and output
+    /// schemas) to FILE when it starts; with --check, compare them with FILE instead.
+    /// `guardrails diff` reads these lockfiles.
+    #[arg(long, value_name = "FILE")]
+    lock: Option<PathBuf>,
+    /// Compare the upstream's tools with the lockfile at start and whenever its tool list
+    /// changes; each change is logged with its severity (BREAKING, RISKY, SAFE, COSMETIC), and
+    /// a tool that changed (or is new) is treated by --on-change.
+    #[arg(long, requires = "lock")]
+    check: bool,
+    /// What a tool whose contract changed since the lockfile becomes: hidden from the client,
+    /// refused with a tool error that says what changed, or served, its rejected calls told
+    /// the changes that explain them.
+    #[arg(long, value_enum, default_value_t = OnChange::Refuse, requires = "check")]
+    on_change: OnChange,
+    /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio, with the library's hardened
+    /// server (bounded connections, requests and sessions; foreign `Origin`s refused). Bind a
+    /// loopback address: the proxy has no authentication of its own.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<String>,
+    /// Reach an upstream that serves Streamable HTTP at URL (plain `http://`) instead of
+    /// starting a command.
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    upstream_url: Option<String>,
+    /// The upstream server: a command and its arguments, after `--`.
+    #[arg(
+        last = true,
+        required_unless_present = "upstream_url",
+        value_name = "COMMAND"
+    )]
+    command: Vec<OsString>,
+}
+
+/// What a tool whose contract changed since the lockfile becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum OnChange {
+    /// Not listed, and calls to it are calls to an unknown tool.
+    Hide,
+    /// Listed, and every call answered with a `CONTRACT_CHANGED` tool error naming the changes.
+    Refuse,
+    /// Served and guarded; a rejected call carries the changes that can explain it.
+    Aware,
+}
+
+/// The most characters of a schema violation of an upstream's result that the client is told.
+const MAX_PROBLEM_CHARS: usize = 200;
+
+/// The format of the messages the proxy writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Compact XML-style tags.
+    Xml,
+    /// Markdown.
+    Markdown,
+    /// A JSON object.
+    Json,
+}
+
+impl From<Format> for RenderFormat {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Xml => RenderFormat::Xml,
+            Format::Markdown => RenderFormat::Markdown,
+            Format::Json => RenderFormat::Json,
+        }
+    }
+}
+
+/// `TOOL=N`.
+fn tool_number(text: &str) -> Result<(String, usize), String> {
+    let (tool, number) = text
+        .rsplit_once('=')
+        .ok_or_else(|| format!("expected TOOL=N, got `{text}`"))?;
+    let number = number
+        .parse()
+        .map_err(|_| format!("expected a whole number after `=`, got `{number}`"))?;
+    if tool.is_empty() {
+        return Err(format!("expected a tool name before `=`, got `{text}`"));
+    }
+    Ok((tool.to_owned(), number))
+}
+
+/// A positive number of seconds.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 => Ok(seconds),
+        _ => Err(format!(
+            "expected a positive number of seconds, got `{text}`"
+        )),
+    }
+}
+
+pub(crate) fn run(args: ProxyArgs) -> Result<Outcome, Failure> {
+    // Log lines go to stderr: stdout is the protocol's. Warnings (the audit log among them),
+    // what the proxy does, and what rmcp says of the lines of the upstream it cannot read (at
+    // debug level: a line that is not JSON is dropped).
+    let filter = tracing_subscriber::filter::filter_fn(|meta| {
+        *meta.level() <= tracing::Level::WARN
+            || (meta.target() == module_path!() && *meta.level() <= tracing::Level::INFO)
+            || (meta.target().starts_with("rmcp::transport")
+                && *meta.level() <= tracing::Level::DEBUG)
+    });
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(false)
+                .with_filter(filter),
+        )
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(serve(args))
+}
+
+/// How the proxy guards and reaches its upstream, as the command line set it.
+struct Settings {
+    command: Vec<OsString>,
+    url: Option<String>,
+    timeout: Duration,
+    render: RenderOptions,
+    audit: bool,
+    limits: BTreeMap<String, ResultLimits>,
+    /// The approved contracts, and what a tool that changed since becomes (`--check`).
+    approved: Option<(KnownGood, OnChange)>,
+}
+
+async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
+    let mut limits: BTreeMap<String, ResultLimits> = BTreeMap::new();
+    for (tool, max) in &args.agent_limits {
+        let entry = limits.entry(tool.clone()).or_default();
+        *entry = entry.agent_limit(*max);
+    }
+    for (tool, max) in &args.max_bytes {
+        let entry = limits.entry(tool.clone()).or_default();
+        *entry = entry.max_bytes(*max);
+    }
+    let mut settings = Settings {
+        command: args.command.clone(),
+        url: args.upstream_url.clone(),
+        timeout: Duration::from_secs_f64(args.call_timeout),
+        render: RenderOptions::from(RenderFormat::from(args.format)),
+        audit: args.audit,
+        limits,
+        approved: None,
+    };
+    if let (true, Some(path)) = (args.check, &args.lock) {
+        let contracts = ServerContract::read_lockfile(path)?;
+        settings.approved = Some((KnownGood::from_contracts(contracts), args.on_change));
+    }
+    let proxy = Proxy::new(settings);
+    // The upstream is started before the proxy serves, so that a command that does not start
+    // is an error at once rather than a failure of the first call.
+    proxy.refresh().await.map_err(Failure)?;
+    if let (false, Some(path)) = (args.check, &args.lock) {
+        let contracts: ServerContract = proxy
+            .listed()
+            .iter()
+            .map(Contract::from_definition)
+            .collect();
+        contracts.write_lockfile(path)?;
+        tracing::info!(path = %path.display(), tools = contracts.tools().len(), "the upstream's contracts are written");
+    }
+    for tool in proxy.0.settings.limits.keys() {
+        if proxy.router().get(tool).is_none() {
+            tracing::warn!(tool, "limits set for a tool the upstream does not list");
+        }
+    }
+    if let Some(addr) = &args.http {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|error| Failure(format!("cannot listen on {addr}: {error}")))?;
+        let local = listener.local_addr()?;
+        tracing::info!("serving Streamable HTTP at http://{local}/mcp");
+        guardrails::mcp::serve_handler_http_on(proxy.clone(), listener, HttpConfig::default())
+            .await?;
+    } else {
+        let running = proxy
+            .clone()
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|error| Failure(format!("serving over stdio: {error}")))?;
+        let _ = running.waiting().await;
+    }
+    proxy.0.upstream.stop().await;
+    Ok(Outcome::Passed)
+}
+
+/// The proxy: rmcp's `ServerHandler` towards the client, rmcp's client towards the upstream.
+#[derive(Clone)]
+pub(crate) struct Proxy(Arc<Inner>);
+
+struct Inner {
+    settings: Settings,
+    upstream: Upstream,
+    /// The guarded routes of the upstream's tools, rebuilt when its tool list changes.
+    router: RwLock<Arc<ToolRouter<Proxy>>>,
+    /// The upstream's tools as it last listed them.
+    listed: RwLock<Vec<Tool>>,
+    /// The `outputSchema`s of the upstream's tools, compiled: a structured result is checked
+    /// against its tool's before it reaches the client.
+    outputs: RwLock<HashMap<String, Arc<jsonschema::Validator>>>,
+    /// The client, once it has sent a request: where the upstream's notifications go.
+    client: RwLock<Option<Peer<RoleServer>>>,
+}
+
+impl Proxy {
+    fn new(settings: Settings) -> Self {
+        Self(Arc::new_cyclic(|weak: &Weak<Inner>| Inner {
+            upstream: Upstream {
+                proxy: weak.clone(),
+                command: settings.command.clone(),
+                url: settings.url.clone(),
+                timeout: settings.timeout,
+                state: tokio::sync::Mutex::new(None),
+                info: RwLock::new(None),
+            },
+            settings,
+            router: RwLock::new(Arc::new(ToolRouter::new())),
+            listed: RwLock::new(Vec::new()),
+            outputs: RwLock::new(HashMap::new()),
+            client: RwLock::new(None),
+        }))
+    }
+
+    fn router(&self) -> Arc<ToolRouter<Self>> {
+        Arc::clone(&self.0.router.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Lists the upstream's tools (starting it when it is not running) and guards them.
+    async fn refresh(&self) -> Result<(), String> {
+        let peer = self.0.upstream.peer().await?;
+        let tools = tokio::time::timeout(self.0.settings.timeout, peer.list_all_tools())
+            .await
+            .map_err(|_| "the upstream did not list its tools in time".to_owned())?
+            .map_err(|error| format!("the upstream could not list its tools: {error}"))?;
+        self.install(tools);
+        Ok(())
+    }
+
+    /// Guards `tools` and serves them from now on.
+    fn install(&self, tools: Vec<Tool>) {
+        let mut outputs = HashMap::new();
+        for tool in &tools {
+            let Some(schema) = &tool.output_schema else {
+                continue;
+            };
+            match jsonschema::validator_for(&Value::Object((**schema).clone())) {
+                Ok(validator) => {
+                    outputs.insert(tool.name.to_string(), Arc::new(validator));
+                }
+                Err(error) => {
+                    tracing::warn!(tool = %tool.name, %error, "the tool's output schema does not compile: its results are not checked");
+                }
+            }
+        }
+        *self
+            .0
+            .outputs
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = outputs;
+        self.0
+            .listed
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone_from(&tools);
+        let router = self.guard(tools);
+        *self
+            .0
+            .router
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::new(router);
+    }
+
+    /// The guarded router of `tools`. A tool whose schema the guard cannot compile (a
+    /// reference to another document, an invalid keyword) is served unguarded, with a warning,
+    /// rather than hidden: the upstream checks its own calls still.
+    fn guard(&self, tools: Vec<Tool>) -> ToolRouter<Self> {
+        let settings = &self.0.settings;
+        let mut router = ToolRouter::new();
+        // Tools refused for a change of contract: listed, never forwarded, not guarded.
+        let mut unguarded = ToolRouter::new();
+        if let Some((approved, _)) = &settings.approved {
+            for name in approved.contracts().tools().keys() {
+                if !tools.iter().any(|tool| tool.name == name.as_str()) {
+                    tracing::warn!(
+                        tool = name,
+                        "BREAKING: the tool was removed since the lockfile"
+                    );
+                }
+            }
+        }
+        for tool in tools {
+            if let Some((approved, on_change)) = &settings.approved {
+                let current = Contract::from_definition(&tool);
+                let deltas = approved.deltas(&current);
+                for delta in &deltas {
+                    tracing::warn!(
+                        tool = %tool.name,
+                        severity = delta.severity.as_str(),
+                        path = delta.path,
+                        "the contract changed since the lockfile: {}",
+                        delta.description
+                    );
+                }
+                if !deltas.is_empty() {
+                    match on_change {
+                        OnChange::Hide => continue,
+                        OnChange::Refuse => {
+                            let refusal = Arc::new(self.refusal(&current, deltas));
+                            unguarded.add_route(ToolRoute::new_dyn(
+                                tool,
+                                move |_: ToolCallContext<'_, Self>| {
+                                    let result = (*refusal).clone();
+                                    Box::pin(std::future::ready(Ok(result.into())))
+                                },
+                            ));
+                            continue;
+                        }
+                        OnChange::Aware => {}
+                    }
+                }
+            }
+            router.add_route(ToolRoute::new_dyn(
+                tool,
+                |ctx: ToolCallContext<'_, Self>| Box::pin(forward(ctx)),
+            ));
+        }
+        loop {
+            let mut guard = RouterGuard::new().render(settings.render.clone());
+            if let Some((approved, OnChange::Aware)) = &settings.approved {
+                guard = guard.known_good(approved.clone());
+            }
+            if settings.audit {
+                guard = guard.audit();
+            }
+            for (name, limits) in &settings.limits {
+                if router.has_route(name) {
+                    guard = guard.tool(name.clone(), *limits);
+                }
+            }
+            match guard.try_guard(router.clone()) {
+                Ok(mut guarded) => {
+                    guarded.merge(unguarded);
+                    return guarded;
+                }
+                Err(GuardError::Schema { tool, source }) if router.has_route(&tool) => {
+                    tracing::warn!(tool, %source, "the tool's input schema cannot be checked: served unguarded");
+                    if let Some(route) = router.map.get(tool.as_str()).cloned() {
+                        unguarded.add_route(route);
+                    }
+                    router.remove_route(&tool);
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "the upstream's tools cannot be guarded: served unguarded");
+                    router.merge(unguarded);
+                    return router;
+                }
+            }
+        }
+    }
+
+    /// The answer to every call of a tool whose contract changed since the lockfile: a
+    /// `CONTRACT_CHANGED` tool error with a `<contract_awareness>` block of every change.
+    fn refusal(&self, current: &Contract, deltas: Vec<Delta>) -> CallToolResult {
+        let config = AwarenessConfig::default().with_all_severities(true);
+        let awareness = Awareness::new(current, deltas, &config);
+        let error = ToolError::custom(
+            "CONTRACT_CHANGED",
+            "This tool's description or schema changed since it was approved, so it is not called.",
+        )
+        .recovery(
+            "Do not call this tool. Tell the user that its contract changed since the lockfile \
+             and needs their review; use the other tools meanwhile.",
+        );
+        let notice = awareness.as_ref().map(|awareness| {
+            ContractNotice::new(awareness, &awareness.relevance(&JsonObject::new()))
+        });
+        let failure = CallFailure::new(&current.name, &error).with_contract(notice);
+        call_result(CallOutput::failure(&failure, &self.0.settings.render))
+    }
+
+    /// `result` when it keeps the promise of its tool's `outputSchema` (a successful result
+    /// has `structuredContent` that validates), else the tool error that says it does not.
+    fn check_output(
+        &self,
+        tool: &str,
+        result: CallToolResult,
+    ) -> Result<CallToolResult, ToolError> {
+        if result.is_error == Some(true) {
+            return Ok(result);
+        }
+        let Some(validator) = self
+            .0
+            .outputs
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(tool)
+            .cloned()
+        else {
+            return Ok(result);
+        };
+        let problem = match &result.structured_content {
+            None => "it has no structuredContent".to_owned(),
+            Some(structured) => match validator.validate(structured) {
+                Ok(()) => return Ok(result),
+                Err(error) => {
+                    let mut text = format!("at `{}`: {error}", error.instance_path());
+                    if let Some((end, _)) = text.char_indices().nth(MAX_PROBLEM_CHARS) {
+                        text.truncate(end);
+                        text.push('…');
+                    }
+                    text
+                }
+            },
+        };
+        tracing::warn!(
+            tool,
+            problem,
+            "the upstream's result does not match the tool's output schema"
+        );
+        Err(ToolError::new(
+            ErrorCode::Internal,
+            format!("The server behind this tool returned a result that does not match the tool's outputSchema: {problem}."),
+        )
+        .recovery("Do not rely on this tool's result; tell the user the server returned a malformed result."))
+    }
+
+    /// The upstream's tools as it last listed them.
+    fn listed(&self) -> Vec<Tool> {
+        self.0
+            .listed
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn remember_client(&self, peer: &Peer<RoleServer>) {
+        let mut client = self
+            .0
+            .client
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        if client.is_none() {
+            *client = Some(peer.clone());
+        }
+    }
+
+    fn client(&self) -> Option<Peer<RoleServer>> {
+        self.0
+            .client
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The rendered tool error of `tool`, as a tool result with `isError: true`.
+    fn tool_error(&self, tool: &str, error: &ToolError) -> CallToolResult {
+        call_result(CallOutput::tool_error(tool, error, &self.0.settings.render))
+    }
+
+    /// The upstream's peer, or the reason it cannot be reached.
+    async fn upstream(&self) -> Result<Peer<RoleClient>, String> {
+        self.0.upstream.peer().await
+    }
+
+    /// Runs `request` on the upstream within the call timeout; a protocol error of the
+    /// upstream's passes through, any other failure is an internal error naming it.
+    async fn relay<T, F>(&self, what: &str, request: F) -> Result<T, ErrorData>
+    where
+        F: AsyncFnOnce(Peer<RoleClient>) -> Result<T, ServiceError>,
+    {
+        let peer = self.upstream().await.map_err(|reason| {
+            tracing::warn!(what, reason, "upstream unavailable");
+            ErrorData::internal_error(
+                format!("the upstream server is unavailable: {reason}"),
+                None,
+            )
+        })?;
+        match tokio::time::timeout(self.0.settings.timeout, request(peer)).await {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(ServiceError::McpError(error))) => Err(error),
+            Ok(Err(error)) => {
+                tracing::warn!(what, %error, "the upstream failed");
+                Err(ErrorData::internal_error(
+                    format!("the upstream server failed: {error}"),
+                    None,
+                ))
+            }
+            Err(_) => {
+                tracing::warn!(what, "the upstream did not answer in time");
+                Err(ErrorData::internal_error(
+                    format!(
+                        "the upstream server did not answer within {} s",
+                        self.0.settings.timeout.as_secs_f64()
+                    ),
+                    None,
+                ))
+            }
+        }
+    }
+}
+
+/// A call that passed the guard (or an audited one): forwarded to the upstream, its result
+/// returned as it came. A failure to reach the upstream is a tool error the model can read.
+async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, ErrorData> {
+    let proxy = ctx.service;
+    let name = ctx.name.clone();
+    let mut params = CallToolRequestParams::new(name.clone());
+    params.arguments = ctx.arguments;
+    params.input_responses = ctx.input_responses;
+    params.request_state = ctx.request_state;
+    // The progress token goes along, so that the upstream's progress reaches the client.
+    if let Some(token) = ctx.request_context.meta.get_progress_token() {
+        let mut meta = rmcp::model::RequestMetaObject::default();
+        meta.set_progress_token(token);
+        params.meta = Some(meta);
+    }
+    let cancelled = ctx.request_context.ct.clone();
+    let timeout = proxy.0.settings.timeout;
+    let peer = match proxy.upstream().await {
+        Ok(peer) => peer,
+        Err(reason) => {
+            tracing::warn!(tool = %name, reason, "upstream unavailable");
+            let error = ToolError::new(
+                ErrorCode::Unavailable,
+                format!("The server behind this tool is unavailable: {reason}"),
+            )
+            .recovery(
+                "Call the tool again later; if it keeps failing, tell the user the server is down.",
+            );
+            return Ok(proxy.tool_error(&name, &error).into());
+        }
+    };
+    let call = tokio::time::timeout(timeout, peer.call_tool_once(params));
+    // Dropping the call cancels it upstream (rmcp sends `notifications/cancelled`).
+    let outcome = tokio::select! {
+        outcome = call => outcome,
+        () = cancelled.cancelled() => {
+            return Err(ErrorData::internal_error("the call was cancelled", None));
+        }
+    };
+    let error = match outcome {
+        Ok(Ok(CallToolResponse::Complete(result))) => match proxy.check_output(&name, result) {
+            Ok(result) => return Ok(CallToolResponse::Complete(result.completed())),
+            Err(error) => error,
+        },
+        Ok(Ok(response)) => return Ok(response.completed()),
+        Ok(Err(ServiceError::McpError(error))) => return Err(error),
+        Ok(Err(error)) => {
+            tracing::warn!(tool = %name, %error, "the upstream failed the call");
+            ToolError::new(
+                ErrorCode::Unavailable,
+                format!("The server behind this tool failed: {error}"),
+            )
+            .recovery("Call the tool again; the server is restarted if it stopped.")
+        }
+        Err(_) => {
+            tracing::warn!(tool = %name, seconds = timeout.as_secs_f64(), "the upstream did not answer the call in time");
+            ToolError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "The server behind this tool did not answer within {} s.",
+                    timeout.as_secs_f64()
+                ),
+            )
+            .recovery("Call the tool again with a smaller request, or later.")
+        }
+    };
+    Ok(proxy.tool_error(&name, &error).into())
+}
+
+impl ServerHandler for Proxy {
+    fn get_info(&self) -> ServerConfig {
+        let info = self.0.upstream.info();
+        let mut capabilities = ServerCapabilities::default();
+        let mut implementation = Implementation::new("guardrails-proxy", env!("CARGO_PKG_VERSION"));
+        let mut instructions = None;
+        if let Some(info) = info {
+            // What the proxy forwards: tools (guarded), prompts, resources, completions;
+            // logging (deprecated), tasks and extensions are the upstream's own business and not relayed.
+            capabilities.prompts.clone_from(&info.capabilities.prompts);
+            capabilities
+                .resources
+                .clone_from(&info.capabilities.resources);
+            capabilities
+                .completions
+                .clone_from(&info.capabilities.completions);
+            if let Some(upstream) = &info.server_info {
+                implementation = upstream.clone();
+            }
+            instructions.clone_from(&info.instructions);
+        }
+        // The tool list follows the upstream's, and changes when its changes.
+        let mut tools = ToolsCapability::default();
+        tools.list_changed = Some(true);
+        capabilities.tools = Some(tools);
+        let mut config = ServerConfig::new(capabilities).with_server_info(implementation);
+        if let Some(instructions) = instructions {
+            config = config.with_instructions(instructions);
+        }
+        config
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        self.remember_client(&context.peer);
+        self.negotiate_initialize(&request)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.remember_client(&context.peer);
+        let mut result = ListToolsResult::with_all_items(self.router().list_all());
+        result.result_type = Some(ResultType::COMPLETE);
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.router().get(name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.remember_client(&context.peer);
+        // An upstream that stopped is started again, and its tools listed afresh: a restart
+        // may bring other tools.
+        if !self.0.upstream.is_running().await
+            && let Err(reason) = self.refresh().await
+        {
+            tracing::warn!(reason, "the upstream could not be restarted");
+        }
+        let router = self.router();
+        router
+            .call(ToolCallContext::new(self, request, context))
+            .await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.relay("prompts/list", async |peer| {
+            peer.list_prompts(request).await.map(Completed::completed)
+        })
+        .await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.relay("prompts/get", async |peer| {
+            peer.get_prompt_once(request)
+                .await
+                .map(Completed::completed)
+        })
+        .await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.relay("resources/list", async |peer| {
+            peer.list_resources(request).await.map(Completed::completed)
+        })
+        .await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.relay("resources/templates/list", async |peer| {
+            peer.list_resource_templates(request)
+                .await
+                .map(Completed::completed)
+        })
+        .await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.relay("resources/read", async |peer| {
+            peer.read_resource_once(request)
+                .await
+                .map(Completed::completed)
+        })
+        .await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.relay("completion/complete", async |peer| {
+            peer.complete(request).await.map(Completed::completed)
+        })
+        .await
+    }
+
+    #[expect(
+        deprecated,
+        reason = "the upstreams of the proxy speak the revisions that have it"
+    )]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.remember_client(&context.peer);
+        self.relay("resources/subscribe", async |peer| {
+            peer.subscribe(request).await
+        })
+        .await
+    }
+
+    #[expect(
+        deprecated,
+        reason = "the upstreams of the proxy speak the revisions that have it"
+    )]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.relay("resources/unsubscribe", async |peer| {
+            peer.unsubscribe(request).await
+        })
+        .await
+    }
+
+    async fn on_progress(
+        &self,
+        _notification: ProgressNotificationParam,
+        _context: NotificationContext<RoleServer>,
+    ) {
+    }
+}
+
+/// A result relayed from an upstream, marked complete when the upstream did not say.
+///
+/// An upstream that speaks a revision before 2026-07-28 writes no `resultType`, which a
+/// client of that revision requires; rmcp strips it again for a client of an older one.
+trait Completed {
+    fn completed(self) -> Self;
+}
+
+macro_rules! completed {
+    ($($result:ty),*) => {$(
+        impl Completed for $result {
+            fn completed(mut self) -> Self {
+                self.result_type.get_or_insert(ResultType::COMPLETE);
+                self
+            }
+        }
+    )*};
+}
+
+completed!(
+    CallToolResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    CompleteResult,
+    rmcp::model::GetPromptResult,
+    rmcp::model::ReadResourceResult
+);
+
+impl Completed for CallToolResponse {
+    fn completed(self) -> Self {
+        match self {
+            Self::Complete(result) => Self::Complete(result.completed()),
+            other => other,
+        }
+    }
+}
+
+impl Completed for GetPromptResponse {
+    fn completed(self) -> Self {
+        match self {
+            Self::Complete(result) => Self::Complete(result.completed()),
+            other => other,
+        }
+    }
+}
+
+impl Completed for ReadResourceResponse {
+    fn completed(self) -> Self {
+        match self {
+            Self::Complete(result) => Self::Complete(result.completed()),
+            other => other,
+        }
+    }
+}
+
+/// The upstream server: a child process, started on demand and again after it stops.
+struct Upstream {
+    proxy: Weak<Inner>,
+    command: Vec<OsString>,
+    /// The URL of an upstream that serves Streamable HTTP, reached instead of a command.
+    url: Option<String>,
+    timeout: Duration,
+    state: tokio::sync::Mutex<Option<RunningService<RoleClient, UpstreamClient>>>,
+    /// What the upstream said of itself when it last started.
+    info: RwLock<Option<Arc<rmcp::model::ServerPeerInfo>>>,
+}
+
+impl Upstream {
+    /// Whether the child process is running and its connection open.
+    async fn is_running(&self) -> bool {
+        self.state
+            .lock()
+            .await
+            .as_ref()
+            .is_some_and(|service| !service.is_closed() && !service.peer().is_transport_closed())
+    }
+
+    /// The upstream's peer, starting the process when it is not running.
+    async fn peer(&self) -> Result<Peer<RoleClient>, String> {
+        let mut state = self.state.lock().await;
+        if let Some(service) = &*state {
+            if !service.is_closed() && !service.peer().is_transport_closed() {
+                return Ok(service.peer().clone());
+            }
+            tracing::warn!("the upstream server stopped; starting it again");
+        }
+        let service = self.start().await?;
+        let peer = service.peer().clone();
+        *self.info.write().unwrap_or_else(PoisonError::into_inner) = peer.peer_info();
+        *state = Some(service);
+        Ok(peer)
+    }
+
+    async fn start(&self) -> Result<RunningService<RoleClient, UpstreamClient>, String> {
+        let client = UpstreamClient {
+            proxy: self.proxy.clone(),
+        };
+        if let Some(url) = &self.url {
+            let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+            return match tokio::time::timeout(self.timeout, client.serve(transport)).await {
+                Ok(Ok(service)) => Ok(service),
+                Ok(Err(error)) => Err(format!("{url} did not answer as an MCP server: {error}")),
+                Err(_) => Err(format!(
+                    "{url} did not answer `initialize` within {} s",
+                    self.timeout.as_secs_f64()
+                )),
+            };
+        }
+        let (program, args) = self
+            .command
+            .split_first()
+            .ok_or_else(|| "no upstream command".to_owned())?;
+        let mut command = tokio::process::Command::new(program);
+        command.args(args);
+        let shown = program.to_string_lossy().into_owned();
+        // The upstream's own log lines go where the proxy's go.
+        let (transport, _) = TokioChildProcess::builder(command)
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .map_err(|error| format!("cannot start `{shown}`: {error}"))?;
+        match tokio::time::timeout(self.timeout, client.serve(transport)).await {
+            Ok(Ok(service)) => Ok(service),
+            Ok(Err(error)) => Err(format!("`{shown}` did not start as an MCP server: {error}")),
+            Err(_) => Err(format!(
+                "`{shown}` did not answer `initialize` within {} s",
+                self.timeout.as_secs_f64()
+            )),
+        }
+    }
+
+    /// What the upstream said of itself when it started.
+    fn info(&self) -> Option<Arc<rmcp::model::ServerPeerInfo>> {
+        self.info
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    async fn stop(&self) {
+        if let Some(mut service) = self.state.lock().await.take() {
+            let _ = service.close().await;
+        }
+    }
+}
+
+/// The proxy as the upstream's client: its notifications reach the proxy's client.
+struct UpstreamClient {
+    proxy: Weak<Inner>,
+}
+
+impl UpstreamClient {
+    fn proxy(&self) -> Option<Proxy> {
+        self.proxy.upgrade().map(Proxy)
+    }
+
+    fn client(&self) -> Option<Peer<RoleServer>> {
+        self.proxy()?.client()
+    }
+}
+
+impl ClientHandler for UpstreamClient {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            rmcp::model::ClientCapabilities::default(),
+            Implementation::new("guardrails-proxy", env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let Some(proxy) = self.proxy() else { return };
+        // Listed from another task: the notification handler must not wait on the upstream.
+        tokio::spawn(async move {
+            if let Err(reason) = proxy.refresh().await {
+                tracing::warn!(reason, "the upstream's new tool list could not be read");
+                return;
+            }
+            if let Some(client) = proxy.client() {
+                let _ = client.notify_tool_list_changed().await;
+            }
+        });
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(client) = self.client() {
+            let _ = client.notify_prompt_list_changed().await;
+        }
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(client) = self.client() {
+            let _ = client.notify_resource_list_changed().await;
+        }
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(client) = self.client() {
+            let _ = client.notify_resource_updated(params).await;
+        }
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(client) = self.client() {
+            let _ = client.notify_progress(params).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_numbers_are_read_from_the_right() {
+        assert_eq!(tool_number("search=20"), Ok(("search".to_owned(), 20)));
+        assert_eq!(tool_number("a=b=3"), Ok(("a=b".to_owned(), 3)));
+        assert!(tool_number("search").is_err());
+        assert!(tool_number("=3").is_err());
+        assert!(tool_number("search=-1").is_err());
+    }
+
+    #[test]
+    fn seconds_are_positive_and_finite() {
+        assert_eq!(seconds("1.5"), Ok(1.5));
+        assert!(seconds("0").is_err());
+        assert!(seconds("inf").is_err());
+        assert!(seconds("NaN").is_err());
+    }
+}

@@ -1,0 +1,260 @@
+"""`guardrails proxy` in front of the MCP reference servers (TypeScript, from the npm registry),
+driven by the official Python SDK: every tool is listed, valid calls give what the server alone
+gives, and invalid calls are coached in one message whose example the server accepts.
+
+`.ci/run` installs the servers into `target/npm-servers`; without them these tests are skipped."""
+
+import asyncio
+import json
+import os
+import re
+
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+import conftest
+from conftest import TARGET, open_session, text_of
+
+NPM_BIN = TARGET / "npm-servers" / "node_modules" / ".bin"
+
+pytestmark = pytest.mark.skipif(
+    not (NPM_BIN / "mcp-server-everything").exists(),
+    reason="the npm reference servers are not installed (.ci/run installs them into target/npm-servers)",
+)
+
+
+def guardrails_binary() -> str:
+    path = TARGET / "debug" / "guardrails"
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: run `cargo build -p guardrails-mcp --features cli` first")
+    return str(path)
+
+
+@pytest.fixture(params=["everything", "memory", "filesystem"])
+def upstream(request, tmp_path):
+    """The command of a reference server, with its state in a temporary folder."""
+    env = dict(os.environ)
+    if request.param == "everything":
+        return [str(NPM_BIN / "mcp-server-everything")], env
+    if request.param == "memory":
+        env["MEMORY_FILE_PATH"] = str(tmp_path / "memory.jsonl")
+        return [str(NPM_BIN / "mcp-server-memory")], env
+    (tmp_path / "notes.txt").write_text("first line\nsecond line\n")
+    return [str(NPM_BIN / "mcp-server-filesystem"), str(tmp_path)], env
+
+
+@pytest.fixture
+def everything():
+    """The everything server, which has prompts, resources and an echo."""
+    return [str(NPM_BIN / "mcp-server-everything")], dict(os.environ)
+
+
+def run_with(command, env, body, *, proxy_args=(), direct=False):
+    """Runs `body(session)` against `command` through the proxy (at the revision of the current
+    run), or against the server alone (`direct`, at the revision the server speaks)."""
+    revision = conftest._revision
+
+    async def run():
+        if direct:
+            params = StdioServerParameters(command=command[0], args=command[1:], env=env)
+        else:
+            args = ["proxy", *proxy_args, "--", *command]
+            params = StdioServerParameters(command=guardrails_binary(), args=args, env=env)
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                if direct:
+                    await session.initialize()
+                else:
+                    await open_session(session, revision)
+                return await asyncio.wait_for(body(session), 60)
+
+    return asyncio.run(run())
+
+
+def test_every_tool_is_listed_with_a_strict_schema(upstream):
+    command, env = upstream
+
+    async def tools(session):
+        return {tool.name: tool for tool in (await session.list_tools()).tools}
+
+    alone = run_with(command, env, tools, direct=True)
+    proxied = run_with(command, env, tools)
+    assert sorted(proxied) == sorted(alone)
+    for name, tool in proxied.items():
+        assert tool.description == alone[name].description
+        assert tool.input_schema["additionalProperties"] is False, name
+        # The same fields; nested objects are closed too.
+        assert tool.input_schema["properties"].keys() == alone[name].input_schema["properties"].keys(), name
+
+
+# Calls whose results do not depend on time or chance, per server: each is made through the
+# proxy and to the server alone, each on a fresh server.
+VALID_CALLS = {
+    "mcp-server-everything": [
+        ("echo", {"message": "hello"}),
+        ("get-sum", {"a": 2, "b": 3.5}),
+        ("get-annotated-message", {"messageType": "success"}),
+        ("get-resource-links", {"count": 2}),
+    ],
+    "mcp-server-memory": [
+        ("create_entities", {"entities": [{"name": "Ada", "entityType": "person", "observations": ["wrote notes"]}]}),
+        ("read_graph", {}),
+        ("search_nodes", {"query": "Ada"}),
+    ],
+    "mcp-server-filesystem": [
+        ("read_text_file", {"path": "notes.txt", "head": 1}),
+        ("list_directory", {"path": "."}),
+        ("list_allowed_directories", {}),
+    ],
+}
+
+
+def calls_of(command):
+    return VALID_CALLS[os.path.basename(command[0])]
+
+
+def absolute(command, arguments):
+    """Paths of the filesystem server made absolute in its folder."""
+    if "filesystem" in command[0] and "path" in arguments:
+        return {**arguments, "path": os.path.join(command[1], arguments["path"])}
+    return arguments
+
+
+def test_a_valid_call_gives_what_the_server_alone_gives(upstream):
+    command, env = upstream
+    calls = [(name, absolute(command, arguments)) for name, arguments in calls_of(command)]
+
+    async def results(session):
+        out = []
+        for name, arguments in calls:
+            result = await session.call_tool(name, arguments)
+            out.append((result.is_error, [block.model_dump() for block in result.content], result.structured_content))
+        return out
+
+    alone = run_with(command, env, results, direct=True)
+    # A memory of its own, so the proxied server starts as empty as the one alone did.
+    if "MEMORY_FILE_PATH" in env:
+        env = {**env, "MEMORY_FILE_PATH": env["MEMORY_FILE_PATH"] + ".proxied"}
+    proxied = run_with(command, env, results)
+    assert proxied == alone
+    assert not any(is_error for is_error, _, _ in proxied), proxied
+
+
+def wrong_value(schema: dict):
+    """A value of another JSON type than `schema` allows."""
+    return 12345 if schema.get("type") == "string" else "not the right type"
+
+
+def test_an_invalid_call_is_coached_in_one_message_whose_example_the_server_accepts(upstream):
+    command, env = upstream
+
+    async def coach(session):
+        coached = {}
+        for tool in (await session.list_tools()).tools:
+            properties = tool.input_schema.get("properties", {})
+            required = tool.input_schema.get("required", [])
+            # An unknown key, a wrong type on the first optional or second required field, and
+            # the first required field missing.
+            arguments = {"definitelyNotAField": True}
+            typed = [p for p in properties if p not in required[:1]]
+            if typed:
+                arguments[typed[0]] = wrong_value(properties[typed[0]])
+            result = await session.call_tool(tool.name, arguments)
+            assert result.is_error, tool.name
+            assert len(result.content) == 1, tool.name
+            text = text_of(result)
+            assert text.startswith(f'<validation_error tool="{tool.name}"'), text
+            assert 'code="unknown_field"' in text, text
+            if typed:
+                assert 'code="type"' in text, text
+            if required:
+                assert 'code="missing"' in text, text
+            assert "dev.guardrails/report" in (result.meta or {}), tool.name
+            example = re.search(r"<valid_example>(.*)</valid_example>", text)
+            assert example, f"{tool.name} has no example: {text}"
+            coached[tool.name] = json.loads(example.group(1))
+        return coached
+
+    examples = run_with(command, env, coach)
+    assert examples
+
+    async def accepted(session):
+        for name, example in examples.items():
+            # The example downloads a file from the network: its arguments are checked, not run.
+            if name == "gzip-file-as-resource":
+                continue
+            result = await session.call_tool(name, absolute(command, example))
+            assert "validation error" not in text_of(result).lower(), (name, example, text_of(result))
+            assert "invalid arguments" not in text_of(result).lower(), (name, example, text_of(result))
+
+    run_with(command, env, accepted, direct=True)
+
+
+def test_limits_cut_a_result_and_say_so(everything):
+    command, env = everything
+
+    async def echo(session):
+        return await session.call_tool("echo", {"message": "x" * 200})
+
+    result = run_with(command, env, echo, proxy_args=["--max-bytes", "echo=40"])
+    text = text_of(result)
+    assert not result.is_error
+    assert len(result.content[0].text.encode()) == 40
+    assert 'bytes_shown="40"' in text, text
+
+
+def test_audit_lets_an_invalid_call_through_to_the_server(everything):
+    command, env = everything
+
+    async def call(session):
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        return tools["get-sum"], await session.call_tool("get-sum", {"a": "one", "b": 2})
+
+    tool, result = run_with(command, env, call, proxy_args=["--audit"])
+    # The server's own schema, and the server's own error.
+    assert "additionalProperties" not in tool.input_schema
+    assert result.is_error
+    assert "Input validation error" in text_of(result), text_of(result)
+
+
+def test_prompts_and_resources_pass_through(everything):
+    command, env = everything
+
+    async def listing(session):
+        prompts = await session.list_prompts()
+        simple = await session.get_prompt(prompts.prompts[0].name, {})
+        resources = await session.list_resources()
+        first = resources.resources[0]
+        read = await session.read_resource(first.uri)
+        return (
+            [p.name for p in prompts.prompts],
+            [m.model_dump() for m in simple.messages],
+            [r.uri for r in resources.resources],
+            [c.model_dump() for c in read.contents],
+        )
+
+    assert run_with(command, env, listing) == run_with(command, env, listing, direct=True)
+
+
+def test_progress_of_a_long_call_reaches_the_client(everything):
+    command, env = everything
+
+    async def call(session):
+        seen = []
+
+        async def on_progress(progress, total, message):
+            seen.append((progress, total))
+
+        result = await session.call_tool(
+            "trigger-long-running-operation", {"duration": 1, "steps": 2}, progress_callback=on_progress
+        )
+        return result, seen
+
+    (result, seen), (alone_result, alone_seen) = (
+        run_with(command, env, call),
+        run_with(command, env, call, direct=True),
+    )
+    assert not result.is_error
+    assert alone_seen, "the server alone reports progress"
+    assert seen == alone_seen
