@@ -204,6 +204,22 @@ def test_limits_cut_a_result_and_say_so(everything):
     assert 'bytes_shown="40"' in text, text
 
 
+def test_a_token_budget_cuts_a_text_and_says_so(everything):
+    command, env = everything
+
+    async def echo(session):
+        return await session.call_tool("echo", {"message": "word " * 400})
+
+    whole = run_with(command, env, echo)
+    cut = run_with(command, env, echo, proxy_args=["--max-tokens", "echo=50"])
+    assert not cut.is_error
+    # The text is a head of the server's own text, shorter, and a notice follows it.
+    shown = cut.content[0].text
+    assert whole.content[0].text.startswith(shown)
+    assert len(shown) < len(whole.content[0].text) // 4, shown
+    assert len(cut.content) == 2, text_of(cut)
+
+
 def test_audit_lets_an_invalid_call_through_to_the_server(everything):
     command, env = everything
 

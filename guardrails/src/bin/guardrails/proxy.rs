@@ -56,6 +56,9 @@ pub(crate) struct ProxyArgs {
     /// Cut the text of TOOL's results to N bytes (repeatable).
     #[arg(long = "max-bytes", value_name = "TOOL=N", value_parser = tool_number)]
     max_bytes: Vec<(String, usize)>,
+    /// Cut TOOL's results to N tokens, as the library estimates them (repeatable).
+    #[arg(long = "max-tokens", value_name = "TOOL=N", value_parser = tool_number)]
+    max_tokens: Vec<(String, usize)>,
     /// The format of coaching messages and tool errors.
     #[arg(long, value_enum, default_value_t = Format::Xml)]
     format: Format,
@@ -200,6 +203,10 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
     for (tool, max) in &args.max_bytes {
         let entry = limits.entry(tool.clone()).or_default();
         *entry = entry.max_bytes(*max);
+    }
+    for (tool, max) in &args.max_tokens {
+        let entry = limits.entry(tool.clone()).or_default();
+        *entry = entry.max_tokens(*max);
     }
     let mut settings = Settings {
         command: args.command.clone(),
