@@ -31,4 +31,6 @@ pub(crate) use tool_error::{ToolError, ToolErrorSeverity};
 #[cfg(feature = "rmcp")]
 pub(crate) use truncation::paging_name;
 pub use truncation::{ByteCut, TruncationNotice, refine_advice, refine_advice_with};
-pub(crate) use truncation::{Filter, Truncated};
+pub(crate) use truncation::Truncated;
+#[cfg(feature = "rmcp")]
+pub(crate) use truncation::Filter;

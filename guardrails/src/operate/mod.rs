@@ -125,7 +125,7 @@ impl Operations {
 
     /// Starts observing a call of `tool` by `caller` with `arguments` (any JSON value: a call
     /// whose arguments are not an object is rejected, and remembered as sent). Without the
-    /// arguments, give them to [`Observed::rejected_with`] should the call be rejected.
+    /// arguments, give them to [`Operations::rejected_with`] should the call be rejected.
     pub(crate) fn start(
         &self,
         tool: &ToolTelemetry,
@@ -143,6 +143,7 @@ impl Operations {
     }
 
     /// Gives the loop breaker the arguments of a rejected call started without them.
+    #[cfg(feature = "rmcp")]
     pub(crate) fn rejected_with(&self, call: &mut Observed, tool: &str, arguments: &Value) {
         if self.loops.is_some() {
             call.digest = Some(arguments_digest(call.caller, tool, arguments));
