@@ -220,6 +220,46 @@ def test_a_token_budget_cuts_a_text_and_says_so(everything):
     assert len(cut.content) == 2, text_of(cut)
 
 
+POLICY = """
+[[rule]]
+name = "untagged_dollar_amount"
+severity = "critical"
+pattern = '\\$\\d[\\d,]*'
+unless_followed_by = '\\[AI estimation'
+within = 64
+message = "Dollar amounts need an estimation tag."
+alternative = "Substantial investment [AI estimation: enterprise scope]"
+
+[[rule]]
+name = "overconfident_language"
+severity = "warning"
+words = ["guaranteed"]
+"""
+
+
+def test_an_output_policy_holds_back_text_that_breaks_it(everything, tmp_path):
+    command, env = everything
+    rules = tmp_path / "rules.toml"
+    rules.write_text(POLICY)
+
+    async def echo(session):
+        held = await session.call_tool("echo", {"message": "It costs $40,000, guaranteed."})
+        passed = await session.call_tool("echo", {"message": "It costs a little."})
+        return held, passed
+
+    held, passed = run_with(
+        command, env, echo, proxy_args=["--policy", f"echo.message={rules}"]
+    )
+    text = text_of(held)
+    assert held.is_error, text
+    # Each rule broken is named, the critical one with its alternative; the text is not echoed.
+    assert "untagged_dollar_amount" in text and "overconfident_language" in text, text
+    assert "[AI estimation: enterprise scope]" in text, text
+    assert "$40,000" not in text, text
+    assert not passed.is_error, text_of(passed)
+    assert "It costs a little." in text_of(passed)
+
+
 def test_audit_lets_an_invalid_call_through_to_the_server(everything):
     command, env = everything
 

@@ -29,8 +29,8 @@ pub use tool_error::Failure;
 pub(crate) use tool_error::{BoundedError, detail_text};
 pub(crate) use tool_error::{ToolError, ToolErrorSeverity};
 #[cfg(feature = "rmcp")]
-pub(crate) use truncation::paging_name;
-pub use truncation::{ByteCut, TruncationNotice, refine_advice, refine_advice_with};
+pub(crate) use truncation::Filter;
 pub(crate) use truncation::Truncated;
 #[cfg(feature = "rmcp")]
-pub(crate) use truncation::Filter;
+pub(crate) use truncation::paging_name;
+pub use truncation::{ByteCut, TruncationNotice, refine_advice, refine_advice_with};

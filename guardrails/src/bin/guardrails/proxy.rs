@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock, Weak};
 use std::time::Duration;
@@ -22,6 +23,7 @@ use guardrails::contract::{
 };
 use guardrails::mcp::{GuardError, HttpConfig, ResultLimits, RouterGuard, call_result};
 use guardrails::message::{ContractNotice, Failure as CallFailure};
+use guardrails::policy::{Policy, RuleSeverity, check_text, load_policy};
 use guardrails::{CallOutput, ErrorCode, RenderFormat, RenderOptions, ToolError};
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
@@ -59,6 +61,12 @@ pub(crate) struct ProxyArgs {
     /// Cut TOOL's results to N tokens, as the library estimates them (repeatable).
     #[arg(long = "max-tokens", value_name = "TOOL=N", value_parser = tool_number)]
     max_tokens: Vec<(String, usize)>,
+    /// Check the text an agent writes into TOOL's argument FIELD (a string, or a list of
+    /// strings) against the output policy in FILE (TOML, as `guardrails check --policy` reads)
+    /// before it reaches the server: a call whose text breaks a critical or a warning rule is
+    /// answered with a tool error naming each rule (repeatable).
+    #[arg(long = "policy", value_name = "TOOL.FIELD=FILE", value_parser = field_policy)]
+    policies: Vec<(String, String, PathBuf)>,
     /// The format of coaching messages and tool errors.
     #[arg(long, value_enum, default_value_t = Format::Xml)]
     format: Format,
@@ -148,6 +156,29 @@ fn tool_number(text: &str) -> Result<(String, usize), String> {
     Ok((tool.to_owned(), number))
 }
 
+/// `text`, at most `max` characters, with `…` where it was cut.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// `TOOL.FIELD=FILE`; the tool's name is what comes before the last dot of the left side.
+fn field_policy(text: &str) -> Result<(String, String, PathBuf), String> {
+    let (target, file) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected TOOL.FIELD=FILE, got `{text}`"))?;
+    let (tool, field) = target
+        .rsplit_once('.')
+        .filter(|(tool, field)| !tool.is_empty() && !field.is_empty())
+        .ok_or_else(|| format!("expected TOOL.FIELD before `=`, got `{target}`"))?;
+    if file.is_empty() {
+        return Err(format!("expected a policy file after `=`, got `{text}`"));
+    }
+    Ok((tool.to_owned(), field.to_owned(), PathBuf::from(file)))
+}
+
 /// A positive number of seconds.
 fn seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -192,6 +223,8 @@ struct Settings {
     limits: BTreeMap<String, ResultLimits>,
     /// The approved contracts, and what a tool that changed since becomes (`--check`).
     approved: Option<(KnownGood, OnChange)>,
+    /// The output policies on tools' text arguments: tool, field, policy.
+    policies: Vec<(String, String, Policy)>,
 }
 
 async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
@@ -216,7 +249,15 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
         audit: args.audit,
         limits,
         approved: None,
+        policies: Vec::new(),
     };
+    for (tool, field, path) in &args.policies {
+        let policy = load_policy(None, Some(path))
+            .map_err(|error| Failure(format!("{}: {error}", path.display())))?;
+        settings
+            .policies
+            .push((tool.clone(), field.clone(), policy));
+    }
     if let (true, Some(path)) = (args.check, &args.lock) {
         let contracts = ServerContract::read_lockfile(path)?;
         settings.approved = Some((KnownGood::from_contracts(contracts), args.on_change));
@@ -527,6 +568,69 @@ impl Proxy {
             .clone()
     }
 
+    /// The refusal of a call whose text breaks an output policy on one of `tool`'s fields: each
+    /// critical violation, and each warning (the proxy has no acknowledgement to wait for), with
+    /// the rule's alternative where it has one. `None` lets the call through.
+    fn policy_refusal(
+        &self,
+        tool: &str,
+        arguments: Option<&serde_json::Map<String, Value>>,
+    ) -> Option<ToolError> {
+        let mut found = Vec::new();
+        for (_, field, policy) in self.0.settings.policies.iter().filter(|(t, ..)| t == tool) {
+            let texts: Vec<(String, &str)> = match arguments.and_then(|a| a.get(field)) {
+                Some(Value::String(text)) => vec![(field.clone(), text.as_str())],
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, item)| Some((format!("{field}[{i}]"), item.as_str()?)))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for (path, text) in texts {
+                let verdict = check_text(policy, text);
+                for violation in verdict
+                    .violations_of(RuleSeverity::Critical)
+                    .chain(verdict.violations_of(RuleSeverity::Warning))
+                {
+                    let mut line = format!(
+                        "`{path}`: {} ({})",
+                        cut(&violation.message, MAX_PROBLEM_CHARS),
+                        cut(&violation.rule, MAX_PROBLEM_CHARS)
+                    );
+                    if let Some(alternative) = &violation.alternative {
+                        let _ = write!(
+                            line,
+                            "; write instead: {}",
+                            cut(alternative, MAX_PROBLEM_CHARS)
+                        );
+                    }
+                    found.push(line);
+                }
+            }
+        }
+        if found.is_empty() {
+            return None;
+        }
+        tracing::info!(
+            tool,
+            violations = found.len(),
+            "a call held back by an output policy"
+        );
+        Some(
+            ToolError::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "The text of this call breaks the output policy: {}.",
+                    found.join("; ")
+                ),
+            )
+            .recovery(
+                "Rewrite the text named above to follow each rule, then call the tool again.",
+            ),
+        )
+    }
+
     /// The rendered tool error of `tool`, as a tool result with `isError: true`.
     fn tool_error(&self, tool: &str, error: &ToolError) -> CallToolResult {
         call_result(CallOutput::tool_error(tool, error, &self.0.settings.render))
@@ -588,6 +692,9 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
         let mut meta = rmcp::model::RequestMetaObject::default();
         meta.set_progress_token(token);
         params.meta = Some(meta);
+    }
+    if let Some(error) = proxy.policy_refusal(&name, params.arguments.as_ref()) {
+        return Ok(proxy.tool_error(&name, &error).into());
     }
     let cancelled = ctx.request_context.ct.clone();
     let timeout = proxy.0.settings.timeout;
