@@ -32,6 +32,7 @@ pub(crate) enum Guard {
     Policy,
     AcknowledgesPolicy,
     Sensitive,
+    NoRepair,
     Example,
     Description,
 }
@@ -49,6 +50,7 @@ pub(crate) const GUARDS: &[(&str, Guard)] = &[
     ("policy", Guard::Policy),
     ("acknowledges_policy", Guard::AcknowledgesPolicy),
     ("sensitive", Guard::Sensitive),
+    ("no_repair", Guard::NoRepair),
     ("example", Guard::Example),
     ("description", Guard::Description),
 ];
@@ -136,6 +138,8 @@ pub(crate) enum ToolOption {
     MaxBytes,
     Policy,
     RateLimit,
+    Repair,
+    IgnoreKeys,
 }
 
 pub(crate) const TOOL_OPTIONS: &[(&str, ToolOption)] = &[
@@ -153,4 +157,6 @@ pub(crate) const TOOL_OPTIONS: &[(&str, ToolOption)] = &[
     ("max_bytes", ToolOption::MaxBytes),
     ("policy", ToolOption::Policy),
     ("rate_limit", ToolOption::RateLimit),
+    ("repair", ToolOption::Repair),
+    ("ignore_keys", ToolOption::IgnoreKeys),
 ];

@@ -560,6 +560,7 @@ pub use guardrails_derive::ToolEnum;
 pub use message::tool_error::{ErrorCode, ToolError, ToolErrorSeverity};
 pub use render::options::{RenderFormat, RenderOptions};
 pub use server::{Server, UnknownTool};
+pub use tool::leniency::{IgnoreKeys, RepairPolicy};
 pub use tool::output::CallOutput;
 pub use tool::run::{CallSettings, StateRef, Tool};
 pub use tool::spec::{OutputCheck, OutputVerdict, ToolSpec};
@@ -582,6 +583,7 @@ pub mod __private {
     pub use std::sync::OnceLock;
     pub use {schemars, serde_json};
 
+    pub use crate::RepairPolicy;
     pub use crate::ToolSpec;
     pub use crate::policy::{Policy, Profile};
     /// The escapers the `guardrails` command line shares with the renderers, and the set of

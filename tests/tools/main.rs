@@ -6,6 +6,7 @@ mod paging;
 mod pipeline;
 mod pipeline_props;
 mod render;
+mod repair;
 mod sync_handlers;
 mod tool_error;
 mod tool_error_conversions;

@@ -19,6 +19,7 @@
 
 mod conformance;
 pub mod cursor;
+pub(crate) mod leniency;
 mod name;
 pub(crate) mod output;
 mod policy_check;
