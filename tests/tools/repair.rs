@@ -495,3 +495,59 @@ fn validate_repairing_reports_each_repair_and_checks_the_result() {
     let report = read.unwrap_err();
     assert!(report.issues().iter().all(|i| i.code == IssueCode::Type));
 }
+
+/// Which task: by number or by name, as serde tries them in turn.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum Target {
+    /// By number.
+    ByNumber {
+        /// The number.
+        id: u32,
+    },
+    /// By name.
+    ByName {
+        /// The name.
+        id: String,
+    },
+}
+
+/// Arguments of `pick`.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Pick {
+    /// The task.
+    target: Target,
+}
+
+/// Picks a task.
+#[tool(repair)]
+fn pick(args: Pick) -> String {
+    match args.target {
+        Target::ByNumber { id } => format!("number {id}"),
+        Target::ByName { id } => format!("name {id}"),
+    }
+}
+
+#[tokio::test]
+async fn a_repair_never_chooses_the_variant_of_an_untagged_enum() {
+    let s = Server::new(()).tool(pick);
+    // serde reads `"25"` as the variant whose `id` is a string: so does the repairing guard.
+    let out = call(&s, "pick", json!({"target": {"id": "25"}})).await;
+    assert_eq!(out.text, ["name 25"]);
+    assert!(out.repairs.is_none());
+}
+
+#[tokio::test]
+async fn the_receipts_reach_the_client_in_meta() {
+    let s = server();
+    let out = call(&s, "search", json!({"query": "a", "limit": "5"})).await;
+    let result = guardrails::mcp::call_result(out);
+    let meta = result.meta.expect("a repaired call carries its receipts");
+    let receipts = &meta.0[guardrails::mcp::REPAIRS_META_KEY];
+    assert_eq!(receipts[0]["field"], "limit");
+    assert_eq!(receipts[0]["sent"], "\"5\"");
+    assert_eq!(receipts[0]["readAs"], "5");
+    // A call that needed none carries none.
+    let out = call(&s, "search", json!({"query": "a", "limit": 5})).await;
+    assert!(guardrails::mcp::call_result(out).meta.is_none());
+}
