@@ -44,7 +44,7 @@ async fn main() -> std::io::Result<()> {
             let report = field_report::FieldReport::default();
             metrics::set_global_recorder(report.clone()).expect("the only recorder");
             demo(&server).await;
-            println!("\n=== 19. The field report: telemetry of this session, no value in it\n");
+            println!("\n=== 20. The field report: telemetry of this session, no value in it\n");
             print!("{}", report.render());
             Ok(())
         }
@@ -202,6 +202,20 @@ async fn demo_operate(server: &guardrails::Server<tracker::Tracker>) {
         "18. A rate limit of 2 calls a minute: the third call is told when to call again",
         "list_tasks",
         json!({}),
+    )
+    .await;
+    // The same tools with declared leniency: slips whose meaning is not in doubt repaired,
+    // and a client's own `_`-prefixed keys dropped (a destructive tool is never repaired).
+    let lenient = server
+        .clone()
+        .repair(guardrails::RepairPolicy::On)
+        .ignore_keys(guardrails::IgnoreKeys::new().prefix("_"));
+    step(
+        &lenient,
+        "19. With repair declared: a number and a list sent as strings are read as meant, and the model is told each repair",
+        "create_task",
+        json!({"title": "Write the release notes", "assignee": "ada", "due": "2026-12-01",
+               "priority": "2", "labels": "[\"docs\",\"release\"]", "_client_request_id": "7f3a"}),
     )
     .await;
 }
