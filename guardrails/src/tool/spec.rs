@@ -288,7 +288,7 @@ impl ToolSpec {
     }
 
     /// Ignores the keys of a call's arguments that start with one of `prefixes` or are one of
-    /// `names` (see [`IgnoreKeys`](super::IgnoreKeys)): what
+    /// `names` (see [`IgnoreKeys`](crate::IgnoreKeys)): what
     /// `#[tool(ignore_keys(prefix = "_", names("x")))]` generates.
     #[must_use]
     pub const fn with_ignored_keys(
