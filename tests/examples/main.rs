@@ -3,5 +3,6 @@
 
 mod billing;
 mod doc_blocks;
+mod repair_rate;
 mod task_tracker_export;
 mod task_tracker_paging;

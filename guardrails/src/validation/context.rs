@@ -127,12 +127,15 @@ impl Cx {
     /// place when there is one reading of it; the repair is noted. Call it where a value does
     /// not have its type's JSON shape, before its checks.
     pub fn repair(&mut self, kind: &Kind, value: Value) -> Value {
-        if !self.repair || self.is_probing() || self.repair_barred() {
+        if !self.repair || self.is_probing() {
             return value;
         }
         let Some((read, slip)) = super::repair::attempt(kind, &value) else {
             return value;
         };
+        if self.repair_barred() {
+            return value;
+        }
         let (sent, read_as) = if self.withhold_all {
             (withheld(&value), withheld(&read))
         } else {

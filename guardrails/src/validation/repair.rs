@@ -12,17 +12,17 @@
 //! | a number | a string holding a JSON number (`"2.5"`), within the type's range | that number |
 //! | a boolean | `"true"` or `"false"` | the boolean |
 //! | an array (`Vec`) | a string holding a JSON array (`"[\"a\",\"b\"]"`) | the array |
-//! | an object (a struct, a map) | a string holding a JSON object | the object |
+//! | an object (a struct, a map, an enum with data tagged by a key) | a string holding a JSON object | the object |
 //!
 //! Never repaired: a value of a string field (a string stays what was sent, whatever it looks
-//! like), of a field marked `sensitive` or `no_repair` or inside one, of an enum with data
+//! like), of a field marked `sensitive` or `no_repair` or inside one, of an untagged enum
 //! (which variant a value reads as is not to be decided by a repair), and a string with spaces
 //! around the number, a sign `+`, `"True"`, `"1"` for a boolean: anything that is not exactly
 //! what a model meant with the right type.
 
 use serde_json::{Number, Value};
 
-use super::info::Kind;
+use super::info::{Kind, Tagging};
 
 /// Which slip a repair mended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -134,7 +134,10 @@ pub(crate) fn attempt(kind: &Kind, value: &Value) -> Option<(Value, RepairKind)>
         Kind::Array(_) => json_in(text)
             .filter(Value::is_array)
             .map(|read| (read, RepairKind::ArrayInString)),
-        Kind::Object(_) | Kind::Map(_) => json_in(text)
+        // A tagged enum's value names its variant itself: read from a string, it names the
+        // same one. An untagged enum's is chosen by the fields: not a repair's to decide.
+        Kind::Variants(info) if matches!(info.tagging, Tagging::Untagged) => None,
+        Kind::Object(_) | Kind::Map(_) | Kind::Variants(_) => json_in(text)
             .filter(Value::is_object)
             .map(|read| (read, RepairKind::ObjectInString)),
         _ => None,
