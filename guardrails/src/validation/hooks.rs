@@ -29,9 +29,9 @@ pub fn take_field<T: ArgValue>(
         return None;
     };
     let previous = cx.enter(field, T::kind);
-    // A value of the wrong shape may be a slip a repair mends, before the field's checks; so
-    // may a string where an enum with data is read (which reads any shape itself).
-    let value = if cx.repairs_on() && (value.is_string() || !T::shape_matches(&value)) {
+    // A value of the wrong shape may be a slip a repair mends, before the field's checks (an
+    // enum with data reads any shape: its own reading repairs what it finds wrong).
+    let value = if cx.repairs_on() && !T::shape_matches(&value) {
         cx.repair(&T::kind(), value)
     } else {
         value

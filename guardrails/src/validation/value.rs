@@ -496,7 +496,7 @@ impl<T: ArgValue> ArgValue for Vec<T> {
 /// An item of a list or a value of a map, repaired when the pass repairs and it does not have
 /// its type's shape.
 fn repaired<T: ArgValue>(value: Value, cx: &mut Cx) -> Value {
-    if cx.repairs_on() && (value.is_string() || !T::shape_matches(&value)) {
+    if cx.repairs_on() && !T::shape_matches(&value) {
         cx.repair(&T::kind(), value)
     } else {
         value
