@@ -20,6 +20,10 @@ pub(crate) type CheckedStruct<'a> = Struct<'a, CheckedGuards>;
 pub(crate) type CheckedField<'a> = Field<'a, CheckedGuards>;
 
 /// The guards of one field, resolved.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent flags of a field, each emitted as a constant"
+)]
 pub(crate) struct CheckedGuards {
     pub(crate) constraints: Constraints,
     /// Whether the field declares a constraint the runtime checks on its value (the

@@ -35,6 +35,12 @@ fn slips(value: &Value, pointer: &str, out: &mut Vec<(String, Value)>) {
     }
 }
 
+/// `part` of `whole`, in percent.
+fn percent(part: usize, whole: usize) -> f64 {
+    let count = |n: usize| f64::from(u32::try_from(n).expect("a count of calls"));
+    100.0 * count(part) / count(whole)
+}
+
 /// What the calls of one tool came to.
 #[derive(Default)]
 struct Tally {
@@ -126,8 +132,8 @@ async fn every_slip_of_every_example_tool_is_repaired_where_declared() {
     println!(
         "all {} tools: {slips} slips, {repaired} repaired ({:.1}%; {:.1}% of the {} on tools not destructive); round trips {} → {}",
         rows.len(),
-        100.0 * repaired as f64 / slips as f64,
-        100.0 * repaired as f64 / (slips - destructive_slips) as f64,
+        percent(repaired, slips),
+        percent(repaired, slips - destructive_slips),
         slips - destructive_slips,
         2 * slips,
         2 * slips - repaired,

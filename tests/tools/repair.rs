@@ -222,7 +222,7 @@ async fn arrays_objects_and_booleans_in_strings_are_read_at_every_depth() {
     let read = seen_last();
     assert!(read.include_done);
     assert_eq!(read.tags, ["a", "b"]);
-    assert_eq!(read.weights["a"], 0.5);
+    assert_eq!(read.weights, BTreeMap::from([("a".to_owned(), 0.5)]));
     assert_eq!(
         read.filter,
         Some(Filter {

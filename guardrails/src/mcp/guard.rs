@@ -884,7 +884,7 @@ impl NativeTool {
 /// Receipts that show no value: what a server that echoes none says of each.
 fn withhold(repairs: &mut [Repair]) {
     for repair in repairs {
-        repair.sent = "(withheld)".to_owned();
-        repair.read_as = "(withheld)".to_owned();
+        "(withheld)".clone_into(&mut repair.sent);
+        "(withheld)".clone_into(&mut repair.read_as);
     }
 }

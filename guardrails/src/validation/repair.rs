@@ -150,7 +150,7 @@ fn whole(float: f64) -> Option<i128> {
         clippy::cast_possible_truncation,
         reason = "integral, and within ±2^53 where every integer is exact"
     )]
-    (float.fract() == 0.0 && float.abs() <= 9_007_199_254_740_991.0).then(|| float as i128)
+    (float.fract() == 0.0 && float.abs() <= 9_007_199_254_740_991.0).then_some(float as i128)
 }
 
 /// The JSON number `text` is, written as JSON writes it: no space around it, no `+`, no
