@@ -69,7 +69,9 @@ use guardrails::__private::present_collection;
 use guardrails::RenderOptions;
 use guardrails::ToolArgs as _;
 use guardrails::policy::Profile;
+use guardrails::validation::Cx;
 use guardrails_tests::fixtures::NewTask;
+use serde_json::Value;
 
 mod setup {
     pub(crate) mod contract;
@@ -273,6 +275,26 @@ fn validation_ratios(wanted: &dyn Fn(&str) -> bool, results: &mut Results) {
             1.0,
             serde_alone(),
             batched(validation::valid, validation::serde_then_guards),
+        ));
+    }
+    if wanted("repair_unneeded") {
+        // A valid call validated by a context that repairs, against the plain validation
+        // every call had before: a repair is tried only where a value has the wrong shape, so
+        // a call that needs none pays one flag test per field.
+        results.ratios.push(measure(
+            "repair_unneeded",
+            1.02,
+            seconds(8),
+            1.0,
+            batched(validation::valid, |v| {
+                let Value::Object(map) = v else {
+                    unreachable!("the valid call is an object")
+                };
+                NewTask::validate_repairing(map, Cx::new().repairing(true))
+                    .0
+                    .unwrap()
+            }),
+            guarded(),
         ));
     }
     if wanted("valid_vs_jsonschema") {

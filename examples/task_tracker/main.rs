@@ -60,7 +60,7 @@ async fn main() -> std::io::Result<()> {
             let report = field_report::FieldReport::default();
             metrics::set_global_recorder(report.clone()).expect("the only recorder");
             demo(&server).await;
-            println!("\n=== 21. The field report: telemetry of this session, no value in it\n");
+            println!("\n=== 22. The field report: telemetry of this session, no value in it\n");
             print!("{}", report.render());
             Ok(())
         }
@@ -221,12 +221,26 @@ async fn demo_operate(server: &guardrails::Server<tracker::Tracker>) {
         json!({}),
     )
     .await;
+    // The same tools with declared leniency: slips whose meaning is not in doubt repaired,
+    // and a client's own `_`-prefixed keys dropped (a destructive tool is never repaired).
+    let lenient = server
+        .clone()
+        .repair(guardrails::RepairPolicy::On)
+        .ignore_keys(guardrails::IgnoreKeys::new().prefix("_"));
+    step(
+        &lenient,
+        "19. With repair declared: a number and a list sent as strings are read as meant, and the model is told each repair",
+        "create_task",
+        json!({"title": "Write the release notes", "assignee": "ada", "due": "2026-12-01",
+               "priority": "2", "labels": "[\"docs\",\"release\"]", "_client_request_id": "7f3a"}),
+    )
+    .await;
 }
 
 /// A result budgeted in tokens: each page is cut at a task, and its cursor resumes after it.
 async fn demo_budget(server: &guardrails::Server<tracker::Tracker>) {
     let args = json!({"assignee": "ada"});
-    let title = "19. It reads tasks in full: the page ends at the last task that fits its budget of 1,500 tokens, with a cursor";
+    let title = "20. It reads tasks in full: the page ends at the last task that fits its budget of 1,500 tokens, with a cursor";
     let Ok(first) = server
         .call("read_tasks", args.as_object().cloned().unwrap_or_default())
         .await
@@ -242,7 +256,7 @@ async fn demo_budget(server: &guardrails::Server<tracker::Tracker>) {
     if let Some(cursor) = cursor {
         step(
             server,
-            "20. It follows the cursor: the next page starts right after the last task shown",
+            "21. It follows the cursor: the next page starts right after the last task shown",
             "read_tasks",
             json!({"assignee": "ada", "cursor": cursor}),
         )

@@ -205,6 +205,8 @@ pub(crate) struct Guards {
     pub(crate) acknowledges_policy: Option<Span>,
     /// `sensitive`: the value is never echoed.
     pub(crate) sensitive: Option<Span>,
+    /// `no_repair`: a repair of the call never touches the value.
+    pub(crate) no_repair: Option<Span>,
     pub(crate) example: Option<At<ValueLit>>,
     pub(crate) description: Option<String>,
 }
@@ -224,6 +226,7 @@ impl Guards {
             && self.policy.is_none()
             && self.acknowledges_policy.is_none()
             && self.sensitive.is_none()
+            && self.no_repair.is_none()
             && self.example.is_none()
     }
 }

@@ -434,6 +434,7 @@ fn parse_guard(
             set_once(&mut guards.acknowledges_policy, span, &key, span, acc);
         }
         Guard::Sensitive => set_once(&mut guards.sensitive, span, &key, span, acc),
+        Guard::NoRepair => set_once(&mut guards.no_repair, span, &key, span, acc),
         Guard::Example => {
             let expr: Expr = meta.value()?.parse()?;
             let value = At {

@@ -11,7 +11,7 @@ use proc_macro2::Span;
 use syn::{ExprPath, ItemFn};
 
 use crate::ast::{At, Field, NumLit, Scalar, Struct};
-use crate::tool_ast::Params;
+use crate::tool_ast::{Params, RepairOption};
 
 /// An arguments struct whose every field passed the checks.
 pub(crate) type CheckedStruct<'a> = Struct<'a, CheckedGuards>;
@@ -20,6 +20,10 @@ pub(crate) type CheckedStruct<'a> = Struct<'a, CheckedGuards>;
 pub(crate) type CheckedField<'a> = Field<'a, CheckedGuards>;
 
 /// The guards of one field, resolved.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent flags of a field, each emitted as a constant"
+)]
 pub(crate) struct CheckedGuards {
     pub(crate) constraints: Constraints,
     /// Whether the field declares a constraint the runtime checks on its value (the
@@ -33,6 +37,8 @@ pub(crate) struct CheckedGuards {
     pub(crate) acknowledges_policy: bool,
     /// Whether the value is never echoed (`sensitive`).
     pub(crate) sensitive: bool,
+    /// Whether a repair never touches the value (`no_repair`).
+    pub(crate) no_repair: bool,
     /// The example as JSON text.
     pub(crate) example: Option<String>,
 }
@@ -122,6 +128,10 @@ pub(crate) struct CheckedTool<'a> {
     /// `rate_limit`: how many calls per how many seconds.
     pub(crate) rate_limit: Option<(u32, u64)>,
     pub(crate) policy: Option<syn::Path>,
+    /// `repair`, as written.
+    pub(crate) repair: Option<RepairOption>,
+    /// `ignore_keys`: the prefixes and the names.
+    pub(crate) ignore_keys: Option<(Vec<String>, Vec<String>)>,
     pub(crate) params: Params<'a>,
 }
 

@@ -32,6 +32,7 @@ pub(crate) enum Guard {
     Policy,
     AcknowledgesPolicy,
     Sensitive,
+    NoRepair,
     Example,
     Description,
 }
@@ -49,6 +50,7 @@ pub(crate) const GUARDS: &[(&str, Guard)] = &[
     ("policy", Guard::Policy),
     ("acknowledges_policy", Guard::AcknowledgesPolicy),
     ("sensitive", Guard::Sensitive),
+    ("no_repair", Guard::NoRepair),
     ("example", Guard::Example),
     ("description", Guard::Description),
 ];
@@ -137,6 +139,8 @@ pub(crate) enum ToolOption {
     MaxTokens,
     Policy,
     RateLimit,
+    Repair,
+    IgnoreKeys,
 }
 
 pub(crate) const TOOL_OPTIONS: &[(&str, ToolOption)] = &[
@@ -155,4 +159,6 @@ pub(crate) const TOOL_OPTIONS: &[(&str, ToolOption)] = &[
     ("max_tokens", ToolOption::MaxTokens),
     ("policy", ToolOption::Policy),
     ("rate_limit", ToolOption::RateLimit),
+    ("repair", ToolOption::Repair),
+    ("ignore_keys", ToolOption::IgnoreKeys),
 ];

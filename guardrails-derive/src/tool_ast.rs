@@ -26,6 +26,28 @@ pub(crate) struct ToolOptions {
     pub(crate) policy: Option<syn::Path>,
     /// `rate_limit = "10/min"`, as written.
     pub(crate) rate_limit: Option<At<String>>,
+    /// `repair`, `repair = false` or `repair(destructive)`.
+    pub(crate) repair: Option<At<RepairOption>>,
+    /// `ignore_keys(prefix = "_", names("a", "b"))`.
+    pub(crate) ignore_keys: Option<At<IgnoreKeysOption>>,
+}
+
+/// What `repair` says of the tool's calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RepairOption {
+    /// `repair = false`: never, whatever the server says.
+    Off,
+    /// `repair`.
+    On,
+    /// `repair(destructive)`: on a tool annotated `destructive` too.
+    Destructive,
+}
+
+/// The keys `ignore_keys` declares, each with its span.
+#[derive(Default)]
+pub(crate) struct IgnoreKeysOption {
+    pub(crate) prefixes: Vec<At<String>>,
+    pub(crate) names: Vec<At<String>>,
 }
 
 /// The function's parameters, as the tool sees them.

@@ -13,7 +13,7 @@ use crate::attr::{doc_comment, string};
 use crate::diagnostic::{error, unknown};
 use crate::meta::{key, skip_meta};
 use crate::names::{TOOL_OPTIONS, ToolOption, lookup, names};
-use crate::tool_ast::{Params, ToolFn, ToolOptions};
+use crate::tool_ast::{IgnoreKeysOption, Params, RepairOption, ToolFn, ToolOptions};
 
 fn set_once<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta<'_>, acc: &mut Accumulator) {
     if slot.is_some() {
@@ -53,6 +53,67 @@ fn path(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Path> {
     meta.value()?.parse()
 }
 
+/// `repair`, `repair = true|false` or `repair(destructive)`.
+fn repair(meta: &ParseNestedMeta<'_>) -> syn::Result<At<RepairOption>> {
+    let span = meta.path.span();
+    if meta.input.peek(syn::token::Paren) {
+        let mut destructive = false;
+        meta.parse_nested_meta(|inner| {
+            if inner.path.is_ident("destructive") {
+                destructive = true;
+                Ok(())
+            } else {
+                Err(inner.error(format!(
+                    "unknown `repair` option `{}`: `repair(destructive)` repairs the calls of a destructive tool",
+                    key(&inner)
+                )))
+            }
+        })?;
+        let value = if destructive {
+            RepairOption::Destructive
+        } else {
+            RepairOption::On
+        };
+        return Ok(At { value, span });
+    }
+    let on = flag(meta)?;
+    Ok(At {
+        value: if on.value {
+            RepairOption::On
+        } else {
+            RepairOption::Off
+        },
+        span: on.span,
+    })
+}
+
+/// `ignore_keys(prefix = "_", names("a", "b"))`: `prefix` may be given more than once.
+fn ignore_keys(meta: &ParseNestedMeta<'_>) -> syn::Result<At<IgnoreKeysOption>> {
+    let span = meta.path.span();
+    let mut out = IgnoreKeysOption::default();
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("prefix") {
+            out.prefixes.push(string(&inner)?);
+            Ok(())
+        } else if inner.path.is_ident("names") {
+            let content;
+            syn::parenthesized!(content in inner.input);
+            let names = content.parse_terminated(<syn::LitStr as syn::parse::Parse>::parse, syn::Token![,])?;
+            out.names.extend(names.iter().map(|name| At {
+                value: name.value(),
+                span: name.span(),
+            }));
+            Ok(())
+        } else {
+            Err(inner.error(format!(
+                "unknown `ignore_keys` option `{}`: write `ignore_keys(prefix = \"_\", names(\"a\", \"b\"))`",
+                key(&inner)
+            )))
+        }
+    })?;
+    Ok(At { value: out, span })
+}
+
 fn parse_options(args: TokenStream, acc: &mut Accumulator) -> ToolOptions {
     let mut out = ToolOptions::default();
     let parser = syn::meta::parser(|meta| {
@@ -90,6 +151,10 @@ fn parse_options(args: TokenStream, acc: &mut Accumulator) -> ToolOptions {
             ToolOption::Teach => set_once(&mut out.teach, path(&meta)?, &meta, acc),
             ToolOption::Policy => set_once(&mut out.policy, path(&meta)?, &meta, acc),
             ToolOption::RateLimit => set_once(&mut out.rate_limit, string(&meta)?, &meta, acc),
+            ToolOption::Repair => set_once(&mut out.repair, repair(&meta)?, &meta, acc),
+            ToolOption::IgnoreKeys => {
+                set_once(&mut out.ignore_keys, ignore_keys(&meta)?, &meta, acc);
+            }
         }
         Ok(())
     });

@@ -8,7 +8,7 @@ use syn::spanned::Spanned as _;
 
 use crate::checked::{AgentLimit, CheckedTool, Teaching};
 use crate::diagnostic::error;
-use crate::tool_ast::{Params, ToolFn, ToolOptions, fn_span};
+use crate::tool_ast::{Params, RepairOption, ToolFn, ToolOptions, fn_span};
 use crate::tool_name::{MAX_TOOL_NAME_CHARS, is_valid_tool_name};
 
 /// The smallest byte cap that leaves room for a result and its notice.
@@ -74,6 +74,12 @@ fn resolve<'a>(
             .as_ref()
             .and_then(|limit| parse_rate_limit(&limit.value).ok()),
         policy: options.policy,
+        repair: options.repair.map(|r| r.value),
+        ignore_keys: options.ignore_keys.map(|keys| {
+            let values =
+                |list: Vec<crate::ast::At<String>>| list.into_iter().map(|k| k.value).collect();
+            (values(keys.value.prefixes), values(keys.value.names))
+        }),
         params,
     }
 }
@@ -127,6 +133,7 @@ fn check_options(tool: &ToolFn<'_>, acc: &mut Accumulator) {
     {
         acc.push(error(limit.span, "`agent_limit` must be at least 1"));
     }
+    check_leniency(options, acc);
     if let Some(limit) = &options.rate_limit
         && let Err(message) = parse_rate_limit(&limit.value)
     {
@@ -224,6 +231,36 @@ fn check_signature(tool: &ToolFn<'_>, acc: &mut Accumulator) {
 }
 
 /// `"10/min"`: how many calls per how many seconds, or what is wrong with it.
+/// `repair` on a destructive tool needs `repair(destructive)`; `ignore_keys` declares keys,
+/// none of them empty.
+fn check_leniency(options: &ToolOptions, acc: &mut Accumulator) {
+    if let (Some(repair), Some(destructive)) = (&options.repair, &options.destructive)
+        && repair.value == RepairOption::On
+        && destructive.value
+    {
+        acc.push(error(
+            repair.span,
+            "a `destructive` tool runs only as the model sent it: write `repair(destructive)` to repair its calls anyway",
+        ));
+    }
+    if let Some(keys) = &options.ignore_keys {
+        if keys.value.prefixes.is_empty() && keys.value.names.is_empty() {
+            acc.push(error(
+                keys.span,
+                "`ignore_keys` declares no key: write `ignore_keys(prefix = \"_\")`, `ignore_keys(names(\"a\", \"b\"))` or both",
+            ));
+        }
+        for key in keys.value.prefixes.iter().chain(&keys.value.names) {
+            if key.value.is_empty() {
+                acc.push(error(
+                    key.span,
+                    "an empty key: an empty prefix would ignore every key, which is turning strictness off",
+                ));
+            }
+        }
+    }
+}
+
 fn parse_rate_limit(text: &str) -> Result<(u32, u64), String> {
     const FORM: &str = "write `rate_limit` as calls per unit: \"10/s\", \"100/min\" or \"1000/h\"";
     let Some((calls, unit)) = text.split_once('/') else {

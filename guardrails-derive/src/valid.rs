@@ -205,6 +205,7 @@ fn check_guards(g: Guards) -> darling::Result<CheckedGuards> {
         policy,
         acknowledges_policy: g.acknowledges_policy.is_some(),
         sensitive: g.sensitive.is_some(),
+        no_repair: g.no_repair.is_some(),
         example,
     })
 }

@@ -52,6 +52,7 @@ pub mod present;
 /// | `policy = "profile"`, `policy = path` | strings, and `Option`, `Box`, `Vec` of them | (not expressible) | `#[guard(policy = "decision")]`, `#[guard(policy = house_rules)]` with `fn() -> &'static Policy` |
 /// | `acknowledges_policy` | one `bool` (or `Option<bool>`) field | (none: an ordinary boolean) | `#[serde(default)] #[guard(acknowledges_policy)] acknowledge_warnings: bool` |
 /// | `sensitive` | strings, numbers, booleans, `ToolEnum`s, and `Option`, `Box`, `Vec`, maps of them | `writeOnly: true` | `#[guard(sensitive, length(min = 12))] password: String` |
+/// | `no_repair` | any | (none) | `#[guard(no_repair)] amount_cents: u64`: a tool that repairs slips ([`RepairPolicy`]) never touches this field's value, nor anything inside it |
 /// | `example = literal` | any | `examples` | `#[guard(example = "john_doe")]` |
 /// | `description = "…"` | any | `description` | overrides the doc comment |
 ///
@@ -560,6 +561,7 @@ pub use guardrails_derive::ToolEnum;
 pub use message::tool_error::{ErrorCode, ToolError, ToolErrorSeverity};
 pub use render::options::{RenderFormat, RenderOptions};
 pub use server::{Server, UnknownTool};
+pub use tool::leniency::{IgnoreKeys, RepairPolicy};
 pub use tool::output::CallOutput;
 pub use tool::run::{CallSettings, StateRef, Tool};
 pub use tool::spec::{OutputCheck, OutputVerdict, ToolSpec};
@@ -582,6 +584,7 @@ pub mod __private {
     pub use std::sync::OnceLock;
     pub use {schemars, serde_json};
 
+    pub use crate::RepairPolicy;
     pub use crate::ToolSpec;
     pub use crate::policy::{Policy, Profile};
     /// The escapers the `guardrails` command line shares with the renderers, and the set of

@@ -17,6 +17,7 @@ use crate::operate::{
 };
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
+use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
 use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
 use crate::validation::{Cx, Kind};
 
@@ -114,6 +115,10 @@ pub struct Server<S> {
     loops: LoopBreaker,
     /// The limit of calls of all tools together, per caller.
     rate_limit: Option<RateLimit>,
+    /// Which tools' calls are repaired, for the tools that say nothing themselves.
+    repair: RepairPolicy,
+    /// The keys dropped from every call's arguments before they are checked.
+    ignore_keys: IgnoreKeys,
     /// The loop breaker's memory, the rate limits' state and the rejections waiting for
     /// their repair, shared by the clones that serve each session.
     operations: Arc<Operations>,
@@ -132,6 +137,8 @@ impl<S> Clone for Server<S> {
             audit: self.audit,
             loops: self.loops,
             rate_limit: self.rate_limit,
+            repair: self.repair,
+            ignore_keys: self.ignore_keys.clone(),
             operations: Arc::clone(&self.operations),
         }
     }
@@ -184,6 +191,8 @@ impl<S: Send + Sync + 'static> Server<S> {
             audit: false,
             loops: LoopBreaker::new(),
             rate_limit: None,
+            repair: RepairPolicy::Off,
+            ignore_keys: IgnoreKeys::new(),
             operations: Arc::default(),
         }
         .operate()
@@ -456,6 +465,49 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.refresh()
     }
 
+    /// Repairs the calls of the tools that say nothing themselves (`#[tool(repair)]` decides
+    /// for its own tool): a number, a boolean, an array or an object sent as a string where
+    /// the field's type leaves one reading of it is read as that value, and the repaired call
+    /// is checked like any other, so a repair never lets through what the checks refuse. A
+    /// string field is never repaired, nor a `sensitive` or `no_repair` one; a tool annotated
+    /// destructive only under [`RepairPolicy::IncludingDestructive`]. The result tells the
+    /// model one line per repair ("`limit` was the string \"25\": read as 25; send numbers
+    /// unquoted"), `_meta` carries the receipts
+    /// ([`REPAIRS_META_KEY`](crate::mcp::REPAIRS_META_KEY)), and telemetry counts them
+    /// ([`ARGUMENT_REPAIRS`](crate::operate::ARGUMENT_REPAIRS)). Off by default. See
+    /// [`Repair`](crate::validation::Repair).
+    ///
+    /// ```
+    /// use guardrails::RepairPolicy;
+    ///
+    /// let server = guardrails::Server::new(()).repair(RepairPolicy::On);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn repair(mut self, policy: RepairPolicy) -> Self {
+        self.repair = policy;
+        self.refresh()
+    }
+
+    /// Drops the keys `keys` declares from every call's arguments before they are checked,
+    /// beside those a tool ignores itself (`#[tool(ignore_keys(..))]`): keys some clients add
+    /// on their own, which would otherwise make every call of theirs an `unknown_field`
+    /// rejection. A key a tool declares as a field is never dropped; a key neither declared
+    /// nor ignored is refused and named as always. Each dropped key is counted in telemetry
+    /// ([`IGNORED_KEYS`](crate::operate::IGNORED_KEYS)).
+    ///
+    /// ```
+    /// use guardrails::IgnoreKeys;
+    ///
+    /// let server = guardrails::Server::new(()).ignore_keys(IgnoreKeys::new().prefix("_"));
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn ignore_keys(mut self, keys: IgnoreKeys) -> Self {
+        self.ignore_keys = keys;
+        self.refresh()
+    }
+
     /// Sets how the same invalid call arriving again is answered (on by default; see
     /// [`LoopBreaker`]). Forgets the calls remembered so far.
     #[must_use]
@@ -503,6 +555,8 @@ impl<S: Send + Sync + 'static> Server<S> {
             .with_contract(contract)
             .with_output_schema_check(self.check_outputs)
             .with_audit(self.audit)
+            .with_repair(self.repair)
+            .with_ignored_keys(self.ignore_keys.clone())
     }
 
     /// Rebuilds every tool's settings after the options or the known-good contracts changed.

@@ -3,6 +3,7 @@
 
 mod billing;
 mod doc_blocks;
+mod repair_rate;
 mod task_tracker_export;
 mod task_tracker_nodes;
 mod task_tracker_paging;

@@ -4,6 +4,7 @@
 
 mod guard_router;
 mod guard_router_differential;
+mod guard_router_leniency;
 mod guard_router_shapes;
 mod guarded;
 mod http;

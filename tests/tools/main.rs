@@ -7,6 +7,8 @@ mod paging;
 mod pipeline;
 mod pipeline_props;
 mod render;
+mod repair;
+mod repair_props;
 mod sync_handlers;
 mod tool_error;
 mod tool_error_conversions;

@@ -7,6 +7,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use crate::checked::{CheckedTool, Teaching};
+use crate::tool_ast::RepairOption;
 
 /// A span that points at the user's token for diagnostics but keeps the macro's hygiene, so
 /// that lints on user code (`unused_qualifications`) do not fire on generated paths.
@@ -80,6 +81,18 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
         .policy
         .as_ref()
         .map(|p| quote_spanned!(at(p.span())=> .with_policy(&#p)));
+    let repair = tool.repair.map(|repair| {
+        let policy = match repair {
+            RepairOption::Off => quote!(Off),
+            RepairOption::On => quote!(On),
+            RepairOption::Destructive => quote!(IncludingDestructive),
+        };
+        quote!(.with_repair(__gr::RepairPolicy::#policy))
+    });
+    let ignore_keys = tool
+        .ignore_keys
+        .as_ref()
+        .map(|(prefixes, names)| quote!(.with_ignored_keys(&[#(#prefixes),*], &[#(#names),*])));
     let new = quote_spanned!(at(args.span())=> __gr::ToolSpec::new::<#args>);
     quote! {
         static __SPEC: __gr::ToolSpec = #new(#name, #description)
@@ -89,6 +102,8 @@ fn spec(tool: &CheckedTool<'_>) -> TokenStream {
             #max_bytes
             #max_tokens
             #rate_limit
+            #repair
+            #ignore_keys
             #policy
             .with_output_schema(__output_schema);
     }

@@ -126,6 +126,7 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
     let constraints = constraints(&field.guards);
     let example = opt_str(field.guards.example.as_ref());
     let sensitive = field.guards.sensitive;
+    let no_repair = field.guards.no_repair;
     quote! {
         // In the order of the runtime's `FieldInfo::from_parts`.
         __gr::FieldInfo::from_parts(
@@ -138,6 +139,7 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
             #constraints,
             #checked,
             #sensitive,
+            #no_repair,
             #example,
             <#ty as __gr::ArgValue>::kind,
             <#ty as __gr::ArgValue>::schema,

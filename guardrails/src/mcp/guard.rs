@@ -13,8 +13,8 @@ use tracing::Instrument as _;
 
 use crate::contract::{Awareness, AwarenessConfig, Contract, KnownGood};
 use crate::message::{
-    ByteCut, ContractNotice, Filter, Rejection, Truncated, TruncationNotice, paging_name,
-    refine_advice_with,
+    ByteCut, ContractNotice, Filter, Rejection, RepairNotice, Truncated, TruncationNotice,
+    paging_name, refine_advice_with,
 };
 use crate::operate::{
     Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts, ToolTelemetry,
@@ -23,7 +23,10 @@ use crate::render::RenderOptions;
 use crate::text::json_text;
 use crate::tool::CallOutput;
 use crate::tool::budget::{Budget, Cut};
+use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
+use crate::tool::output::Leniency;
 use crate::tool::run::audit_log;
+use crate::validation::Repair;
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
 /// Guards every tool of an rmcp `ToolRouter`, rendering messages as XML-style tags: the
@@ -165,6 +168,8 @@ pub struct RouterGuard {
     rate_limit: Option<RateLimit>,
     tool_rate_limits: BTreeMap<String, RateLimit>,
     known_good: Option<KnownGood>,
+    repair: RepairPolicy,
+    ignore_keys: IgnoreKeys,
 }
 
 impl RouterGuard {
@@ -271,6 +276,52 @@ impl RouterGuard {
         self
     }
 
+    /// Repairs the slips whose meaning is not in doubt in the calls of the router's tools: a
+    /// number, a boolean, an array or an object sent as a string where the tool's schema
+    /// expects that one type (see [`SchemaArgs::repair`]). The repaired call is checked like
+    /// any other and reaches the tool repaired; the result tells the model one line per
+    /// repair, `_meta` carries the receipts ([`REPAIRS_META_KEY`](super::REPAIRS_META_KEY))
+    /// and telemetry counts them. A tool annotated `destructive_hint = true` is repaired only
+    /// under [`RepairPolicy::IncludingDestructive`]. Off by default.
+    ///
+    /// ```
+    /// use guardrails::RepairPolicy;
+    /// use guardrails::mcp::RouterGuard;
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
+    /// # struct Server;
+    /// # let router: ToolRouter<Server> = ToolRouter::new();
+    ///
+    /// let router = RouterGuard::new().repair(RepairPolicy::On).guard(router);
+    /// # let _ = router;
+    /// ```
+    #[must_use]
+    pub fn repair(mut self, policy: RepairPolicy) -> Self {
+        self.repair = policy;
+        self
+    }
+
+    /// Drops the keys `keys` declares from the arguments of every call before they are
+    /// checked: keys a client adds on its own. A property the tool's schema declares is never
+    /// dropped, and a key neither declared nor ignored is refused and named as always. Each
+    /// dropped key is counted in telemetry ([`IGNORED_KEYS`](crate::operate::IGNORED_KEYS)),
+    /// and the tool gets the call without it.
+    ///
+    /// ```
+    /// use guardrails::IgnoreKeys;
+    /// use guardrails::mcp::RouterGuard;
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
+    /// # struct Server;
+    /// # let router: ToolRouter<Server> = ToolRouter::new();
+    ///
+    /// let router = RouterGuard::new().ignore_keys(IgnoreKeys::new().prefix("_")).guard(router);
+    /// # let _ = router;
+    /// ```
+    #[must_use]
+    pub fn ignore_keys(mut self, keys: IgnoreKeys) -> Self {
+        self.ignore_keys = keys;
+        self
+    }
+
     /// Sets the limits on the results of tool `name`.
     #[must_use]
     pub fn tool(mut self, name: impl Into<String>, limits: ResultLimits) -> Self {
@@ -341,6 +392,8 @@ impl RouterGuard {
                     && guarded.audit == self.audit
                     && guarded.render == self.render
                     && guarded.schema_options == self.schema
+                    && guarded.repair_policy == self.repair
+                    && guarded.ignore_keys == self.ignore_keys
                 {
                     continue;
                 }
@@ -360,6 +413,11 @@ impl RouterGuard {
             } else {
                 args.schema().clone()
             });
+            let destructive = route
+                .attr
+                .annotations
+                .as_ref()
+                .is_some_and(|hints| hints.destructive_hint == Some(true));
             let guard = NativeTool::new(
                 name.to_string(),
                 args,
@@ -374,7 +432,8 @@ impl RouterGuard {
                 route.attr.annotations.as_ref().is_some_and(|hints| {
                     hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
                 }),
-            );
+            )
+            .lenient(self.repair, destructive, self.ignore_keys.clone());
             let awareness = self.known_good.as_ref().and_then(|known_good| {
                 known_good.awareness(
                     &Contract::from_definition(&route.attr),
@@ -528,6 +587,11 @@ struct NativeTool {
     operations: Arc<Operations>,
     /// The tool's changes since the known-good contracts, when it has any.
     awareness: Option<Awareness>,
+    /// The guard's repair policy, and whether it applies to this tool.
+    repair_policy: RepairPolicy,
+    repair: bool,
+    /// The keys dropped from the arguments before they are checked.
+    ignore_keys: IgnoreKeys,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -562,6 +626,9 @@ impl NativeTool {
             repeatable: false,
             operations: Arc::default(),
             awareness: None,
+            repair_policy: RepairPolicy::Off,
+            repair: false,
+            ignore_keys: IgnoreKeys::new(),
             name,
             args,
             limits,
@@ -588,6 +655,33 @@ impl NativeTool {
         self
     }
 
+    /// This tool, its calls repaired as `policy` says for a tool `destructive` or not, and
+    /// the keys `ignore_keys` declares dropped.
+    fn lenient(mut self, policy: RepairPolicy, destructive: bool, ignore_keys: IgnoreKeys) -> Self {
+        self.repair_policy = policy;
+        self.repair = policy.applies(destructive);
+        self.ignore_keys = ignore_keys;
+        self
+    }
+
+    /// Drops the keys this tool ignores from `arguments`, except the properties its schema
+    /// declares; how many were dropped.
+    fn drop_ignored(&self, arguments: &mut JsonObject) -> usize {
+        if self.ignore_keys.is_empty() {
+            return 0;
+        }
+        let declared = self
+            .args
+            .schema()
+            .get("properties")
+            .and_then(Value::as_object);
+        let before = arguments.len();
+        arguments.retain(|key, _| {
+            !self.ignore_keys.matches(key) || declared.is_some_and(|d| d.contains_key(key))
+        });
+        before - arguments.len()
+    }
+
     /// A call: rejected when its arguments do not validate, else the tool's own call, its
     /// result cut to the limits. Without limits a valid call is the tool's own future.
     fn call<'a, S: Send + Sync + 'static>(
@@ -596,9 +690,12 @@ impl NativeTool {
         mut ctx: ToolCallContext<'a, S>,
     ) -> CallFuture<'a> {
         // A call without arguments is checked as `{}`, and reaches the tool as it came.
-        let sent = ctx.arguments.take();
+        let mut sent = ctx.arguments.take();
         let was_sent = sent.is_some();
-        let value = Value::Object(sent.unwrap_or_default());
+        let ignored = sent
+            .as_mut()
+            .map_or(0, |arguments| self.drop_ignored(arguments));
+        let mut value = Value::Object(sent.unwrap_or_default());
         let caller = super::caller_of(&ctx.request_context);
         // The arguments are digested for the loop breaker only when they are rejected.
         let mut call = self.operations.start(&self.telemetry, caller, None);
@@ -606,9 +703,30 @@ impl NativeTool {
             self.operations.finish(&call, &self.facts(), &mut limited);
             return Box::pin(ready(Ok(super::call_result(limited).into())));
         }
+        let mut repairs = Vec::new();
         let checked = {
             let _in_span = call.span.enter();
-            self.args.check(&value)
+            let checked = self.args.check(&value);
+            // Repaired only once found wrong, then checked again: a call that needs no repair
+            // pays nothing for it.
+            match checked {
+                Err(_) if self.repair => match self.args.repair(&value) {
+                    Some((fixed, made)) => {
+                        value = fixed;
+                        repairs = made;
+                        if !self.render.echo_values {
+                            withhold(&mut repairs);
+                        }
+                        self.args.check(&value)
+                    }
+                    None => checked,
+                },
+                checked => checked,
+            }
+        };
+        let leniency = Leniency {
+            repairs: repairs.iter().map(|r| (r.path.clone(), r.kind)).collect(),
+            ignored,
         };
         if checked.is_err() && !self.audit {
             self.operations.rejected_with(&mut call, &self.name, &value);
@@ -622,19 +740,24 @@ impl NativeTool {
                     let _in_span = call.span.enter();
                     audit_log(&self.name, &report, true);
                 }
-                return self.run(inner, ctx, call);
+                return self.run(inner, ctx, call, repairs, leniency);
             }
             let rejection =
                 Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example)
                     .with_contract(self.awareness.as_ref().map(|awareness| {
                         ContractNotice::new(awareness, &awareness.relevance(&JsonObject::new()))
                     }));
-            let mut output = CallOutput::rejection(&rejection, &self.render);
+            let mut output = CallOutput::rejection(&rejection, &self.render).leniency(
+                &self.name,
+                &repairs,
+                ignored,
+                &self.render,
+            );
             self.operations.finish(&call, &self.facts(), &mut output);
             let result = super::call_result(output);
             return Box::pin(ready(Ok(result.into())));
         }
-        self.run(inner, ctx, call)
+        self.run(inner, ctx, call, repairs, leniency)
     }
 
     /// What the operations layer knows of this tool.
@@ -654,6 +777,8 @@ impl NativeTool {
         inner: &Arc<Inner<S>>,
         ctx: ToolCallContext<'a, S>,
         call: Observed,
+        repairs: Vec<Repair>,
+        leniency: Leniency,
     ) -> CallFuture<'a> {
         let this = Arc::clone(self);
         let span = call.span.clone();
@@ -666,6 +791,7 @@ impl NativeTool {
                         let failed = result.is_error == Some(true);
                         let mut output = CallOutput::text(Vec::new());
                         output.is_error = failed;
+                        output.leniency = leniency;
                         this.operations.finish(&call, &this.facts(), &mut output);
                         if let Some(failure) = output.failure {
                             result
@@ -673,11 +799,25 @@ impl NativeTool {
                                 .get_or_insert_with(Default::default)
                                 .insert(crate::operate::FAILURE_META_KEY.to_owned(), failure);
                         }
-                        if failed || this.limits.is_none() {
-                            CallToolResponse::Complete(result)
+                        let mut result = if failed || this.limits.is_none() {
+                            result
                         } else {
-                            CallToolResponse::Complete(this.present(result))
+                            this.present(result)
+                        };
+                        if !repairs.is_empty() {
+                            let notice = RepairNotice::new(&this.name, &repairs);
+                            result
+                                .content
+                                .push(ContentBlock::text(crate::render::repairs(
+                                    &notice,
+                                    &this.render,
+                                )));
+                            result.meta.get_or_insert_with(Default::default).insert(
+                                super::REPAIRS_META_KEY.to_owned(),
+                                crate::render::repairs_value(&repairs),
+                            );
                         }
+                        CallToolResponse::Complete(result)
                     }
                     other => {
                         drop(call);
@@ -788,5 +928,13 @@ impl NativeTool {
             self.paging.clone(),
         );
         Some(crate::render::truncation(&notice, &self.render))
+    }
+}
+
+/// Receipts that show no value: what a server that echoes none says of each.
+fn withhold(repairs: &mut [Repair]) {
+    for repair in repairs {
+        "(withheld)".clone_into(&mut repair.sent);
+        "(withheld)".clone_into(&mut repair.read_as);
     }
 }

@@ -182,8 +182,11 @@ pub fn call_result(output: CallOutput) -> CallToolResult {
         CallToolResult::success(content)
     };
     result.structured_content = output.structured;
-    if output.report.is_some() || output.failure.is_some() {
+    if output.report.is_some() || output.failure.is_some() || output.repairs.is_some() {
         let mut meta = rmcp::model::MetaObject::new();
+        if let Some(repairs) = output.repairs {
+            meta.insert(REPAIRS_META_KEY.to_owned(), repairs);
+        }
         if let Some(report) = output.report {
             meta.insert(REPORT_META_KEY.to_owned(), report);
         }
@@ -207,6 +210,11 @@ pub fn call_result(output: CallOutput) -> CallToolResult {
 /// validates it against anything, and the SDKs pass it through (`CallToolResult.meta` in the
 /// Python SDK). The key is prefixed as the specification asks of keys that are not MCP's own.
 pub const REPORT_META_KEY: &str = "dev.guardrails/report";
+
+/// The key of the `_meta` entry where a result carries the receipts of the repairs made to the
+/// call's arguments (see [`CallOutput::repairs`]): an array of `{"field", "kind", "sent",
+/// "readAs", "message"}`, for a client or an operator to see what ran and why.
+pub const REPAIRS_META_KEY: &str = "dev.guardrails/repairs";
 
 impl From<UnknownTool> for ErrorData {
     /// The JSON-RPC error for a call to a tool that does not exist (-32602).

@@ -7,6 +7,8 @@
 //! - [`TruncationNotice`] and [`ByteCut`]: a result was cut to the agent limit or the byte cap,
 //!   and how to narrow the next call;
 //! - [`PolicyAdvice`]: an output policy flagged passages of a delivered output;
+//! - [`RepairNotice`]: the arguments were repaired before they were checked (one line per
+//!   repair);
 //! - [`ContractNotice`]: a part of a rejection or a failure, the contract changes that may
 //!   explain it.
 //!
@@ -16,6 +18,7 @@
 mod advice;
 mod contract;
 mod rejection;
+mod repair;
 pub(crate) mod tool_error;
 pub(crate) mod truncation;
 
@@ -25,6 +28,7 @@ pub(crate) use contract::MAX_VALUE_CHARS;
 pub use contract::{ContractNotice, INSTRUCTIONS, bounded_json, delta_value};
 pub(crate) use rejection::received_text;
 pub use rejection::{RECOVERY, Rejection};
+pub use repair::{REPAIRED_ADVICE, RepairNotice};
 pub use tool_error::Failure;
 pub(crate) use tool_error::{BoundedError, detail_text};
 pub(crate) use tool_error::{ToolError, ToolErrorSeverity};

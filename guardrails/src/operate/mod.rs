@@ -14,7 +14,7 @@
 //!   [`UNKNOWN_FIELD`], a map's key [`MAP_KEY`]) and the issue code;
 //! - an event per tool error (target [`TOOL_ERROR_TARGET`]): the tool, the code and the class;
 //! - counters [`CALLS`], [`ISSUES`], [`TOOL_ERRORS`], [`RATE_LIMITED`], [`LOOPS`], [`REPAIRS`],
-//!   and histograms [`DURATION`] (seconds) and [`REPAIR_RETRIES`], through the `metrics`
+//!   [`ARGUMENT_REPAIRS`] and [`IGNORED_KEYS`], and histograms [`DURATION`] (seconds) and [`REPAIR_RETRIES`], through the `metrics`
 //!   facade: nothing is recorded until the application installs a recorder.
 //!
 //! No value the caller sent, no key it made up, no message text is in any of them: only names
@@ -40,8 +40,9 @@ pub(crate) use limits::Limits;
 pub use loops::LoopBreaker;
 pub(crate) use loops::{Caller, arguments_digest};
 pub use telemetry::{
-    CALL_TARGET, CALLS, DURATION, ISSUES, LOOPS, MAP_KEY, RATE_LIMITED, REJECTION_TARGET,
-    REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS, UNKNOWN_FIELD,
+    ARGUMENT_REPAIRS, CALL_TARGET, CALLS, DURATION, IGNORED_KEYS, ISSUES, LOOPS, MAP_KEY,
+    RATE_LIMITED, REJECTION_TARGET, REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET,
+    TOOL_ERRORS, UNKNOWN_FIELD,
 };
 pub(crate) use telemetry::{Outcome, ToolTelemetry, call_span};
 
@@ -160,6 +161,9 @@ impl Operations {
         let seconds = now.saturating_duration_since(call.start).as_secs_f64();
         // The signal is read once, here.
         let signal = std::mem::take(&mut output.signal);
+        if output.leniency != crate::tool::output::Leniency::default() {
+            telemetry::record_leniency(&tool.telemetry.label, tool.schema, &output.leniency);
+        }
         let outcome = match &signal {
             Signal::None if output.is_error => {
                 let id = correlate(&call.span);

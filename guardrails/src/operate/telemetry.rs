@@ -37,6 +37,15 @@ pub const LOOPS: &str = "guardrails.tool.loops";
 pub const REPAIRS: &str = "guardrails.tool.repairs";
 /// Histogram of how many rejected calls came before each repair, labelled `gen_ai.tool.name`.
 pub const REPAIR_RETRIES: &str = "guardrails.tool.repair.retries";
+/// Counter of the values repaired in calls' arguments (see
+/// [`RepairPolicy`](crate::RepairPolicy)), labelled `gen_ai.tool.name`, `field` (the declared
+/// path) and `kind` (`number_in_string`, `boolean_in_string`, `array_in_string`,
+/// `object_in_string`): which slips models make, never a value.
+pub const ARGUMENT_REPAIRS: &str = "guardrails.tool.argument_repairs";
+/// Counter of the keys dropped from calls' arguments because the tool or the server ignores
+/// them (see [`IgnoreKeys`](crate::IgnoreKeys)), labelled `gen_ai.tool.name`; the keys are
+/// the caller's and are never named.
+pub const IGNORED_KEYS: &str = "guardrails.tool.ignored_keys";
 /// Histogram of the duration of each guarded call in seconds, the OpenTelemetry MCP metric,
 /// labelled `mcp.method.name`, `gen_ai.tool.name` and, for a call that failed, `error.type`.
 pub const DURATION: &str = "mcp.server.operation.duration";
@@ -224,6 +233,28 @@ pub(crate) fn record_rate_limited(tool: &SharedString) {
 pub(crate) fn record_loop(tool: &SharedString, stop: bool) {
     metrics::counter!(LOOPS, "gen_ai.tool.name" => tool.clone(), "stop" => if stop { "true" } else { "false" })
         .increment(1);
+}
+
+/// Records the values repaired in a call's arguments, each at its declared path, and the
+/// keys dropped from them.
+pub(crate) fn record_leniency(
+    tool: &SharedString,
+    schema: &Value,
+    leniency: &crate::tool::output::Leniency,
+) {
+    for (path, kind) in &leniency.repairs {
+        metrics::counter!(
+            ARGUMENT_REPAIRS,
+            "gen_ai.tool.name" => tool.clone(),
+            "field" => declared_path(schema, path),
+            "kind" => kind.as_str(),
+        )
+        .increment(1);
+    }
+    if leniency.ignored > 0 {
+        metrics::counter!(IGNORED_KEYS, "gen_ai.tool.name" => tool.clone())
+            .increment(u64::try_from(leniency.ignored).unwrap_or(u64::MAX));
+    }
 }
 
 /// Records a repair: a successful call after `retries` rejected ones.

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use super::{RenderOptions, Renderer};
 use crate::message::{
     BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, PolicyAdvice, RECOVERY,
-    Rejection, TruncationNotice, bounded_json,
+    REPAIRED_ADVICE, Rejection, RepairNotice, TruncationNotice, bounded_json,
 };
 use crate::text::{count, cut, escape_json_text};
 
@@ -43,6 +43,13 @@ impl Renderer for Json {
     fn byte_cut(&self, b: &ByteCut<'_>, out: &mut String) {
         let value = json!({
             "truncated": {"tool": b.tool, "bytesShown": b.shown, "bytesTotal": b.total, "recovery": b.advice}
+        });
+        push_json(out, &value);
+    }
+
+    fn repairs(&self, r: &RepairNotice<'_>, out: &mut String) {
+        let value = json!({
+            "repaired": {"tool": r.tool, "repairs": repairs_value(r.repairs), "recovery": REPAIRED_ADVICE}
         });
         push_json(out, &value);
     }
@@ -191,4 +198,21 @@ fn contract_object(c: &ContractNotice<'_>) -> Value {
         "deltas": deltas,
         "omitted": c.omitted(),
     })
+}
+
+/// The receipts of repairs as data: each repair's field, kind, what was sent, what it was read
+/// as, and the line the model reads. What the JSON format renders and what `_meta` carries.
+pub(crate) fn repairs_value(repairs: &[crate::validation::Repair]) -> Value {
+    repairs
+        .iter()
+        .map(|repair| {
+            json!({
+                "field": repair.path,
+                "kind": repair.kind.as_str(),
+                "sent": repair.sent,
+                "readAs": repair.read_as,
+                "message": repair.message(),
+            })
+        })
+        .collect()
 }

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use super::{RenderOptions, Renderer};
 use crate::message::{
     BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, MAX_VALUE_CHARS, PolicyAdvice,
-    RECOVERY, Rejection, ToolErrorSeverity, TruncationNotice, delta_value, detail_text,
-    received_text,
+    RECOVERY, REPAIRED_ADVICE, Rejection, RepairNotice, ToolErrorSeverity, TruncationNotice,
+    delta_value, detail_text, received_text,
 };
 use crate::text::{code_span, count, cut};
 
@@ -134,6 +134,26 @@ impl Renderer for Markdown {
             "⚠️ The result was cut to {} of {} bytes (this tool's size cap). {}",
             b.shown, b.total, b.advice
         );
+    }
+
+    fn repairs(&self, r: &RepairNotice<'_>, out: &mut String) {
+        let _ = writeln!(out, "🔧 Arguments of {} repaired:\n", code_span(r.tool));
+        for repair in r.repairs {
+            let path = if repair.path.is_empty() {
+                "(arguments)"
+            } else {
+                &repair.path
+            };
+            let _ = writeln!(
+                out,
+                "- {} was the string {}: read as {}; {}.",
+                code_span(path),
+                code_span(&repair.sent),
+                code_span(&repair.read_as),
+                repair.kind.advice()
+            );
+        }
+        let _ = write!(out, "\n{REPAIRED_ADVICE}");
     }
 
     fn policy_advice(&self, a: &PolicyAdvice<'_>, out: &mut String) {

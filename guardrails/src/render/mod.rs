@@ -15,7 +15,7 @@ mod xml;
 use serde_json::Value;
 
 use crate::message::{
-    ByteCut, Failure, PolicyAdvice, Rejection, ToolError, Truncated, TruncationNotice,
+    ByteCut, Failure, PolicyAdvice, Rejection, RepairNotice, ToolError, Truncated, TruncationNotice,
 };
 use crate::validation::{ArgsInfo, Report};
 
@@ -28,6 +28,7 @@ pub(crate) trait Renderer {
     fn truncation(&self, message: &TruncationNotice<'_>, out: &mut String);
     fn byte_cut(&self, message: &ByteCut<'_>, out: &mut String);
     fn policy_advice(&self, message: &PolicyAdvice<'_>, out: &mut String);
+    fn repairs(&self, message: &RepairNotice<'_>, out: &mut String);
 }
 
 /// The renderer of a format: the one place the format is matched.
@@ -90,6 +91,14 @@ pub fn byte_cut(message: &ByteCut<'_>, options: &RenderOptions) -> String {
 #[must_use]
 pub fn policy_advice(message: &PolicyAdvice<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).policy_advice(message, out))
+}
+
+pub(crate) use json::repairs_value;
+
+/// Renders the receipts of a repaired call: one line per repair.
+#[must_use]
+pub fn repairs(message: &RepairNotice<'_>, options: &RenderOptions) -> String {
+    into_string(|out| renderer(options.format).repairs(message, out))
 }
 
 /// Renders a rejected call of tool `tool` whose arguments type is described by `info`.

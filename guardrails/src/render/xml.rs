@@ -12,8 +12,8 @@ use super::{RenderOptions, Renderer};
 use crate::contract::{Delta, Diff};
 use crate::message::{
     BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, MAX_VALUE_CHARS, PolicyAdvice,
-    RECOVERY, Rejection, ToolErrorSeverity, TruncationNotice, by_importance, delta_value,
-    detail_text, received_text,
+    RECOVERY, REPAIRED_ADVICE, Rejection, RepairNotice, ToolErrorSeverity, TruncationNotice,
+    by_importance, delta_value, detail_text, received_text,
 };
 use crate::policy::{RenderLimits, Status, Verdict};
 use crate::text::{count, cut, escape_xml_attr_into, escape_xml_into, head};
@@ -195,6 +195,22 @@ impl Renderer for Xml {
 
     fn policy_advice(&self, a: &PolicyAdvice<'_>, out: &mut String) {
         output_policy(a.verdict, a.limits, a.recovery, out);
+    }
+
+    fn repairs(&self, r: &RepairNotice<'_>, out: &mut String) {
+        out.push_str("<repaired tool=\"");
+        escape_xml_attr_into(out, r.tool);
+        let _ = writeln!(out, "\" count=\"{}\">", r.repairs.len());
+        for repair in r.repairs {
+            out.push_str("<repair field=\"");
+            escape_xml_attr_into(out, &repair.path);
+            let _ = write!(out, "\" kind=\"{}\">", repair.kind.as_str());
+            escape_xml_into(out, &repair.message());
+            out.push_str("</repair>\n");
+        }
+        out.push_str("<recovery>");
+        escape_xml_into(out, REPAIRED_ADVICE);
+        out.push_str("</recovery>\n</repaired>");
     }
 }
 

@@ -20,6 +20,7 @@
 pub(crate) mod budget;
 mod conformance;
 pub mod cursor;
+pub(crate) mod leniency;
 mod name;
 pub(crate) mod output;
 mod policy_check;

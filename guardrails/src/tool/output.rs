@@ -4,9 +4,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::message::RepairNotice;
 use crate::message::{Failure, Rejection, ToolError};
 use crate::render::RenderOptions;
-use crate::validation::IssueCode;
+use crate::validation::{IssueCode, Repair, RepairKind};
 
 /// What a call produced, before a transport turns it into its own result type.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,9 +30,24 @@ pub struct CallOutput {
     /// `agentGuidance`), set by the server that ran the call; the rmcp adapter puts it in the
     /// result's `_meta` under [`FAILURE_META_KEY`](crate::operate::FAILURE_META_KEY).
     pub failure: Option<Value>,
+    /// The receipts of the repairs made to the call's arguments (see
+    /// [`RepairPolicy`](crate::RepairPolicy)), each `{"field", "kind", "sent", "readAs",
+    /// "message"}`; the rmcp adapter puts them in the result's `_meta` under
+    /// [`REPAIRS_META_KEY`](crate::mcp::REPAIRS_META_KEY).
+    pub repairs: Option<Value>,
     /// What telemetry, the loop breaker and the failure classification read of an error:
     /// never shown to a client.
     pub(crate) signal: Signal,
+    /// What the declared leniency did to the arguments, for telemetry: never shown.
+    pub(crate) leniency: Leniency,
+}
+
+/// What the declared leniency did to a call's arguments: the path and kind of each repair,
+/// and how many keys were dropped.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Leniency {
+    pub(crate) repairs: Vec<(String, RepairKind)>,
+    pub(crate) ignored: usize,
 }
 
 /// What went wrong in a call, for the operations layer ([`crate::operate`]): each issue's path
@@ -68,6 +84,8 @@ impl CallOutput {
             is_error: false,
             report: None,
             failure: None,
+            repairs: None,
+            leniency: Leniency::default(),
             signal: Signal::None,
         }
     }
@@ -81,6 +99,8 @@ impl CallOutput {
             is_error: failure.error.is_error(),
             report: Some(crate::render::failure_report(failure)),
             failure: None,
+            repairs: None,
+            leniency: Leniency::default(),
             signal: Signal::Failed {
                 code: failure.error.code().clone(),
                 retry_after: failure.error.retry_delay(),
@@ -97,6 +117,8 @@ impl CallOutput {
             is_error: true,
             report: Some(crate::render::rejection_report(rejection, options)),
             failure: None,
+            repairs: None,
+            leniency: Leniency::default(),
             signal: Signal::Rejected(
                 rejection
                     .report
@@ -106,6 +128,32 @@ impl CallOutput {
                     .collect(),
             ),
         }
+    }
+
+    /// This output, with the receipts of `repairs` made to the arguments of a call of `tool`
+    /// (a text block, one line per repair, and `_meta`) and what telemetry counts of them and
+    /// of the `ignored` keys.
+    pub(crate) fn leniency(
+        mut self,
+        tool: &str,
+        repairs: &[Repair],
+        ignored: usize,
+        options: &RenderOptions,
+    ) -> Self {
+        self.leniency.ignored = ignored;
+        if repairs.is_empty() {
+            return self;
+        }
+        self.text.push(crate::render::repairs(
+            &RepairNotice::new(tool, repairs),
+            options,
+        ));
+        self.repairs = Some(crate::render::repairs_value(repairs));
+        self.leniency.repairs = repairs
+            .iter()
+            .map(|repair| (repair.path.clone(), repair.kind))
+            .collect();
+        self
     }
 
     /// The rendered `error` of tool `tool`.

@@ -74,6 +74,8 @@ pub fn present_value<O: Serialize>(
                 is_error: false,
                 report: None,
                 failure: None,
+                repairs: None,
+                leniency: crate::tool::output::Leniency::default(),
                 signal: Signal::None,
             }
         }
@@ -217,6 +219,8 @@ pub(crate) fn present_page<O: Truncate>(
         is_error: false,
         report: None,
         failure: None,
+        repairs: None,
+        leniency: crate::tool::output::Leniency::default(),
         signal: Signal::None,
     };
     check_policy(spec, out, options)
@@ -345,6 +349,8 @@ fn present_items(
         is_error: false,
         report: None,
         failure: None,
+        repairs: None,
+        leniency: crate::tool::output::Leniency::default(),
         signal: Signal::None,
     }
 }

@@ -19,6 +19,7 @@ use futures_util::FutureExt as _;
 use serde_json::{Map, Value};
 
 use super::cursor::{CURSOR_FIELD, Page};
+use super::leniency::{IgnoreKeys, RepairPolicy, drop_ignored, matches_any};
 use super::output::CallOutput;
 pub use super::presenter::Presented;
 use super::presenter::present_page;
@@ -73,6 +74,12 @@ pub struct CallSettings {
     /// [`Server::audit`](crate::Server::audit)) and, when serde reads them into the arguments
     /// type, runs anyway.
     pub audit: bool,
+    /// Which tools' calls are repaired, for a tool that says nothing itself (see
+    /// [`Server::repair`](crate::Server::repair)).
+    pub repair: RepairPolicy,
+    /// The keys dropped from every call's arguments before they are checked, beside those
+    /// the tool ignores itself (see [`Server::ignore_keys`](crate::Server::ignore_keys)).
+    pub ignore_keys: IgnoreKeys,
 }
 
 impl Default for CallSettings {
@@ -91,7 +98,23 @@ impl CallSettings {
             contract: None,
             check_output_schema: cfg!(debug_assertions),
             audit: false,
+            repair: RepairPolicy::Off,
+            ignore_keys: IgnoreKeys::new(),
         }
+    }
+
+    /// Sets which tools' calls are repaired, for the tools that say nothing themselves.
+    #[must_use]
+    pub fn with_repair(mut self, policy: RepairPolicy) -> Self {
+        self.repair = policy;
+        self
+    }
+
+    /// Sets the keys dropped from every call's arguments before they are checked.
+    #[must_use]
+    pub fn with_ignored_keys(mut self, keys: IgnoreKeys) -> Self {
+        self.ignore_keys = keys;
+        self
     }
 
     /// Turns audit mode on or off.
@@ -191,7 +214,7 @@ where
 async fn pipeline<A, O, F, Fut, P>(
     spec: &'static ToolSpec,
     settings: &CallSettings,
-    arguments: Map<String, Value>,
+    mut arguments: Map<String, Value>,
     issue: Option<Issue>,
     handler: F,
     present: P,
@@ -216,9 +239,26 @@ where
     } else {
         Cx::withholding_values()
     };
+    // Declared leniency: keys the tool or the server ignores are dropped, and slips are
+    // repaired where declared. A tool that declares neither pays two emptiness tests and a
+    // flag.
+    let (prefixes, names) = spec.ignored_keys();
+    let ignored = if prefixes.is_empty() && names.is_empty() && settings.ignore_keys.is_empty() {
+        0
+    } else {
+        drop_ignored(&mut arguments, A::info(), |key| {
+            matches_any(key, prefixes, names) || settings.ignore_keys.matches(key)
+        })
+    };
+    let repair = spec
+        .repair()
+        .unwrap_or(settings.repair)
+        .applies(spec.annotations().destructive == Some(true));
+    let cx = cx.repairing(repair);
     // Audited, the call as sent is kept to be read by serde should it not validate.
     let sent = settings.audit.then(|| Value::Object(arguments.clone()));
-    let validated = match (A::validate_in(arguments, cx), issue) {
+    let (validated, repairs) = A::validate_repairing(arguments, cx);
+    let validated = match (validated, issue) {
         (Ok(args), None) => Ok(args),
         (Ok(_), Some(issue)) => {
             let mut report = Report::new();
@@ -244,7 +284,8 @@ where
         Err(report) => {
             let rejection = Rejection::new(spec.name(), &report, A::info(), spec.example())
                 .with_contract(notice());
-            return CallOutput::rejection(&rejection, options);
+            let output = CallOutput::rejection(&rejection, options);
+            return output.leniency(spec.name(), &repairs, ignored, options);
         }
     };
     let outcome = handle(spec, options, args, handler, present)
@@ -255,7 +296,7 @@ where
             }
             _ => Ok(output),
         });
-    match outcome {
+    let output = match outcome {
         Ok(output) => output,
         Err(error) => {
             let annotate = aware.as_ref().is_some_and(|(c, _)| c.all_errors()) && error.is_error();
@@ -266,7 +307,8 @@ where
             });
             CallOutput::failure(&failure, options)
         }
-    }
+    };
+    output.leniency(spec.name(), &repairs, ignored, options)
 }
 
 /// The pipeline after validation: the handler, then the presenter.

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::leniency::RepairPolicy;
 use super::rate::RateLimit;
 use crate::contract::{Contract, ContractSource, Declared, Hints, ServerContract};
 use crate::message::{ToolError, Truncated};
@@ -156,6 +157,9 @@ pub struct ToolSpec {
     max_bytes: Option<usize>,
     max_tokens: Option<usize>,
     rate_limit: Option<RateLimit>,
+    repair: Option<RepairPolicy>,
+    ignore_prefixes: &'static [&'static str],
+    ignore_names: &'static [&'static str],
     policy: Option<&'static dyn OutputCheck>,
     args: fn() -> &'static ArgsInfo,
     input_schema: fn() -> &'static schemars::Schema,
@@ -177,6 +181,7 @@ impl std::fmt::Debug for ToolSpec {
             .field("paged", &self.paged)
             .field("max_bytes", &self.max_bytes)
             .field("max_tokens", &self.max_tokens)
+            .field("repair", &self.repair)
             .field("policy", &self.policy.is_some())
             .finish_non_exhaustive()
     }
@@ -208,6 +213,9 @@ impl ToolSpec {
             max_bytes: None,
             max_tokens: None,
             rate_limit: None,
+            repair: None,
+            ignore_prefixes: &[],
+            ignore_names: &[],
             policy: None,
             args: A::info,
             input_schema: A::schema,
@@ -280,6 +288,40 @@ impl ToolSpec {
             calls,
             std::time::Duration::from_secs(seconds),
         ))
+    }
+
+    /// Sets whether the tool's calls are repaired, whatever the server says (see
+    /// [`RepairPolicy`]): what `#[tool(repair)]` generates.
+    #[must_use]
+    pub const fn with_repair(mut self, policy: RepairPolicy) -> Self {
+        self.repair = Some(policy);
+        self
+    }
+
+    /// Ignores the keys of a call's arguments that start with one of `prefixes` or are one of
+    /// `names` (see [`IgnoreKeys`](crate::IgnoreKeys)): what
+    /// `#[tool(ignore_keys(prefix = "_", names("x")))]` generates.
+    #[must_use]
+    pub const fn with_ignored_keys(
+        mut self,
+        prefixes: &'static [&'static str],
+        names: &'static [&'static str],
+    ) -> Self {
+        self.ignore_prefixes = prefixes;
+        self.ignore_names = names;
+        self
+    }
+
+    /// Whether the tool's calls are repaired, when the tool says (`None`: as the server says).
+    #[must_use]
+    pub const fn repair(&self) -> Option<RepairPolicy> {
+        self.repair
+    }
+
+    /// The prefixes and the names of the keys the tool ignores.
+    #[must_use]
+    pub const fn ignored_keys(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (self.ignore_prefixes, self.ignore_names)
     }
 
     /// Attaches an output check.

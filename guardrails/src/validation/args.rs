@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::context::Cx;
 use super::info::{ArgsInfo, Kind};
+use super::repair::Repair;
 use super::report::Report;
 
 /// Arguments of a tool: a struct whose fields are checked strictly, in one pass, before a
@@ -90,6 +91,50 @@ pub trait ToolArgs: Sized {
         match Self::validate_fields(arguments, &mut cx) {
             Some(value) if cx.issue_count() == 0 => Ok(value),
             _ => Err(cx.into_report()),
+        }
+    }
+
+    /// Like [`ToolArgs::validate_in`], returning the repairs the context made too: with
+    /// [`Cx::repairing`] on, a number, a boolean, an array or an object sent as a string where
+    /// the field's type leaves one reading of it is read as that value, and noted. The
+    /// repaired arguments are checked like any others.
+    ///
+    /// ```
+    /// use guardrails::ToolArgs;
+    /// use guardrails::validation::Cx;
+    ///
+    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// struct ListTasks {
+    ///     #[guard(range(min = 1, max = 100))]
+    ///     limit: u32,
+    /// }
+    ///
+    /// let call = serde_json::json!({"limit": "25"});
+    /// let (read, repairs) =
+    ///     ListTasks::validate_repairing(call.as_object().unwrap().clone(), Cx::new().repairing(true));
+    /// assert_eq!(read.unwrap().limit, 25);
+    /// assert_eq!(repairs[0].message(), "`limit` was the string \"25\": read as 25; send numbers unquoted.");
+    ///
+    /// // Repaired, a value still meets its field's guards.
+    /// let call = serde_json::json!({"limit": "250"});
+    /// let (read, _) =
+    ///     ListTasks::validate_repairing(call.as_object().unwrap().clone(), Cx::new().repairing(true));
+    /// assert!(read.is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// A [`Report`] of every issue when the arguments are not valid, repaired or not.
+    fn validate_repairing(
+        arguments: Map<String, Value>,
+        mut cx: Cx,
+    ) -> (Result<Self, Report>, Vec<Repair>) {
+        cx.set_root(Self::info());
+        let read = Self::validate_fields(arguments, &mut cx);
+        let clean = cx.issue_count() == 0;
+        let (report, repairs) = cx.finish();
+        match read {
+            Some(value) if clean => (Ok(value), repairs),
+            _ => (Err(report), repairs),
         }
     }
 

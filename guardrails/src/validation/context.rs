@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 use super::misplaced::{self, Place};
+use super::repair::Repair;
 use super::report::{Issue, IssueCode, IssueSink, Report, push_key};
 use crate::policy::Policy;
 use crate::text::{closest, cut, did_you_mean, preview, quoted_list};
@@ -50,6 +51,10 @@ pub struct Cx {
     moves: Vec<(String, String)>,
     /// The template of the field the unknown key being recorded belongs to.
     pending_move: Option<String>,
+    /// Whether values whose meaning is not in doubt are repaired (see [`Cx::repairing`]).
+    repair: bool,
+    /// The repairs made so far.
+    repairs: Vec<Repair>,
 }
 
 /// One step of the path to a field whose text a policy checks, as a probe pass records it.
@@ -89,7 +94,76 @@ impl Cx {
             root: None,
             moves: Vec::new(),
             pending_move: None,
+            repair: false,
+            repairs: Vec::new(),
         }
+    }
+
+    /// This context, repairing (`on`) or not the slips whose meaning is not in doubt: a
+    /// number, a boolean, an array or an object sent as a string where the field's type leaves
+    /// one reading of it (see [`Repair`]). Each repair is noted ([`Cx::repairs`]), and the
+    /// repaired value is checked like any value sent. A string field, a `sensitive` or
+    /// `no_repair` field and the variants of an enum with data are never repaired.
+    #[must_use]
+    pub fn repairing(mut self, on: bool) -> Self {
+        self.repair = on;
+        self
+    }
+
+    /// The repairs made so far, in the order of the pass.
+    #[must_use]
+    pub fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
+    /// Whether this pass repairs values: generated code and field types test it before
+    /// trying a repair, so that a pass that does not pays one test.
+    #[must_use]
+    pub fn repairs_on(&self) -> bool {
+        self.repair
+    }
+
+    /// `value`, or the value it stands for where a value of `kind` is expected at the current
+    /// place when there is one reading of it; the repair is noted. Call it where a value does
+    /// not have its type's JSON shape, before its checks.
+    pub fn repair(&mut self, kind: &Kind, value: Value) -> Value {
+        if !self.repair || self.is_probing() {
+            return value;
+        }
+        let Some((read, slip)) = super::repair::attempt(kind, &value) else {
+            return value;
+        };
+        if self.repair_barred() {
+            return value;
+        }
+        let (sent, read_as) = if self.withhold_all {
+            (withheld(&value), withheld(&read))
+        } else {
+            (preview(&value), preview(&read))
+        };
+        self.repairs.push(Repair {
+            path: self.path(),
+            kind: slip,
+            sent,
+            read_as,
+        });
+        read
+    }
+
+    /// Whether the current place is a `sensitive` or `no_repair` field, or inside one.
+    fn repair_barred(&self) -> bool {
+        let barred = |field: &FieldInfo| field.sensitive || field.no_repair;
+        self.leaf.is_some_and(|(field, _)| barred(field))
+            || self
+                .path
+                .iter()
+                .any(|seg| matches!(seg, Segment::Field(field, _) if barred(field)))
+    }
+
+    /// Ends the pass, returning its report and the repairs it made.
+    pub(crate) fn finish(mut self) -> (Report, Vec<Repair>) {
+        let repairs = std::mem::take(&mut self.repairs);
+        (self.into_report(), repairs)
     }
 
     /// A fresh context that echoes no value the caller sent: every issue says what kind of
@@ -252,10 +326,15 @@ impl Cx {
 
     /// Runs `f` aside: the issues it finds are counted, not kept. How the variants of an
     /// untagged enum are tried before the closest is reported.
+    ///
+    /// Nothing is repaired in a trial: a repair could make a value read as another variant
+    /// than serde would read it as.
     pub(crate) fn trial<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> (R, usize) {
         let kept = std::mem::take(&mut self.report);
         let moves = self.moves.len();
+        let repair = std::mem::replace(&mut self.repair, false);
         let out = f(self);
+        self.repair = repair;
         let tried = std::mem::replace(&mut self.report, kept);
         self.moves.truncate(moves);
         (out, tried.len() + tried.omitted())

@@ -207,6 +207,7 @@ fn duplicate(f: &FieldInfo) -> FieldInfo {
         },
         checked: f.checked,
         sensitive: f.sensitive,
+        no_repair: f.no_repair,
         example: f.example,
         kind: f.kind,
         schema: f.schema,

@@ -29,6 +29,13 @@ pub fn take_field<T: ArgValue>(
         return None;
     };
     let previous = cx.enter(field, T::kind);
+    // A value of the wrong shape may be a slip a repair mends, before the field's checks (an
+    // enum with data reads any shape: its own reading repairs what it finds wrong).
+    let value = if cx.repairs_on() && !T::shape_matches(&value) {
+        cx.repair(&T::kind(), value)
+    } else {
+        value
+    };
     let before = cx.issue_count();
     if field.checked && T::shape_matches(&value) {
         field.constraints.check(&value, cx, field.nullable);

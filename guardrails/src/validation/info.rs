@@ -221,6 +221,9 @@ pub struct FieldInfo {
     /// issue says what kind of value was sent and its size, see [`withheld`]), its example a
     /// placeholder, and its schema `writeOnly`.
     pub sensitive: bool,
+    /// Whether a repair of the call never touches the value (`#[guard(no_repair)]`): for
+    /// money, identifiers and whatever else must be sent exactly as the model meant it.
+    pub no_repair: bool,
     /// An explicit example, as JSON text checked at compile time.
     pub example: Option<&'static str>,
     /// The kind of the field's type.
@@ -251,6 +254,7 @@ impl FieldInfo {
         constraints: Constraints,
         checked: bool,
         sensitive: bool,
+        no_repair: bool,
         example: Option<&'static str>,
         kind: fn() -> Kind,
         schema: fn() -> Map<String, Value>,
@@ -266,6 +270,7 @@ impl FieldInfo {
             constraints,
             checked,
             sensitive,
+            no_repair,
             example,
             kind,
             schema,

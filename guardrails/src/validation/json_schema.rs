@@ -16,7 +16,9 @@ use serde_json::{Map, Value};
 
 use super::constraint::first_duplicate;
 use super::example::regex_sample::plausible_sample;
+use super::info::Kind;
 use super::number::{Bound, Num};
+use super::repair::Repair;
 use super::report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 use super::string_format::StringFormat;
 use super::wording::{self, CHARACTERS, ENTRIES, ITEMS, Unit};
@@ -209,6 +211,83 @@ impl SchemaArgs {
             });
         }
         Err(report)
+    }
+
+    /// `arguments` with the slips whose meaning is not in doubt repaired, and the receipts;
+    /// `None` when there is none to repair. Call it on arguments [`SchemaArgs::check`]
+    /// refuses, then check what it returns: the repaired arguments are checked like any
+    /// others.
+    ///
+    /// A value is repaired where the schema expects one JSON type (or that type or `null`)
+    /// and the value is a string holding exactly such a value (see
+    /// [`Repair`](super::Repair)): never where a string is accepted, never in a branch of a
+    /// union (`oneOf`, `anyOf`: which branch a value matches is not for a repair to decide),
+    /// never in a `writeOnly` value (a secret) or inside one.
+    #[must_use]
+    pub fn repair(&self, arguments: &Value) -> Option<(Value, Vec<Repair>)> {
+        let mut fixed = arguments.clone();
+        let mut repairs = Vec::new();
+        // A repaired object may hold slips of its own: each round reads one level deeper.
+        for _ in 0..MAX_REPAIR_ROUNDS {
+            let slips: Vec<(String, Kind)> = self
+                .validator
+                .iter_errors(&fixed)
+                .filter_map(|error| {
+                    let ValidationErrorKind::Type { kind } = error.kind() else {
+                        return None;
+                    };
+                    let schema_path = error.schema_path().as_str();
+                    if schema_path.contains("/oneOf/")
+                        || schema_path.contains("/anyOf/")
+                        || self.write_only_along(schema_path)
+                    {
+                        return None;
+                    }
+                    Some((
+                        error.instance_path().as_str().to_owned(),
+                        repair_kind(kind)?,
+                    ))
+                })
+                .collect();
+            let before = repairs.len();
+            for (pointer, kind) in slips {
+                let path = instance_path(&pointer_segments(&pointer), &fixed);
+                let Some(slot) = fixed.pointer_mut(&pointer) else {
+                    continue;
+                };
+                let Some((read, slip)) = super::repair::attempt(&kind, slot) else {
+                    continue;
+                };
+                repairs.push(Repair {
+                    path,
+                    kind: slip,
+                    sent: preview(slot),
+                    read_as: preview(&read),
+                });
+                *slot = read;
+            }
+            if repairs.len() == before {
+                break;
+            }
+        }
+        (!repairs.is_empty()).then_some((fixed, repairs))
+    }
+
+    /// Whether the schema at `schema_path`, or one it is inside, is `writeOnly`.
+    fn write_only_along(&self, schema_path: &str) -> bool {
+        let mut prefix = String::new();
+        std::iter::once("")
+            .chain(schema_path.split('/').skip(1))
+            .any(|segment| {
+                if !segment.is_empty() {
+                    prefix.push('/');
+                    prefix.push_str(segment);
+                }
+                lookup(&self.schema, &prefix)
+                    .and_then(|schema| schema.get("writeOnly"))
+                    .and_then(Value::as_bool)
+                    == Some(true)
+            })
     }
 
     /// The optional properties of the arguments: what a caller can narrow a call with, each
@@ -786,6 +865,38 @@ fn declared_names<'a>(
             declared_names(branch, root, depth + 1, names);
         }
     }
+}
+
+/// How many levels of values sent as strings a repair reads into.
+const MAX_REPAIR_ROUNDS: usize = 8;
+
+/// What a value is read as where the schema expects `kind`: one JSON type, or one and `null`
+/// (an `Option`); `None` where a string is accepted or the types leave a choice.
+fn repair_kind(kind: &TypeKind) -> Option<Kind> {
+    let single = match kind {
+        TypeKind::Single(t) => *t,
+        TypeKind::Multiple(types) => {
+            let mut others = types.iter().filter(|t| *t != JsonType::Null);
+            match (others.next(), others.next()) {
+                (Some(t), None) => t,
+                _ => return None,
+            }
+        }
+    };
+    let safe = i128::from(super::MAX_SAFE_INTEGER);
+    Some(match single {
+        JsonType::Integer => Kind::Integer {
+            min: -safe,
+            max: safe,
+        },
+        JsonType::Number => Kind::Number {
+            max_magnitude: None,
+        },
+        JsonType::Boolean => Kind::Boolean,
+        JsonType::Array => Kind::Array(Box::new(Kind::Any)),
+        JsonType::Object => Kind::Map(Box::new(Kind::Any)),
+        JsonType::String | JsonType::Null => return None,
+    })
 }
 
 /// The issue of a value of the wrong JSON type.

@@ -464,7 +464,9 @@ impl<T: ArgValue> ArgValue for Vec<T> {
         let mut out = Some(Vec::with_capacity(items.len()));
         cx.in_list(|list_cx| {
             for (i, item) in items.into_iter().enumerate() {
-                let read = T::from_arg(item, list_cx.at(i));
+                let cx = list_cx.at(i);
+                let item = repaired::<T>(item, cx);
+                let read = T::from_arg(item, cx);
                 match (read, &mut out) {
                     (Some(v), Some(list)) => list.push(v),
                     _ => out = None,
@@ -491,6 +493,16 @@ impl<T: ArgValue> ArgValue for Vec<T> {
     }
 }
 
+/// An item of a list or a value of a map, repaired when the pass repairs and it does not have
+/// its type's shape.
+fn repaired<T: ArgValue>(value: Value, cx: &mut Cx) -> Value {
+    if cx.repairs_on() && !T::shape_matches(&value) {
+        cx.repair(&T::kind(), value)
+    } else {
+        value
+    }
+}
+
 fn map_from_arg<T: ArgValue, M: Default + Extend<(String, T)>>(
     value: Value,
     cx: &mut Cx,
@@ -505,7 +517,7 @@ fn map_from_arg<T: ArgValue, M: Default + Extend<(String, T)>>(
     };
     let mut out = Some(M::default());
     for (key, item) in entries {
-        let read = cx.at_key(&key, |cx| T::from_arg(item, cx));
+        let read = cx.at_key(&key, |cx| T::from_arg(repaired::<T>(item, cx), cx));
         match (read, &mut out) {
             (Some(v), Some(map)) => map.extend([(key, v)]),
             _ => out = None,

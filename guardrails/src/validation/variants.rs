@@ -193,6 +193,13 @@ fn read_internal<T>(
     cx: &mut Cx,
     read: Read<'_, T>,
 ) -> Option<T> {
+    // Tagged by a key, the value names its variant itself: an object sent as a string of JSON
+    // names the same one, and may be repaired (only here, where it was found wrong).
+    let value = if value.is_object() {
+        value
+    } else {
+        cx.repair(&Kind::Variants(info), value)
+    };
     let Value::Object(mut object) = value else {
         cx.type_mismatch(&Kind::Variants(info), &value);
         return None;
@@ -209,6 +216,13 @@ fn read_adjacent<T>(
     cx: &mut Cx,
     read: Read<'_, T>,
 ) -> Option<T> {
+    // Tagged by a key, the value names its variant itself: an object sent as a string of JSON
+    // names the same one, and may be repaired (only here, where it was found wrong).
+    let value = if value.is_object() {
+        value
+    } else {
+        cx.repair(&Kind::Variants(info), value)
+    };
     let Value::Object(mut object) = value else {
         cx.type_mismatch(&Kind::Variants(info), &value);
         return None;
