@@ -280,3 +280,29 @@ async fn pages_cut_by_the_byte_cap_still_yield_every_item_once() {
         assert_eq!(seen, expected);
     }
 }
+
+/// A client that adds its own key to every call, with a new value each time, walks the pages of
+/// a server that ignores such keys: the cursor is bound to the call without them.
+#[tokio::test]
+async fn a_cursor_survives_a_client_key_the_server_ignores() {
+    let server = server(20).ignore_keys(guardrails::IgnoreKeys::new().prefix("_"));
+    let mut seen = Vec::new();
+    let mut args = json!({"_request": 0});
+    for round in 1..=10 {
+        let out = call(&server, args.clone()).await;
+        assert!(!out.is_error, "{}", out.text[0]);
+        let page = out.structured.unwrap();
+        seen.extend(
+            page["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i.as_u64().unwrap()),
+        );
+        let Some(cursor) = page.get("next_cursor") else {
+            break;
+        };
+        args = json!({"_request": round, "cursor": cursor});
+    }
+    assert_eq!(seen, (1..=20).collect::<Vec<u64>>());
+}

@@ -181,7 +181,7 @@ where
     F: FnOnce(A) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
-    pipeline(spec, settings, arguments, None, handler, present).await
+    pipeline(spec, settings, arguments, None, 0, handler, present).await
 }
 
 /// The pipeline of one call of a `paged` tool: the `cursor` argument is taken out before the
@@ -200,22 +200,43 @@ where
     Fut: Future<Output = Result<O, ToolError>>,
 {
     let cursor = arguments.remove(CURSOR_FIELD);
+    // The keys the tool ignores go before the cursor is bound to the call: a client's own key
+    // that changes on every call must not make every cursor belong to another call.
+    let ignored = drop_declared::<A>(spec, settings, &mut arguments);
     let (page, issue) = match Page::of_call(spec.name(), &arguments, cursor.as_ref()) {
         Ok(page) => (page, None),
         Err(issue) => (Page::first(&arguments), Some(*issue)),
     };
     let present =
         move |spec, output, options: &RenderOptions| present_page(spec, output, options, page);
-    pipeline(spec, settings, arguments, issue, handler, present).await
+    pipeline(spec, settings, arguments, issue, ignored, handler, present).await
+}
+
+/// Drops the keys the tool or the server ignores from `arguments`, except the fields `A`
+/// declares; how many were dropped. A tool that declares none pays two emptiness tests.
+fn drop_declared<A: ToolArgs>(
+    spec: &ToolSpec,
+    settings: &CallSettings,
+    arguments: &mut Map<String, Value>,
+) -> usize {
+    let (prefixes, names) = spec.ignored_keys();
+    if prefixes.is_empty() && names.is_empty() && settings.ignore_keys.is_empty() {
+        return 0;
+    }
+    drop_ignored(arguments, A::info(), |key| {
+        matches_any(key, prefixes, names) || settings.ignore_keys.matches(key)
+    })
 }
 
 /// Validate, then the handler, then the presenter; `issue` is one more issue found before
-/// validation (in an argument the arguments type does not declare).
+/// validation (in an argument the arguments type does not declare); `ignored_before`, the keys
+/// the tool ignores already dropped.
 async fn pipeline<A, O, F, Fut, P>(
     spec: &'static ToolSpec,
     settings: &CallSettings,
     mut arguments: Map<String, Value>,
     issue: Option<Issue>,
+    ignored_before: usize,
     handler: F,
     present: P,
 ) -> CallOutput
@@ -242,14 +263,7 @@ where
     // Declared leniency: keys the tool or the server ignores are dropped, and slips are
     // repaired where declared. A tool that declares neither pays two emptiness tests and a
     // flag.
-    let (prefixes, names) = spec.ignored_keys();
-    let ignored = if prefixes.is_empty() && names.is_empty() && settings.ignore_keys.is_empty() {
-        0
-    } else {
-        drop_ignored(&mut arguments, A::info(), |key| {
-            matches_any(key, prefixes, names) || settings.ignore_keys.matches(key)
-        })
-    };
+    let ignored = ignored_before + drop_declared::<A>(spec, settings, &mut arguments);
     let repair = spec
         .repair()
         .unwrap_or(settings.repair)
