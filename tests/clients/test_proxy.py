@@ -260,6 +260,31 @@ def test_an_output_policy_holds_back_text_that_breaks_it(everything, tmp_path):
     assert "It costs a little." in text_of(passed)
 
 
+def test_a_result_policy_withholds_or_flags_what_the_server_returns(everything, tmp_path):
+    command, env = everything
+    rules = tmp_path / "rules.toml"
+    rules.write_text(POLICY)
+
+    async def echo(session):
+        blocked = await session.call_tool("echo", {"message": "It costs $40,000."})
+        flagged = await session.call_tool("echo", {"message": "It works, guaranteed."})
+        clean = await session.call_tool("echo", {"message": "It works."})
+        return blocked, flagged, clean
+
+    blocked, flagged, clean = run_with(
+        command, env, echo, proxy_args=["--result-policy", f"echo={rules}"]
+    )
+    # A critical rule withholds the result behind the policy's tool error, naming the rule.
+    assert blocked.is_error, text_of(blocked)
+    assert "untagged_dollar_amount" in text_of(blocked), text_of(blocked)
+    assert "$40,000" not in text_of(blocked), text_of(blocked)
+    # A warning delivers the result as the server wrote it, with the verdict after it.
+    assert not flagged.is_error, text_of(flagged)
+    assert "It works, guaranteed." in flagged.content[0].text
+    assert len(flagged.content) == 2 and "overconfident_language" in flagged.content[1].text
+    assert not clean.is_error and len(clean.content) == 1, text_of(clean)
+
+
 def test_audit_lets_an_invalid_call_through_to_the_server(everything):
     command, env = everything
 

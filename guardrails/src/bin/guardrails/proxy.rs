@@ -23,8 +23,11 @@ use guardrails::contract::{
 };
 use guardrails::mcp::{GuardError, HttpConfig, ResultLimits, RouterGuard, call_result};
 use guardrails::message::{ContractNotice, Failure as CallFailure};
+use guardrails::message::{DELIVERED_WITH_CARE, PolicyAdvice};
 use guardrails::policy::{Policy, RuleSeverity, check_text, load_policy};
-use guardrails::{CallOutput, ErrorCode, RenderFormat, RenderOptions, ToolError};
+use guardrails::{
+    CallOutput, ErrorCode, OutputCheck, OutputVerdict, RenderFormat, RenderOptions, ToolError,
+};
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -67,6 +70,12 @@ pub(crate) struct ProxyArgs {
     /// answered with a tool error naming each rule (repeatable).
     #[arg(long = "policy", value_name = "TOOL.FIELD=FILE", value_parser = field_policy)]
     policies: Vec<(String, String, PathBuf)>,
+    /// Check the text of TOOL's successful results against the output policy in FILE, as a
+    /// derived tool's `#[tool(policy = ..)]` does: a critical rule broken withholds the result
+    /// behind a tool error, a warning is delivered with the policy's verdict after it
+    /// (repeatable).
+    #[arg(long = "result-policy", value_name = "TOOL=FILE", value_parser = tool_file)]
+    result_policies: Vec<(String, PathBuf)>,
     /// The format of coaching messages and tool errors.
     #[arg(long, value_enum, default_value_t = Format::Xml)]
     format: Format,
@@ -164,6 +173,16 @@ fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// `TOOL=FILE`.
+fn tool_file(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((tool, file)) if !tool.is_empty() && !file.is_empty() => {
+            Ok((tool.to_owned(), PathBuf::from(file)))
+        }
+        _ => Err(format!("expected TOOL=FILE, got `{text}`")),
+    }
+}
+
 /// `TOOL.FIELD=FILE`; the tool's name is what comes before the last dot of the left side.
 fn field_policy(text: &str) -> Result<(String, String, PathBuf), String> {
     let (target, file) = text
@@ -225,6 +244,8 @@ struct Settings {
     approved: Option<(KnownGood, OnChange)>,
     /// The output policies on tools' text arguments: tool, field, policy.
     policies: Vec<(String, String, Policy)>,
+    /// The output policies on tools' results, by tool.
+    result_policies: BTreeMap<String, Policy>,
 }
 
 async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
@@ -250,7 +271,13 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
         limits,
         approved: None,
         policies: Vec::new(),
+        result_policies: BTreeMap::new(),
     };
+    for (tool, path) in &args.result_policies {
+        let policy = load_policy(None, Some(path))
+            .map_err(|error| Failure(format!("{}: {error}", path.display())))?;
+        settings.result_policies.insert(tool.clone(), policy);
+    }
     for (tool, field, path) in &args.policies {
         let policy = load_policy(None, Some(path))
             .map_err(|error| Failure(format!("{}: {error}", path.display())))?;
@@ -631,6 +658,47 @@ impl Proxy {
         )
     }
 
+    /// A successful result of `tool` checked against its output policy, as the presenter of a
+    /// derived tool checks one: delivered, delivered with advice after it, or withheld behind the
+    /// policy's tool error. The text checked is the result's first text block.
+    fn police_result(
+        &self,
+        tool: &str,
+        mut result: CallToolResult,
+    ) -> Result<CallToolResult, ToolError> {
+        let Some(policy) = self.0.settings.result_policies.get(tool) else {
+            return Ok(result);
+        };
+        if result.is_error == Some(true) {
+            return Ok(result);
+        }
+        let Some(text) = result
+            .content
+            .iter()
+            .find_map(|block| block.as_text().map(|text| text.text.clone()))
+        else {
+            return Ok(result);
+        };
+        match OutputCheck::check(policy, tool, &text) {
+            OutputVerdict::Advise(advice) => {
+                result.content.push(rmcp::model::ContentBlock::text(advice));
+            }
+            OutputVerdict::Flagged(verdict) => {
+                let advice = PolicyAdvice::new(&verdict, DELIVERED_WITH_CARE);
+                let rendered = guardrails::render::policy_advice(&advice, &self.0.settings.render);
+                result
+                    .content
+                    .push(rmcp::model::ContentBlock::text(rendered));
+            }
+            OutputVerdict::Block(error) => {
+                tracing::info!(tool, "a result withheld by its output policy");
+                return Err(error);
+            }
+            _ => {}
+        }
+        Ok(result)
+    }
+
     /// The rendered tool error of `tool`, as a tool result with `isError: true`.
     fn tool_error(&self, tool: &str, error: &ToolError) -> CallToolResult {
         call_result(CallOutput::tool_error(tool, error, &self.0.settings.render))
@@ -721,7 +789,10 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
         }
     };
     let error = match outcome {
-        Ok(Ok(CallToolResponse::Complete(result))) => match proxy.check_output(&name, result) {
+        Ok(Ok(CallToolResponse::Complete(result))) => match proxy
+            .check_output(&name, result)
+            .and_then(|result| proxy.police_result(&name, result))
+        {
             Ok(result) => return Ok(CallToolResponse::Complete(result.completed())),
             Err(error) => error,
         },
