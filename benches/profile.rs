@@ -53,6 +53,14 @@ fn main() {
             NewTask::validate_value(v).unwrap()
         }),
         "floor" => run(inputs(validation::valid), validation::serde_then_guards),
+        "repairing" => run(inputs(validation::valid), |v| {
+            let Value::Object(map) = v else {
+                unreachable!("the valid call is an object")
+            };
+            NewTask::validate_repairing(map, guardrails::validation::Cx::new().repairing(true))
+                .0
+                .unwrap()
+        }),
         "invalid" => run(inputs(validation::invalid), |v| {
             validation::rendered_report(v, &options)
         }),
@@ -99,7 +107,7 @@ fn main() {
             }
         }
         other => panic!(
-            "unknown path {other}: valid, floor, invalid, jsonschema_invalid, unknown_key, \
+            "unknown path {other}: valid, floor, repairing, invalid, jsonschema_invalid, unknown_key, \
              jsonschema_unknown_key, guard_router, rmcp_router, telemetry_on, telemetry_off"
         ),
     }
