@@ -545,14 +545,10 @@ impl Proxy {
             None => "it has no structuredContent".to_owned(),
             Some(structured) => match validator.validate(structured) {
                 Ok(()) => return Ok(result),
-                Err(error) => {
-                    let mut text = format!("at `{}`: {error}", error.instance_path());
-                    if let Some((end, _)) = text.char_indices().nth(MAX_PROBLEM_CHARS) {
-                        text.truncate(end);
-                        text.push('…');
-                    }
-                    text
-                }
+                Err(error) => cut(
+                    &format!("at `{}`: {error}", error.instance_path()),
+                    MAX_PROBLEM_CHARS,
+                ),
             },
         };
         tracing::warn!(
