@@ -7,10 +7,13 @@ in front of a bad upstream. Each tool is one way of failing; `greet` is the well
 - `garbage`: writes a line that is not JSON on stdout, then answers;
 - `bad_output`: a structured result that does not match its own `outputSchema`;
 - `pid`: the process id, which tells a restarted upstream from the first one.
+
+`$START_DELAY` seconds (if set) pass before it reads `initialize`: a slow start.
 """
 
 import os
 import sys
+import time
 
 import anyio
 import mcp.server.stdio
@@ -100,4 +103,5 @@ async def main():
 
 if __name__ == "__main__":
     print("bad upstream starting", file=sys.stderr)
+    time.sleep(float(os.environ.get("START_DELAY", "0")))
     anyio.run(main)

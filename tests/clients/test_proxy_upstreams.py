@@ -78,6 +78,26 @@ def test_an_upstream_that_hangs_times_out_and_the_proxy_keeps_serving():
     assert "did not answer the call in time" in log, log
 
 
+def test_a_short_call_timeout_does_not_fail_a_slow_start():
+    async def body(session):
+        return await session.call_tool("greet", {"name": "Ada"})
+
+    greeted, _ = proxied(body, "--call-timeout", "0.5", env={"START_DELAY": "1.5"})
+    assert text_of(greeted) == "Hello, Ada"
+
+
+def test_an_upstream_that_starts_too_slowly_is_an_error_at_once():
+    run = subprocess.run(
+        [guardrails_binary(), "proxy", "--start-timeout", "0.5", "--", *UPSTREAM],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "START_DELAY": "5"},
+    )
+    assert run.returncode == 2, run
+    assert "did not answer `initialize` within 0.5 s" in run.stderr, run.stderr
+
+
 def test_garbage_on_the_upstreams_stdout_is_logged_and_dropped():
     async def body(session):
         return await session.call_tool("garbage", {}), await session.call_tool("greet", {"name": "Ada"})

@@ -79,10 +79,15 @@ pub(crate) struct ProxyArgs {
     /// The format of coaching messages and tool errors.
     #[arg(long, value_enum, default_value_t = Format::Xml)]
     format: Format,
-    /// Seconds the upstream has to answer a call (or to start) before the call fails with a
-    /// TIMEOUT tool error.
+    /// Seconds the upstream has to answer a call before the call fails with a TIMEOUT tool
+    /// error.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
     call_timeout: f64,
+    /// Seconds the upstream has to start: to answer `initialize` and list its tools. Kept apart
+    /// from --call-timeout, so that a short call timeout does not fail a slow start (an
+    /// interpreter loading its packages on a busy machine).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    start_timeout: f64,
     /// Write the upstream's contracts (names, descriptions, annotations, input and output
     /// schemas) to FILE when it starts; with --check, compare them with FILE instead.
     /// `guardrails diff` reads these lockfiles.
@@ -236,7 +241,10 @@ pub(crate) fn run(args: ProxyArgs) -> Result<Outcome, Failure> {
 struct Settings {
     command: Vec<OsString>,
     url: Option<String>,
+    /// How long a call may take.
     timeout: Duration,
+    /// How long the upstream may take to start and list its tools.
+    start_timeout: Duration,
     render: RenderOptions,
     audit: bool,
     limits: BTreeMap<String, ResultLimits>,
@@ -266,6 +274,7 @@ async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
         command: args.command.clone(),
         url: args.upstream_url.clone(),
         timeout: Duration::from_secs_f64(args.call_timeout),
+        start_timeout: Duration::from_secs_f64(args.start_timeout),
         render: RenderOptions::from(RenderFormat::from(args.format)),
         audit: args.audit,
         limits,
@@ -352,7 +361,7 @@ impl Proxy {
                 proxy: weak.clone(),
                 command: settings.command.clone(),
                 url: settings.url.clone(),
-                timeout: settings.timeout,
+                timeout: settings.start_timeout,
                 state: tokio::sync::Mutex::new(None),
                 info: RwLock::new(None),
             },
@@ -371,7 +380,7 @@ impl Proxy {
     /// Lists the upstream's tools (starting it when it is not running) and guards them.
     async fn refresh(&self) -> Result<(), String> {
         let peer = self.0.upstream.peer().await?;
-        let tools = tokio::time::timeout(self.0.settings.timeout, peer.list_all_tools())
+        let tools = tokio::time::timeout(self.0.settings.start_timeout, peer.list_all_tools())
             .await
             .map_err(|_| "the upstream did not list its tools in time".to_owned())?
             .map_err(|error| format!("the upstream could not list its tools: {error}"))?;
@@ -1066,6 +1075,7 @@ struct Upstream {
     command: Vec<OsString>,
     /// The URL of an upstream that serves Streamable HTTP, reached instead of a command.
     url: Option<String>,
+    /// How long the upstream may take to answer `initialize`.
     timeout: Duration,
     state: tokio::sync::Mutex<Option<RunningService<RoleClient, UpstreamClient>>>,
     /// What the upstream said of itself when it last started.
