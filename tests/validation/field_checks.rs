@@ -171,3 +171,40 @@ fn the_task_trackers_rule_is_heard_beside_a_bad_date() {
     }));
     assert!(fine.is_ok(), "{fine:?}");
 }
+
+/// Lists whose items read as they are until one may have an issue.
+#[derive(Debug, serde::Deserialize, guardrails::ToolArgs)]
+struct Lists {
+    /// Names.
+    names: Vec<String>,
+    /// Flags.
+    flags: Vec<bool>,
+    /// Nested lists of names.
+    groups: Vec<Vec<String>>,
+}
+
+#[test]
+fn a_list_item_is_reported_at_its_own_index_wherever_it_is_in_the_list() {
+    use guardrails::ToolArgs as _;
+    let report = Lists::validate_value(serde_json::json!({
+        "names": ["a", "b", 3, "c", false],
+        "flags": [true, "maybe", false],
+        "groups": [["x"], [], ["y", 7]],
+    }))
+    .unwrap_err();
+    let paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["names[2]", "names[4]", "flags[1]", "groups[2][1]"],
+        "{report:?}"
+    );
+    let read = Lists::validate_value(serde_json::json!({
+        "names": ["a", "b"],
+        "flags": [true, false],
+        "groups": [["x"], [], ["y", "z"]],
+    }))
+    .unwrap();
+    assert_eq!(read.names, ["a", "b"]);
+    assert_eq!(read.flags, [true, false]);
+    assert_eq!(read.groups, [vec!["x"], vec![], vec!["y", "z"]]);
+}

@@ -130,12 +130,14 @@ pub trait ToolArgs: Sized {
     ) -> (Result<Self, Report>, Vec<Repair>) {
         cx.set_root(Self::info());
         let read = Self::validate_fields(arguments, &mut cx);
-        let clean = cx.issue_count() == 0;
-        let (report, repairs) = cx.finish();
-        match read {
-            Some(value) if clean => (Ok(value), repairs),
-            _ => (Err(report), repairs),
+        // A clean call builds no report.
+        if cx.issue_count() == 0
+            && let Some(value) = read
+        {
+            return (Ok(value), cx.take_repairs());
         }
+        let (report, repairs) = cx.finish();
+        (Err(report), repairs)
     }
 
     /// Like [`ToolArgs::validate`], for any JSON value: anything but an object is an issue.

@@ -313,9 +313,14 @@ impl Constraints {
     /// Checks `value` and records an issue in `cx` for each broken constraint. Each keyword
     /// applies only to the JSON type it is about, exactly as in JSON Schema.
     pub(crate) fn check(&self, value: &Value, cx: &mut impl IssueSink, nullable: bool) {
-        if self.is_empty() {
-            return;
+        if !self.is_empty() {
+            self.check_declared(value, cx, nullable);
         }
+    }
+
+    /// [`Constraints::check`] for constraints known to declare a guard (a field's, when its
+    /// `checked` flag says so): the same issues, without testing for none first.
+    pub(crate) fn check_declared(&self, value: &Value, cx: &mut impl IssueSink, nullable: bool) {
         match value {
             Value::String(s) => self.check_string(s, value, cx),
             Value::Array(items) => self.check_array(items, value, cx),

@@ -161,6 +161,11 @@ impl Cx {
     }
 
     /// Ends the pass, returning its report and the repairs it made.
+    /// The repairs made so far, taken out of the context.
+    pub(crate) fn take_repairs(&mut self) -> Vec<Repair> {
+        std::mem::take(&mut self.repairs)
+    }
+
     pub(crate) fn finish(mut self) -> (Report, Vec<Repair>) {
         let repairs = std::mem::take(&mut self.repairs);
         (self.into_report(), repairs)

@@ -38,7 +38,7 @@ pub fn take_field<T: ArgValue>(
     };
     let before = cx.issue_count();
     if field.checked && T::shape_matches(&value) {
-        field.constraints.check(&value, cx, field.nullable);
+        field.constraints.check_declared(&value, cx, field.nullable);
     }
     let out = if cx.issue_count() == before {
         T::from_arg(value, cx)

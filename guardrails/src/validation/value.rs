@@ -134,6 +134,19 @@ pub trait ArgValue: Sized {
     /// Reads the value, recording an issue in `cx` and returning `None` when it does not fit.
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self>;
 
+    /// Reads a value that cannot have an issue, as an item of a list: `Err` gives the value
+    /// back, to be read by [`ArgValue::from_arg`] with its place in the list known. A list
+    /// whose items all read here is read without building the places of its items. The
+    /// default gives every value back: implement it only where reading `value` with
+    /// [`ArgValue::from_arg`] could record no issue and would give the same value.
+    ///
+    /// # Errors
+    /// The value itself, when it may have an issue.
+    #[doc(hidden)]
+    fn read_plain(value: Value) -> Result<Self, Value> {
+        Err(value)
+    }
+
     /// The value of an absent field, when absence is allowed.
     #[must_use]
     fn absent() -> Option<Self> {
@@ -164,6 +177,12 @@ impl ArgValue for String {
             }
         }
     }
+    fn read_plain(value: Value) -> Result<Self, Value> {
+        match value {
+            Value::String(s) => Ok(s),
+            other => Err(other),
+        }
+    }
     fn example(constraints: &Constraints, nth: usize) -> Value {
         string_example(constraints, nth)
     }
@@ -186,6 +205,12 @@ impl ArgValue for bool {
                 cx.type_mismatch(&Self::kind(), &other);
                 None
             }
+        }
+    }
+    fn read_plain(value: Value) -> Result<Self, Value> {
+        match value {
+            Value::Bool(b) => Ok(b),
+            other => Err(other),
         }
     }
     fn example(constraints: &Constraints, nth: usize) -> Value {
@@ -461,9 +486,23 @@ impl<T: ArgValue> ArgValue for Vec<T> {
                 return None;
             }
         };
-        let mut out = Some(Vec::with_capacity(items.len()));
+        let mut list = Vec::with_capacity(items.len());
+        let mut items = items.into_iter().enumerate();
+        // The items that cannot have an issue are read as they are; from the first that may,
+        // the rest are read with their places known. No item before it had an issue, so the
+        // issues are the same as when every item is read with its place.
+        let first = loop {
+            match items.next() {
+                None => return Some(list),
+                Some((i, item)) => match T::read_plain(item) {
+                    Ok(read) => list.push(read),
+                    Err(item) => break (i, item),
+                },
+            }
+        };
+        let mut out = Some(list);
         cx.in_list(|list_cx| {
-            for (i, item) in items.into_iter().enumerate() {
+            for (i, item) in std::iter::once(first).chain(items) {
                 let cx = list_cx.at(i);
                 let item = repaired::<T>(item, cx);
                 let read = T::from_arg(item, cx);
