@@ -181,6 +181,8 @@ struct Lists {
     flags: Vec<bool>,
     /// Nested lists of names.
     groups: Vec<Vec<String>>,
+    /// Small counts.
+    counts: Vec<u8>,
 }
 
 #[test]
@@ -190,21 +192,32 @@ fn a_list_item_is_reported_at_its_own_index_wherever_it_is_in_the_list() {
         "names": ["a", "b", 3, "c", false],
         "flags": [true, "maybe", false],
         "groups": [["x"], [], ["y", 7]],
+        "counts": [1, 255, 256, 2.5, -1, 3],
     }))
     .unwrap_err();
     let paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
     assert_eq!(
         paths,
-        ["names[2]", "names[4]", "flags[1]", "groups[2][1]"],
+        [
+            "names[2]",
+            "names[4]",
+            "flags[1]",
+            "groups[2][1]",
+            "counts[2]",
+            "counts[3]",
+            "counts[4]"
+        ],
         "{report:?}"
     );
     let read = Lists::validate_value(serde_json::json!({
         "names": ["a", "b"],
         "flags": [true, false],
         "groups": [["x"], [], ["y", "z"]],
+        "counts": [0, 255, 7.0],
     }))
     .unwrap();
     assert_eq!(read.names, ["a", "b"]);
     assert_eq!(read.flags, [true, false]);
     assert_eq!(read.groups, [vec!["x"], vec![], vec!["y", "z"]]);
+    assert_eq!(read.counts, [0, 255, 7]);
 }

@@ -84,10 +84,11 @@ impl Cx {
     /// A fresh context at the top of the arguments.
     #[must_use]
     pub fn new() -> Self {
-        let path = SPARE_PATH.with(std::cell::Cell::take);
         Self {
             report: Report::new(),
-            path,
+            // Taken from the thread's spare buffer when the pass first descends: arguments
+            // without nested values never touch it.
+            path: Vec::new(),
             leaf: None,
             probe: None,
             withhold_all: false,
@@ -352,6 +353,11 @@ impl Cx {
     }
 
     fn descend<R>(&mut self, step: Option<Segment>, f: impl FnOnce(&mut Self) -> R) -> R {
+        if self.path.capacity() == 0 {
+            self.path = SPARE_PATH
+                .try_with(std::cell::Cell::take)
+                .unwrap_or_default();
+        }
         let leaf = self.leaf.take();
         if let Some((field, kind)) = leaf {
             self.path.push(Segment::Field(field, kind));
@@ -638,10 +644,13 @@ fn fix_text(field: &'static FieldInfo, kind: fn() -> Kind) -> String {
 
 impl Drop for Cx {
     fn drop(&mut self) {
+        if self.path.capacity() == 0 {
+            return;
+        }
         let mut path = std::mem::take(&mut self.path);
         path.clear();
-        self.leaf = None;
-        SPARE_PATH.with(|spare| spare.set(path));
+        // A thread that is ending has no spare buffer left: the path is dropped.
+        let _ = SPARE_PATH.try_with(|spare| spare.set(path));
     }
 }
 

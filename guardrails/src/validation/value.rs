@@ -168,6 +168,7 @@ impl ArgValue for String {
     fn shape_matches(value: &Value) -> bool {
         value.is_string()
     }
+    #[inline]
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
         match value {
             Value::String(s) => Some(s),
@@ -177,6 +178,7 @@ impl ArgValue for String {
             }
         }
     }
+    #[inline]
     fn read_plain(value: Value) -> Result<Self, Value> {
         match value {
             Value::String(s) => Ok(s),
@@ -198,6 +200,7 @@ impl ArgValue for bool {
     fn shape_matches(value: &Value) -> bool {
         value.is_boolean()
     }
+    #[inline]
     fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
         match value {
             Value::Bool(b) => Some(b),
@@ -207,6 +210,7 @@ impl ArgValue for bool {
             }
         }
     }
+    #[inline]
     fn read_plain(value: Value) -> Result<Self, Value> {
         match value {
             Value::Bool(b) => Ok(b),
@@ -319,10 +323,29 @@ macro_rules! integer_arg {
             fn shape_matches(value: &Value) -> bool {
                 value.is_number()
             }
+            #[inline]
             fn from_arg(value: Value, cx: &mut Cx) -> Option<Self> {
+                match Self::read_plain(value) {
+                    Ok(read) => Some(read),
+                    Err(value) => {
+                        let (min, max) = json_safe(<$ty>::MIN as i128, <$ty>::MAX as i128);
+                        let int = integer_from_arg(&value, cx, min, max)?;
+                        <$ty>::try_from(int).ok()
+                    }
+                }
+            }
+            #[inline]
+            fn read_plain(value: Value) -> Result<Self, Value> {
+                // An integer within the range: nothing to report.
                 let (min, max) = json_safe(<$ty>::MIN as i128, <$ty>::MAX as i128);
-                let int = integer_from_arg(&value, cx, min, max)?;
-                <$ty>::try_from(int).ok()
+                if let Value::Number(n) = &value
+                    && let Some(int) = n.as_i64()
+                    && (min..=max).contains(&i128::from(int))
+                    && let Ok(read) = <$ty>::try_from(int)
+                {
+                    return Ok(read);
+                }
+                Err(value)
             }
             fn example(constraints: &Constraints, nth: usize) -> Value {
                 let (min, max) = json_safe(<$ty>::MIN as i128, <$ty>::MAX as i128);
