@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
 use crate::message::Rejection;
 use crate::operate::{
-    Caller, Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry,
+    Caller, InSpan, Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry,
 };
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
@@ -351,7 +351,6 @@ impl<S: Send + Sync + 'static> Server<S> {
         arguments: Value,
         caller: Caller,
     ) -> Result<CallOutput, UnknownTool> {
-        use tracing::Instrument as _;
         let Some(&index) = self.tools.by_name.get(name) else {
             return Err(self.unknown(name));
         };
@@ -373,11 +372,11 @@ impl<S: Send + Sync + 'static> Server<S> {
             (Some(limited), _) => limited,
             (None, Some(other)) => not_an_object(spec, &other, &entry.settings),
             (None, None) => {
-                entry
-                    .tool
-                    .call(&self.state, arguments, &entry.settings)
-                    .instrument(call.span.clone())
-                    .await
+                InSpan {
+                    span: &call.span,
+                    future: entry.tool.call(&self.state, arguments, &entry.settings),
+                }
+                .await
             }
         };
         let hints = spec.annotations();

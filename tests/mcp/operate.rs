@@ -572,3 +572,44 @@ async fn a_router_guard_breaks_loops_too() {
     assert!(message.contains("titel (unknown_field)"), "{message}");
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_router_guard_tells_callers_apart_and_counts_their_repairs() {
+    let captured = Captured::default();
+    let installed = captured.install();
+    let router = guardrails::mcp::guard_router(Notes::tool_router());
+    let ada = connect(Notes::with_router(10, router.clone())).await;
+    let bob = connect(Notes::with_router(10, router)).await;
+    let invalid = || call("create_note", json!({"titel": "x", "tag": "home"}));
+    let valid = || {
+        call(
+            "create_note",
+            json!({"title": "x", "tag": "home", "priority": "low"}),
+        )
+    };
+    // Bob's first call succeeds: nothing of his waits for a repair.
+    assert_ne!(bob.call_tool(valid()).await.unwrap().is_error, Some(true));
+    let first = ada.call_tool(invalid()).await.unwrap();
+    assert!(text(&first, 0).starts_with("<validation_error"));
+    // Bob's first call of the same arguments is his first: answered in full, not as Ada's
+    // repeat, so the guard knew who made the rejected call.
+    let bobs = bob.call_tool(invalid()).await.unwrap();
+    assert!(
+        text(&bobs, 0).starts_with("<validation_error"),
+        "{}",
+        text(&bobs, 0)
+    );
+    // Ada repairs her call after one rejection; Bob never does.
+    let repaired = ada.call_tool(valid()).await.unwrap();
+    assert_ne!(repaired.is_error, Some(true), "{repaired:?}");
+    ada.cancel().await.unwrap();
+    bob.cancel().await.unwrap();
+    drop(installed);
+    assert_eq!(
+        captured.counter(REPAIRS, &[("gen_ai.tool.name", "create_note")]),
+        1
+    );
+    let retries =
+        &captured.histograms()[&format!("{REPAIR_RETRIES}{{gen_ai.tool.name=create_note}}")];
+    assert_eq!(retries, &[1.0]);
+}

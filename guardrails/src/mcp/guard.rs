@@ -2,14 +2,15 @@
 
 use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, HashMap};
-use std::future::ready;
+use std::future::{Future, ready};
+use std::pin::Pin;
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, RwLock, Weak};
+use std::task::{Context, Poll};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
-use tracing::Instrument as _;
 
 use crate::contract::{Awareness, AwarenessConfig, Contract, KnownGood};
 use crate::message::{
@@ -696,7 +697,13 @@ impl NativeTool {
             .as_mut()
             .map_or(0, |arguments| self.drop_ignored(arguments));
         let mut value = Value::Object(sent.unwrap_or_default());
-        let caller = super::caller_of(&ctx.request_context);
+        // Who calls is read only when it counts: a rate limit, a rejection waiting for its
+        // repair, or this call rejected (below).
+        let caller = if self.operations.wants_caller() {
+            super::caller_of(&ctx.request_context)
+        } else {
+            None
+        };
         // The arguments are digested for the loop breaker only when they are rejected.
         let mut call = self.operations.start(&self.telemetry, caller, None);
         if let Some(mut limited) = self.operations.over_limit(&self.name, caller, &self.render) {
@@ -729,7 +736,9 @@ impl NativeTool {
             ignored,
         };
         if checked.is_err() && !self.audit {
-            self.operations.rejected_with(&mut call, &self.name, &value);
+            let caller = caller.or_else(|| super::caller_of(&ctx.request_context));
+            self.operations
+                .rejected_with(&mut call, caller, &self.name, &value);
         }
         if let (true, Value::Object(arguments)) = (was_sent, value) {
             ctx.arguments = Some(arguments);
@@ -780,53 +789,57 @@ impl NativeTool {
         repairs: Vec<Repair>,
         leniency: Leniency,
     ) -> CallFuture<'a> {
-        let this = Arc::clone(self);
-        let span = call.span.clone();
-        let future = inner(ctx);
-        Box::pin(
-            async move {
-                let response = future.await?;
-                Ok(match response {
-                    CallToolResponse::Complete(mut result) => {
-                        let failed = result.is_error == Some(true);
-                        let mut output = CallOutput::text(Vec::new());
-                        output.is_error = failed;
-                        output.leniency = leniency;
-                        this.operations.finish(&call, &this.facts(), &mut output);
-                        if let Some(failure) = output.failure {
-                            result
-                                .meta
-                                .get_or_insert_with(Default::default)
-                                .insert(crate::operate::FAILURE_META_KEY.to_owned(), failure);
-                        }
-                        let mut result = if failed || this.limits.is_none() {
-                            result
-                        } else {
-                            this.present(result)
-                        };
-                        if !repairs.is_empty() {
-                            let notice = RepairNotice::new(&this.name, &repairs);
-                            result
-                                .content
-                                .push(ContentBlock::text(crate::render::repairs(
-                                    &notice,
-                                    &this.render,
-                                )));
-                            result.meta.get_or_insert_with(Default::default).insert(
-                                super::REPAIRS_META_KEY.to_owned(),
-                                crate::render::repairs_value(&repairs),
-                            );
-                        }
-                        CallToolResponse::Complete(result)
-                    }
-                    other => {
-                        drop(call);
-                        other
-                    }
-                })
-            }
-            .instrument(span),
-        )
+        Box::pin(Running {
+            tool: Arc::clone(self),
+            future: inner(ctx),
+            call,
+            repairs,
+            leniency,
+        })
+    }
+
+    /// The tool's response to a call observed as `call`: recorded, classified in `_meta`
+    /// when it failed, cut to the limits, and told of the repairs made to its arguments.
+    fn complete(
+        &self,
+        call: &Observed,
+        response: CallToolResponse,
+        repairs: &[Repair],
+        leniency: Leniency,
+    ) -> CallToolResponse {
+        let CallToolResponse::Complete(mut result) = response else {
+            return response;
+        };
+        let failed = result.is_error == Some(true);
+        let mut output = CallOutput::text(Vec::new());
+        output.is_error = failed;
+        output.leniency = leniency;
+        self.operations.finish(call, &self.facts(), &mut output);
+        if let Some(failure) = output.failure {
+            result
+                .meta
+                .get_or_insert_with(Default::default)
+                .insert(crate::operate::FAILURE_META_KEY.to_owned(), failure);
+        }
+        let mut result = if failed || self.limits.is_none() {
+            result
+        } else {
+            self.present(result)
+        };
+        if !repairs.is_empty() {
+            let notice = RepairNotice::new(&self.name, repairs);
+            result
+                .content
+                .push(ContentBlock::text(crate::render::repairs(
+                    &notice,
+                    &self.render,
+                )));
+            result.meta.get_or_insert_with(Default::default).insert(
+                super::REPAIRS_META_KEY.to_owned(),
+                crate::render::repairs_value(repairs),
+            );
+        }
+        CallToolResponse::Complete(result)
     }
 
     /// A successful result cut to the limits, with a teaching block when anything was cut.
@@ -928,6 +941,39 @@ impl NativeTool {
             self.paging.clone(),
         );
         Some(crate::render::truncation(&notice, &self.render))
+    }
+}
+
+/// A valid call of a native tool running: the tool's own future polled inside the call's
+/// span, its response completed by the guard ([`NativeTool::complete`]) once it is ready.
+/// Written out rather than as an `async` block instrumented with a clone of the span: one
+/// span, entered where it is kept, and no state machine around the tool's future.
+struct Running<'a> {
+    tool: Arc<NativeTool>,
+    future: CallFuture<'a>,
+    call: Observed,
+    repairs: Vec<Repair>,
+    leniency: Leniency,
+}
+
+impl Future for Running<'_> {
+    type Output = Result<CallToolResponse, rmcp::ErrorData>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let _in_span = this.call.span.enter();
+        let response = match this.future.as_mut().poll(cx) {
+            Poll::Ready(Ok(response)) => response,
+            Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
+            Poll::Pending => return Poll::Pending,
+        };
+        let leniency = std::mem::take(&mut this.leniency);
+        Poll::Ready(Ok(this.tool.complete(
+            &this.call,
+            response,
+            &this.repairs,
+            leniency,
+        )))
     }
 }
 

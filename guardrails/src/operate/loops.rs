@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher as _, Hasher as _};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
@@ -192,6 +193,9 @@ impl Loops {
 #[derive(Debug)]
 pub(crate) struct Repairs {
     pending: Mutex<Bounded<(u64, String), u32>>,
+    /// Whether any rejection waits for its repair: a successful call reads this rather than
+    /// taking the lock when none does. Written under the lock.
+    any: AtomicBool,
 }
 
 /// How long a rejection waits for its repair, and how many callers' tools are followed.
@@ -202,6 +206,7 @@ impl Default for Repairs {
     fn default() -> Self {
         Self {
             pending: Mutex::new(Bounded::new(REPAIR_WINDOW, REPAIR_ENTRIES)),
+            any: AtomicBool::new(false),
         }
     }
 }
@@ -212,15 +217,25 @@ impl Repairs {
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         let count = pending.touch(&(caller, tool.to_owned()), now, || 0);
         *count = count.saturating_add(1);
+        self.any.store(true, Ordering::Release);
+    }
+
+    /// Whether any rejection waits for its repair.
+    pub(crate) fn any_pending(&self) -> bool {
+        self.any.load(Ordering::Acquire)
     }
 
     /// A successful call of `tool` by `caller`: how many rejections it repairs, if any.
     pub(crate) fn succeeded(&self, caller: u64, tool: &str, now: Instant) -> Option<u32> {
-        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
-        if pending.len() == 0 {
+        if !self.any_pending() {
             return None;
         }
-        pending.take(&(caller, tool.to_owned()), now)
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let repaired = pending.take(&(caller, tool.to_owned()), now);
+        if pending.len() == 0 {
+            self.any.store(false, Ordering::Release);
+        }
+        repaired
     }
 }
 
@@ -296,19 +311,25 @@ pub(crate) fn call_digest<'a>(mut digest: Digest, codes: impl Iterator<Item = &'
 fn canonical_object(digest: &mut Digest, map: &serde_json::Map<String, serde_json::Value>) {
     digest.write(b"{");
     digest.write_u64(map.len() as u64);
-    let sorted = map.keys().zip(map.keys().skip(1)).all(|(a, b)| a < b);
-    if sorted {
-        for (key, value) in map {
-            digest.write_str(key);
-            canonical(digest, value);
+    // The keys are digested in one pass as they come, which is sorted already unless a
+    // dependency turned on `preserve_order`; a key out of order starts again from the state
+    // before the first, with the entries sorted.
+    let before = digest.clone();
+    let mut previous: Option<&String> = None;
+    for (key, value) in map {
+        if previous.is_some_and(|previous| previous >= key) {
+            *digest = before;
+            let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
+            entries.sort_unstable_by_key(|(key, _)| *key);
+            for (key, value) in entries {
+                digest.write_str(key);
+                canonical(digest, value);
+            }
+            return;
         }
-    } else {
-        let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
-        entries.sort_unstable_by_key(|(key, _)| *key);
-        for (key, value) in entries {
-            digest.write_str(key);
-            canonical(digest, value);
-        }
+        previous = Some(key);
+        digest.write_str(key);
+        canonical(digest, value);
     }
 }
 

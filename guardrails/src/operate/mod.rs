@@ -44,7 +44,7 @@ pub use telemetry::{
     RATE_LIMITED, REJECTION_TARGET, REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET,
     TOOL_ERRORS, UNKNOWN_FIELD,
 };
-pub(crate) use telemetry::{Outcome, ToolTelemetry, call_span};
+pub(crate) use telemetry::{InSpan, Outcome, ToolTelemetry, call_span};
 
 use crate::render::RenderFormat;
 use crate::text::{escape_xml, escape_xml_attr, json_text};
@@ -143,11 +143,27 @@ impl Operations {
         }
     }
 
-    /// Gives the loop breaker the arguments of a rejected call started without them.
+    /// Whether a call that is not rejected needs to know who makes it: a rate limit is kept
+    /// per caller, and a rejection waits for its repair. A rejected call always does (see
+    /// [`Operations::rejected_with`]).
     #[cfg(feature = "rmcp")]
-    pub(crate) fn rejected_with(&self, call: &mut Observed, tool: &str, arguments: &Value) {
+    pub(crate) fn wants_caller(&self) -> bool {
+        !self.limits.is_empty() || self.repairs.any_pending()
+    }
+
+    /// Gives the loop breaker and the repair count the caller and the arguments of a rejected
+    /// call started without them.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn rejected_with(
+        &self,
+        call: &mut Observed,
+        caller: Caller,
+        tool: &str,
+        arguments: &Value,
+    ) {
+        call.caller = caller;
         if self.loops.is_some() {
-            call.digest = Some(arguments_digest(call.caller, tool, arguments));
+            call.digest = Some(arguments_digest(caller, tool, arguments));
         }
     }
 
@@ -157,8 +173,9 @@ impl Operations {
     pub(crate) fn finish(&self, call: &Observed, tool: &ToolFacts<'_>, output: &mut CallOutput) {
         // The events of a failure belong to the call's span.
         let _in_span = output.is_error.then(|| call.span.enter());
-        let now = Instant::now();
-        let seconds = now.saturating_duration_since(call.start).as_secs_f64();
+        // The clock is read again only where a duration is recorded: not at all without a
+        // metrics recorder.
+        let elapsed = telemetry::Elapsed(call.start);
         // The signal is read once, here.
         let signal = std::mem::take(&mut output.signal);
         if output.leniency != crate::tool::output::Leniency::default() {
@@ -181,14 +198,15 @@ impl Operations {
             Signal::None => {
                 if let Some(caller) = call.caller
                     && let Some(retries) =
-                        self.repairs.succeeded(caller, &tool.telemetry.label, now)
+                        self.repairs
+                            .succeeded(caller, &tool.telemetry.label, Instant::now())
                 {
                     telemetry::record_repair(&tool.telemetry.label, retries);
                 }
                 Outcome::Ok
             }
             Signal::Rejected(issues) => {
-                self.rejected(call, tool, issues, now, output);
+                self.rejected(call, tool, issues, Instant::now(), output);
                 Outcome::Rejected
             }
             Signal::Limited { retry_after } => {
@@ -227,7 +245,7 @@ impl Operations {
                 Outcome::ToolError
             }
         };
-        telemetry::record_call(&call.span, tool.telemetry, outcome, seconds);
+        telemetry::record_call(&call.span, tool.telemetry, outcome, elapsed);
     }
 
     /// Records a rejected call's issues, counts it for the loop breaker and for repairs, and

@@ -167,12 +167,46 @@ impl Outcome {
     }
 }
 
+/// A future polled inside a span it borrows: what `tracing`'s `Instrument` does, without the
+/// clone of the span (with a subscriber installed, a call into it and a count kept on each
+/// side) that owning it would take.
+pub(crate) struct InSpan<'s, F> {
+    pub(crate) span: &'s tracing::Span,
+    pub(crate) future: F,
+}
+
+impl<F: Future + Unpin> Future for InSpan<'_, F> {
+    type Output = F::Output;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<F::Output> {
+        let this = &mut *self;
+        let _in_span = this.span.enter();
+        std::pin::Pin::new(&mut this.future).poll(cx)
+    }
+}
+
+/// The time since a call started, read from the clock only when a histogram records it: a
+/// recorder's handle converts the value it records, the no-op handle of an application
+/// without a recorder does not.
+pub(crate) struct Elapsed(pub(crate) super::Instant);
+
+impl metrics::IntoF64 for Elapsed {
+    fn into_f64(self) -> f64 {
+        super::Instant::now()
+            .saturating_duration_since(self.0)
+            .as_secs_f64()
+    }
+}
+
 /// Records the end of a call: its outcome on the span, the call counter and the duration.
 pub(crate) fn record_call(
     span: &tracing::Span,
     tool: &ToolTelemetry,
     outcome: Outcome,
-    seconds: f64,
+    elapsed: Elapsed,
 ) {
     if let Some(error_type) = outcome.error_type() {
         span.record("error.type", error_type);
@@ -184,7 +218,7 @@ pub(crate) fn record_call(
             .increment(1);
         recorder
             .register_histogram(&tool.durations[index], &CALL_METADATA)
-            .record(seconds);
+            .record(elapsed);
     });
 }
 
