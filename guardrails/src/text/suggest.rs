@@ -29,6 +29,15 @@ const MIN_ABBREVIATION_CHARS: usize = 3;
 /// Candidates compared often are normalized once and passed to [`closest`].
 #[must_use]
 pub fn normalize(name: &str) -> String {
+    if name.is_ascii() {
+        let mut out = String::with_capacity(name.len());
+        for byte in name.bytes() {
+            if !matches!(byte, b'_' | b'-' | b' ') {
+                out.push(char::from(byte.to_ascii_lowercase()));
+            }
+        }
+        return out;
+    }
     name.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
@@ -51,9 +60,12 @@ fn edits_at_least(a: &str, b: &str) -> Option<usize> {
     if !a.is_ascii() || !b.is_ascii() {
         return None;
     }
-    let mut unmatched = [0_usize; 128];
+    // A count stops at 255: `a`, the input, is never longer than `MAX_INPUT_BYTES` (128), so it
+    // matches no more of a character than that.
+    let mut unmatched = [0_u8; 128];
     for byte in b.bytes() {
-        unmatched[usize::from(byte)] += 1;
+        let count = &mut unmatched[usize::from(byte)];
+        *count = count.saturating_add(1);
     }
     let mut common = 0;
     for byte in a.bytes() {
@@ -123,7 +135,8 @@ pub fn closest<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = (&'a str, Cow<'a, str>)>,
 ) -> Option<&'a str> {
-    if input.len() > MAX_INPUT_BYTES {
+    let mut candidates = candidates.into_iter().peekable();
+    if input.len() > MAX_INPUT_BYTES || candidates.peek().is_none() {
         return None;
     }
     let wanted = normalize(input);
