@@ -83,7 +83,14 @@ fn score(wanted: &str, candidate: &str) -> f64 {
     if wanted == candidate {
         return 1.0;
     }
-    let (wanted_chars, candidate_chars) = (wanted.chars().count(), candidate.chars().count());
+    let chars = |name: &str| {
+        if name.is_ascii() {
+            name.len()
+        } else {
+            name.chars().count()
+        }
+    };
+    let (wanted_chars, candidate_chars) = (chars(wanted), chars(candidate));
     // The similarity is at most `1 - fewest edits / longer`. Below the threshold a typo cannot
     // be what was meant (an abbreviation still can), and the distance, the costly part, is not
     // computed. The fewest edits are at least the difference in length and, counted only for
@@ -139,10 +146,25 @@ pub fn closest<'a>(
     if input.len() > MAX_INPUT_BYTES || candidates.peek().is_none() {
         return None;
     }
-    let wanted = normalize(input);
+    // An ASCII input, the usual one, is normalized on the stack.
+    let mut buffer = [0_u8; MAX_INPUT_BYTES];
+    let owned;
+    let wanted = if input.is_ascii() {
+        let mut len = 0;
+        for byte in input.bytes() {
+            if !matches!(byte, b'_' | b'-' | b' ') {
+                buffer[len] = byte.to_ascii_lowercase();
+                len += 1;
+            }
+        }
+        std::str::from_utf8(&buffer[..len]).unwrap_or_default()
+    } else {
+        owned = normalize(input);
+        owned.as_str()
+    };
     let mut best: Option<(&'a str, f64)> = None;
     for (candidate, normalized) in candidates {
-        let score = score(&wanted, &normalized);
+        let score = score(wanted, &normalized);
         if score >= THRESHOLD && best.is_none_or(|(_, s)| score > s) {
             best = Some((candidate, score));
         }
