@@ -218,9 +218,8 @@ const fn has_zero(word: u64) -> bool {
 const fn may_change(word: u64, attribute: bool) -> bool {
     // Below 0x20 borrows into the top bit, 0x7f carries into it, 0x80 and above have it; with
     // none of these, nothing borrows or carries across bytes, so each byte is tested alone.
-    let outside = (word.wrapping_sub(splat(0x20)) | word | word.wrapping_add(splat(0x01)))
-        & splat(0x80)
-        != 0;
+    let outside =
+        (word.wrapping_sub(splat(0x20)) | word | word.wrapping_add(splat(0x01))) & splat(0x80) != 0;
     // `<` (0x3c) and `>` (0x3e) differ in one bit, as `&` (0x26) and `'` (0x27) do.
     outside
         || has_zero((word | splat(0x02)) ^ splat(b'>'))
@@ -632,8 +631,15 @@ mod tests {
     fn xml_escaping_finds_a_character_at_any_place_of_a_long_text() {
         // Long texts are scanned eight bytes at a time: each character is put at every place
         // of a word, and across two, among plain letters.
-        let chars = ('\0'..='\u{7f}')
-            .chain(['\u{85}', '\u{a0}', '\u{200b}', '\u{202e}', '\u{feff}', 'é', '\u{1f600}']);
+        let chars = ('\0'..='\u{7f}').chain([
+            '\u{85}',
+            '\u{a0}',
+            '\u{200b}',
+            '\u{202e}',
+            '\u{feff}',
+            'é',
+            '\u{1f600}',
+        ]);
         let plain = "abcdefghijklmnopqrstuvwxyz";
         for attribute in [false, true] {
             for c in chars.clone() {
@@ -692,7 +698,18 @@ mod tests {
 
     #[test]
     fn integers_are_written_as_display_writes_them() {
-        for n in [0, 7, -7, 10, 99, 120, -120, i128::from(u64::MAX), i128::MAX, i128::MIN] {
+        for n in [
+            0,
+            7,
+            -7,
+            10,
+            99,
+            120,
+            -120,
+            i128::from(u64::MAX),
+            i128::MAX,
+            i128::MIN,
+        ] {
             let mut out = String::from("n=");
             push_int(&mut out, n);
             assert_eq!(out, format!("n={n}"));
