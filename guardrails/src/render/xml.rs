@@ -16,7 +16,7 @@ use crate::message::{
     by_importance, delta_value, detail_text, received_text,
 };
 use crate::policy::{RenderLimits, Status, Verdict};
-use crate::text::{count, cut, escape_xml_attr_into, escape_xml_into, head};
+use crate::text::{count, cut, escape_xml_attr_into, escape_xml_into, head, push_uint};
 use crate::validation::IssueCode;
 
 /// The XML-style renderer.
@@ -40,7 +40,9 @@ impl Renderer for Xml {
         out.reserve(256 + r.tool.len() + issues + 64 * shown.len() + example.len());
         out.push_str("<validation_error tool=\"");
         escape_xml_attr_into(out, r.tool);
-        let _ = writeln!(out, "\" issues=\"{}\">", r.report.len());
+        out.push_str("\" issues=\"");
+        push_uint(out, u128::try_from(r.report.len()).unwrap_or(u128::MAX));
+        out.push_str("\">\n");
         for issue in shown {
             out.push_str("<field name=\"");
             escape_xml_attr_into(out, issue.location());

@@ -146,8 +146,9 @@ pub(crate) fn escape_xml_attr_into(out: &mut String, text: &str) {
 }
 
 fn escape_into(out: &mut String, text: &str, attribute: bool) {
-    // Byte by byte: an ASCII byte is looked up, and only the characters past ASCII are decoded.
-    // What needs no escaping is copied in runs, most texts in one go.
+    // Eight bytes at a time while none of them may change ([`may_change`]); a word that may is
+    // gone through byte by byte: an ASCII byte is looked up, and only the characters past ASCII
+    // are decoded. What needs no escaping is copied in runs, most texts in one go.
     let bytes = text.as_bytes();
     let table = if attribute {
         &ESCAPE_ATTRIBUTE
@@ -157,38 +158,76 @@ fn escape_into(out: &mut String, text: &str, attribute: bool) {
     let mut copied = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii() {
-            if !table[usize::from(b)] {
-                i += 1;
-                continue;
-            }
-            let replacement = match b {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                b'\'' => "&apos;",
-                b'\n' => "&#10;",
-                b'\t' => "&#9;",
-                _ => "\u{fffd}",
-            };
-            out.push_str(&text[copied..i]);
-            out.push_str(replacement);
-            i += 1;
-            copied = i;
-        } else {
-            let c = text[i..].chars().next().unwrap_or(REPLACEMENT);
-            let len = c.len_utf8();
-            if c.is_control() || is_invisible(c) {
+        while let Some(word) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>)
+            && !may_change(u64::from_le_bytes(*word), attribute)
+        {
+            i += 8;
+        }
+        let end = (i + 8).min(bytes.len());
+        while i < end {
+            let b = bytes[i];
+            if b.is_ascii() {
+                if !table[usize::from(b)] {
+                    i += 1;
+                    continue;
+                }
+                let replacement = match b {
+                    b'&' => "&amp;",
+                    b'<' => "&lt;",
+                    b'>' => "&gt;",
+                    b'"' => "&quot;",
+                    b'\'' => "&apos;",
+                    b'\n' => "&#10;",
+                    b'\t' => "&#9;",
+                    _ => "\u{fffd}",
+                };
                 out.push_str(&text[copied..i]);
-                out.push(REPLACEMENT);
-                copied = i + len;
+                out.push_str(replacement);
+                i += 1;
+                copied = i;
+            } else {
+                let c = text[i..].chars().next().unwrap_or(REPLACEMENT);
+                let len = c.len_utf8();
+                if c.is_control() || is_invisible(c) {
+                    out.push_str(&text[copied..i]);
+                    out.push(REPLACEMENT);
+                    copied = i + len;
+                }
+                i += len;
             }
-            i += len;
         }
     }
     out.push_str(&text[copied..]);
+}
+
+/// Each byte of a word set to `byte`.
+const fn splat(byte: u8) -> u64 {
+    u64::from_ne_bytes([byte; 8])
+}
+
+/// Whether a byte of `word` is zero (exact: a borrow only follows a zero byte).
+const fn has_zero(word: u64) -> bool {
+    word.wrapping_sub(splat(0x01)) & !word & splat(0x80) != 0
+}
+
+/// Whether a byte of `word` (eight bytes of a text) may change when escaped: a byte below
+/// 0x20, DEL and above (controls, and the characters past ASCII, some of them invisible), `&`,
+/// `<`, `>`, and in an attribute `"` and `'`. A superset of what changes (line breaks and tabs
+/// stay in content, most characters past ASCII stay): the bytes of a word that may are looked
+/// at one by one.
+const fn may_change(word: u64, attribute: bool) -> bool {
+    // Below 0x20 borrows into the top bit, 0x7f carries into it, 0x80 and above have it; with
+    // none of these, nothing borrows or carries across bytes, so each byte is tested alone.
+    let outside =
+        (word.wrapping_sub(splat(0x20)) | word | word.wrapping_add(splat(0x01))) & splat(0x80) != 0;
+    // `<` (0x3c) and `>` (0x3e) differ in one bit, as `&` (0x26) and `'` (0x27) do.
+    outside
+        || has_zero((word | splat(0x02)) ^ splat(b'>'))
+        || if attribute {
+            has_zero((word | splat(0x01)) ^ splat(b'\'')) || has_zero(word ^ splat(b'"'))
+        } else {
+            has_zero(word ^ splat(b'&'))
+        }
 }
 
 /// The ASCII bytes that change in the content of an element: markup, and the control
@@ -453,9 +492,36 @@ pub(crate) fn push_count(out: &mut String, n: usize, one: &str, many: &str) {
         out.push_str("1 ");
         out.push_str(one);
     } else {
-        let _ = write!(out, "{n} ");
+        push_uint(out, u128::try_from(n).unwrap_or(u128::MAX));
+        out.push(' ');
         out.push_str(many);
     }
+}
+
+/// The decimal digits of `n`, written into `out` without the formatting machinery, which
+/// costs several times more for a number in a message.
+pub(crate) fn push_int(out: &mut String, n: i128) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_uint(out, n.unsigned_abs());
+}
+
+/// [`push_int`] of a number that is not negative.
+pub(crate) fn push_uint(out: &mut String, n: u128) {
+    // The digits of the largest `u128`, written from the end.
+    let mut digits = [0_u8; 39];
+    let mut start = digits.len();
+    let mut rest = n;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
 }
 
 /// The text of `parts` one after the other, in one allocation of the right size.
@@ -562,6 +628,32 @@ mod tests {
     }
 
     #[test]
+    fn xml_escaping_finds_a_character_at_any_place_of_a_long_text() {
+        // Long texts are scanned eight bytes at a time: each character is put at every place
+        // of a word, and across two, among plain letters.
+        let chars = ('\0'..='\u{7f}').chain([
+            '\u{85}',
+            '\u{a0}',
+            '\u{200b}',
+            '\u{202e}',
+            '\u{feff}',
+            'é',
+            '\u{1f600}',
+        ]);
+        let plain = "abcdefghijklmnopqrstuvwxyz";
+        for attribute in [false, true] {
+            for c in chars.clone() {
+                for at in 0..=17 {
+                    let text = format!("{}{c}{}", &plain[..at], &plain[at..]);
+                    let mut out = String::new();
+                    escape_into(&mut out, &text, attribute);
+                    assert_eq!(out, escaped_char_by_char(&text, attribute), "{text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn bidi_and_zero_width_characters_are_escaped_in_every_notation() {
         let sneaky = "ad\u{202e}nimda\u{200b}x\u{2066}\u{feff}\u{61c}";
         for escaped in [
@@ -602,6 +694,29 @@ mod tests {
         assert_eq!(code_span("ab"), "`ab`");
         assert_eq!(code_span("a`b"), "`` a`b ``");
         assert_eq!(code_span("```"), "```` ``` ````");
+    }
+
+    #[test]
+    fn integers_are_written_as_display_writes_them() {
+        for n in [
+            0,
+            7,
+            -7,
+            10,
+            99,
+            120,
+            -120,
+            i128::from(u64::MAX),
+            i128::MAX,
+            i128::MIN,
+        ] {
+            let mut out = String::from("n=");
+            push_int(&mut out, n);
+            assert_eq!(out, format!("n={n}"));
+        }
+        let mut out = String::new();
+        push_uint(&mut out, u128::MAX);
+        assert_eq!(out, u128::MAX.to_string());
     }
 
     #[test]

@@ -29,6 +29,15 @@ const MIN_ABBREVIATION_CHARS: usize = 3;
 /// Candidates compared often are normalized once and passed to [`closest`].
 #[must_use]
 pub fn normalize(name: &str) -> String {
+    if name.is_ascii() {
+        let mut out = String::with_capacity(name.len());
+        for byte in name.bytes() {
+            if !matches!(byte, b'_' | b'-' | b' ') {
+                out.push(char::from(byte.to_ascii_lowercase()));
+            }
+        }
+        return out;
+    }
     name.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
@@ -51,9 +60,12 @@ fn edits_at_least(a: &str, b: &str) -> Option<usize> {
     if !a.is_ascii() || !b.is_ascii() {
         return None;
     }
-    let mut unmatched = [0_usize; 128];
+    // A count stops at 255: `a`, the input, is never longer than `MAX_INPUT_BYTES` (128), so it
+    // matches no more of a character than that.
+    let mut unmatched = [0_u8; 128];
     for byte in b.bytes() {
-        unmatched[usize::from(byte)] += 1;
+        let count = &mut unmatched[usize::from(byte)];
+        *count = count.saturating_add(1);
     }
     let mut common = 0;
     for byte in a.bytes() {
@@ -71,7 +83,14 @@ fn score(wanted: &str, candidate: &str) -> f64 {
     if wanted == candidate {
         return 1.0;
     }
-    let (wanted_chars, candidate_chars) = (wanted.chars().count(), candidate.chars().count());
+    let chars = |name: &str| {
+        if name.is_ascii() {
+            name.len()
+        } else {
+            name.chars().count()
+        }
+    };
+    let (wanted_chars, candidate_chars) = (chars(wanted), chars(candidate));
     // The similarity is at most `1 - fewest edits / longer`. Below the threshold a typo cannot
     // be what was meant (an abbreviation still can), and the distance, the costly part, is not
     // computed. The fewest edits are at least the difference in length and, counted only for
@@ -123,13 +142,29 @@ pub fn closest<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = (&'a str, Cow<'a, str>)>,
 ) -> Option<&'a str> {
-    if input.len() > MAX_INPUT_BYTES {
+    let mut candidates = candidates.into_iter().peekable();
+    if input.len() > MAX_INPUT_BYTES || candidates.peek().is_none() {
         return None;
     }
-    let wanted = normalize(input);
+    // An ASCII input, the usual one, is normalized on the stack.
+    let mut buffer = [0_u8; MAX_INPUT_BYTES];
+    let owned;
+    let wanted = if input.is_ascii() {
+        let mut len = 0;
+        for byte in input.bytes() {
+            if !matches!(byte, b'_' | b'-' | b' ') {
+                buffer[len] = byte.to_ascii_lowercase();
+                len += 1;
+            }
+        }
+        std::str::from_utf8(&buffer[..len]).unwrap_or_default()
+    } else {
+        owned = normalize(input);
+        owned.as_str()
+    };
     let mut best: Option<(&'a str, f64)> = None;
     for (candidate, normalized) in candidates {
-        let score = score(&wanted, &normalized);
+        let score = score(wanted, &normalized);
         if score >= THRESHOLD && best.is_none_or(|(_, s)| score > s) {
             best = Some((candidate, score));
         }

@@ -457,11 +457,11 @@ impl Cx {
             self.report.count_omitted();
             return;
         }
-        let names = fields.iter().filter(|f| !f.skipped).map(|f| f.name);
         let by_rust_name = fields.iter().find(|f| !f.skipped && f.rust_name == key);
         // Which object the key is not a field of: the tool's arguments at the top, the nested
         // object by its path below (`lines[0]`), so the model knows where to look.
-        let not_a_field = not_a_field(&self.path());
+        let container = self.path();
+        let not_a_field = not_a_field(&container);
         // A field of this object sent under its Rust name, then a field of another level sent
         // by its exact name, then a near miss here, then a near miss elsewhere.
         let here = self.template();
@@ -486,25 +486,38 @@ impl Cx {
         } else if let Some(places) = misplaced(true) {
             self.moved(&not_a_field, key, &places, false)
         } else {
-            let all: Vec<&str> = names.collect();
-            (not_a_field, remove_fix(&all), false)
+            (
+                not_a_field.into_owned(),
+                remove_fix_of(fields).to_owned(),
+                false,
+            )
         };
         let received = if sensitive || self.withhold_all {
             withheld(value)
         } else {
             preview(value)
         };
-        self.path
-            .push(Segment::Key(cut(key, KEY_PREVIEW_CHARS).into_owned()));
+        // The key is a step of its own after the container's; a field being checked, if any,
+        // comes after it.
+        let path = if self.leaf.is_none() {
+            let mut path = container;
+            push_key(&mut path, &cut(key, KEY_PREVIEW_CHARS));
+            path
+        } else {
+            self.path
+                .push(Segment::Key(cut(key, KEY_PREVIEW_CHARS).into_owned()));
+            let path = self.path();
+            self.path.pop();
+            path
+        };
         let issue = Issue {
-            path: self.path(),
+            path,
             code: IssueCode::UnknownField,
             message,
             received: Some(received),
             expected: None,
             fix: Some(fix),
         };
-        self.path.pop();
         if let Some(sent) = &self.pending_move {
             self.moves.push((sent.clone(), issue.path.clone()));
             self.pending_move = None;
@@ -667,7 +680,7 @@ pub(crate) fn unknown_field_issue(
     let not_a_field = not_a_field(container);
     let (message, fix) = match rename_to.or_else(|| did_you_mean(key, names.iter().copied())) {
         Some(best) => rename_texts(&not_a_field, best),
-        None => (not_a_field, remove_fix(names)),
+        None => (not_a_field.into_owned(), remove_fix(names)),
     };
     let mut path = container.to_owned();
     push_key(&mut path, &cut(key, KEY_PREVIEW_CHARS));
@@ -683,11 +696,11 @@ pub(crate) fn unknown_field_issue(
 
 /// Which object a key is not a field of: the tool's arguments at the top, the nested object
 /// by its path below (`lines[0]`), so the model knows where to look.
-fn not_a_field(container: &str) -> String {
+fn not_a_field(container: &str) -> Cow<'static, str> {
     if container.is_empty() {
-        "Not a field of this tool.".to_owned()
+        Cow::Borrowed("Not a field of this tool.")
     } else {
-        format!("Not a field of `{container}`.")
+        Cow::Owned(format!("Not a field of `{container}`."))
     }
 }
 
@@ -701,13 +714,32 @@ fn rename_texts(not_a_field: &str, best: &str) -> (String, String) {
     )
 }
 
+/// The fix of a key sent to an object that has no field.
+const NO_FIELD_FIX: &str = "Remove it: no field is accepted here.";
+
 /// The fix of a key that is nothing the object knows: remove it, and the fields there are.
 fn remove_fix(names: &[&str]) -> String {
     if names.is_empty() {
-        "Remove it: no field is accepted here.".to_owned()
+        NO_FIELD_FIX.to_owned()
     } else {
         format!("Remove it. The fields are: {}.", quoted_list(names))
     }
+}
+
+/// [`remove_fix`] of the fields of `fields` that are not skipped: it depends on the type alone,
+/// so it is worded once per type.
+fn remove_fix_of(fields: &'static [FieldInfo]) -> &'static str {
+    if fields.iter().all(|f| f.skipped) {
+        return NO_FIELD_FIX;
+    }
+    misplaced::fields_text(fields, || {
+        let names: Vec<&str> = fields
+            .iter()
+            .filter(|f| !f.skipped)
+            .map(|f| f.name)
+            .collect();
+        remove_fix(&names)
+    })
 }
 
 /// The message, fix and sensitivity of a key that names `field` of the same object

@@ -97,12 +97,12 @@ pub fn run_custom<T: ArgValue, M, C: CustomCheck<T, M>>(
 /// Records a value that is none of an enum's names.
 pub fn enum_mismatch(cx: &mut Cx, variants: &'static [&'static str], value: &Value) {
     if value.is_string() {
-        let allowed = quoted_list(variants);
+        let allowed = super::misplaced::list_text(variants, || quoted_list(variants));
         cx.fail(
             IssueCode::Enum,
-            concat(&["Not one of the allowed values: ", &allowed, "."]),
+            concat(&["Not one of the allowed values: ", allowed, "."]),
             Some(value),
-            Some(concat(&["one of ", &allowed])),
+            Some(concat(&["one of ", allowed])),
         );
     } else {
         cx.type_mismatch(&Kind::Enum(variants), value);

@@ -97,6 +97,31 @@ pub(crate) fn normalized_names(fields: &'static [FieldInfo]) -> &'static [Box<st
     })
 }
 
+/// A text of `fields` (the fields of one type), worded by `word` once per type. `word`
+/// depends on the fields alone, and a caller words the text of no field itself: the slices
+/// of types with no field may share an address, and so one text.
+pub(crate) fn fields_text(
+    fields: &'static [FieldInfo],
+    word: impl FnOnce() -> String,
+) -> &'static str {
+    static TEXTS: Tables<Box<str>> = Tables::new();
+    TEXTS.get(fields.as_ptr() as usize, fields.len(), || {
+        word().into_boxed_str()
+    })
+}
+
+/// A text of the names `names` (the variants of one enum), worded by `word` once per enum.
+/// `word` depends on the names alone: two empty lists may share an address, and so one text.
+pub(crate) fn list_text(
+    names: &'static [&'static str],
+    word: impl FnOnce() -> String,
+) -> &'static str {
+    static TEXTS: Tables<Box<str>> = Tables::new();
+    TEXTS.get(names.as_ptr() as usize, names.len(), || {
+        word().into_boxed_str()
+    })
+}
+
 /// Every field of the tree under `root` with the template of its container (`""` for the top
 /// level, `filter`, `lines[]`), nearest the top first. Maps are not entered: their keys are
 /// data, not places.

@@ -25,6 +25,18 @@ impl Num {
         }
     }
 
+    /// Writes the number as [`Display`](std::fmt::Display) does, integers without the
+    /// formatting machinery.
+    pub(crate) fn push_to(self, out: &mut String) {
+        match self {
+            Self::Int(i) => crate::text::push_int(out, i),
+            Self::Float(_) => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "{self}");
+            }
+        }
+    }
+
     #[expect(
         clippy::cast_precision_loss,
         reason = "used only for fractional steps and bounds"

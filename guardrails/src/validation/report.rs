@@ -145,6 +145,9 @@ impl IssueSink for Tally {
 /// does not grow with the size of a hostile input.
 pub const MAX_KEPT_ISSUES: usize = 64;
 
+/// How many issues a report has room for at its first.
+const FIRST_ROOM: usize = 8;
+
 /// Every issue found in one pass over a call's arguments.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Report {
@@ -164,6 +167,11 @@ impl Report {
 
     /// Adds an issue; past [`MAX_KEPT_ISSUES`] it is only counted.
     pub fn push(&mut self, issue: Issue) {
+        if self.issues.capacity() == 0 {
+            // Room for the issues of most rejected calls at once: growing the list later moves
+            // it, and a move is an allocator's slowest path.
+            self.issues.reserve_exact(FIRST_ROOM);
+        }
         if self.issues.len() < MAX_KEPT_ISSUES {
             self.issues.push(issue);
         } else {
@@ -242,10 +250,15 @@ impl std::error::Error for Report {}
 
 /// Appends `name` to a path: `.name`, or `["odd key"]` when it is not a plain name.
 pub(crate) fn push_key(out: &mut String, name: &str) {
+    // Most names are ASCII letters, digits and underscores, told by their bytes; only the
+    // others are decoded.
     let plain = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+        && (name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            || name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-'));
     if plain {
         if !out.is_empty() {
             out.push('.');

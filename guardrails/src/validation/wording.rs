@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use super::number::{Bound, Num};
 use super::report::IssueCode;
 use super::string_format::StringFormat;
-use crate::text::{concat, count, push_count};
+use crate::text::{concat, count, push_count, push_uint};
 
 /// What a length counts, in the singular and the plural.
 #[derive(Clone, Copy)]
@@ -78,7 +78,11 @@ pub(crate) fn length_issue(
     let mut message = String::with_capacity(64);
     message.push_str(opening);
     unit.push(&mut message, len);
-    let _ = write!(message, ", {bound_words}{bound} {close}");
+    message.push_str(", ");
+    message.push_str(bound_words);
+    push_uint(&mut message, u128::from(bound));
+    message.push(' ');
+    message.push_str(close);
     let mut expected = String::with_capacity(32);
     expected.push_str(bound_words);
     unit.push(&mut expected, bound);
@@ -119,7 +123,9 @@ pub(crate) fn number_issue(bound: Bound, upper: bool) -> (IssueCode, String, Str
         (true, true) => (IssueCode::TooLarge, "Too large: must be ", "less than"),
     };
     let mut expected = String::with_capacity(word.len() + 24);
-    let _ = write!(expected, "{word} {}", bound.value);
+    expected.push_str(word);
+    expected.push(' ');
+    bound.value.push_to(&mut expected);
     let mut message = String::with_capacity(lead.len() + expected.len() + 1);
     message.push_str(lead);
     message.push_str(&expected);
