@@ -1,11 +1,10 @@
 //! A `tracing` subscriber and a `metrics` recorder that do real work without writing anything
 //! out, for measuring what telemetry costs guardrails: the subscriber takes every span and event
 //! at `INFO` and above and visits their fields; the recorder keeps each metric in an atomic found
-//! by its key, as exporters' registries do.
+//! by its key in the registry exporters use (`metrics_util`'s).
 
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use metrics::{Counter, Gauge, Histogram, Key, KeyName, Metadata, Recorder, SharedString, Unit};
 use tracing::field::{Field, Visit};
@@ -52,20 +51,18 @@ impl Subscriber for Visiting {
     fn exit(&self, _: &Id) {}
 }
 
-/// A recorder that keeps each counter and histogram in an atomic, by key.
-#[derive(Default)]
+/// A recorder that keeps each counter and histogram in an atomic, found by its key in the
+/// registry metrics exporters keep their metrics in (`metrics_util`'s, sharded and keyed by each
+/// key's own hash).
 pub(crate) struct Registry {
-    metrics: Mutex<HashMap<Key, Arc<AtomicU64>>>,
+    metrics: metrics_util::registry::Registry<Key, Atomics>,
 }
 
-impl Registry {
-    fn slot(&self, key: &Key) -> Arc<AtomicU64> {
-        let mut metrics = self.metrics.lock().unwrap_or_else(PoisonError::into_inner);
-        // Found by the key, which is cloned only when it is new, as exporters' registries do.
-        if let Some(slot) = metrics.get(key) {
-            return Arc::clone(slot);
+impl Default for Registry {
+    fn default() -> Self {
+        Self {
+            metrics: metrics_util::registry::Registry::new(Atomics),
         }
-        Arc::clone(metrics.entry(key.clone()).or_default())
     }
 }
 
@@ -74,18 +71,41 @@ impl Recorder for Registry {
     fn describe_gauge(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
     fn describe_histogram(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
     fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
-        Counter::from_arc(self.slot(key))
+        self.metrics
+            .get_or_create_counter(key, |slot| Counter::from_arc(Arc::clone(slot)))
     }
     fn register_gauge(&self, _: &Key, _: &Metadata<'_>) -> Gauge {
         Gauge::noop()
     }
     fn register_histogram(&self, key: &Key, _: &Metadata<'_>) -> Histogram {
-        Histogram::from_arc(Arc::new(Bits(self.slot(key))))
+        self.metrics
+            .get_or_create_histogram(key, |slot| Histogram::from_arc(Arc::clone(slot)))
     }
 }
 
-/// A histogram kept as the sum of its values' bits: enough to make recording real work.
-struct Bits(Arc<AtomicU64>);
+/// The storage of [`Registry`]: a counter in an atomic, a histogram as the sum of its values'
+/// bits (enough to make recording real work).
+struct Atomics;
+
+impl metrics_util::registry::Storage<Key> for Atomics {
+    type Counter = Arc<AtomicU64>;
+    type Gauge = Arc<AtomicU64>;
+    type Histogram = Arc<Bits>;
+
+    fn counter(&self, _: &Key) -> Self::Counter {
+        Arc::default()
+    }
+    fn gauge(&self, _: &Key) -> Self::Gauge {
+        Arc::default()
+    }
+    fn histogram(&self, _: &Key) -> Self::Histogram {
+        Arc::default()
+    }
+}
+
+/// A histogram kept as the sum of its values' bits.
+#[derive(Default)]
+struct Bits(AtomicU64);
 
 impl metrics::HistogramFn for Bits {
     fn record(&self, value: f64) {
