@@ -118,7 +118,7 @@
 //! A repairing context costs a valid call 0.9 % (2.3 % before), the guarded call 1.047 times
 //! the floor in instructions (1.19 before). The telemetry ratio's recorder then became
 //! `metrics_util`'s registry, which exporters use, in place of the bench's own (a mutex over a
-//! SipHash map, an `Arc` per histogram registration): `telemetry_on` 16,822 against
+//! standard-hasher map, an `Arc` per histogram registration): `telemetry_on` 16,822 against
 //! `telemetry_off` 15,690 (2,000 calls), 1.072 where the bench's registry read 1.100; what is
 //! left is the registry's key comparisons (about 340), the subscriber's span (about 460) and
 //! the clock read and two calls into the recorder. One whole run after all of it (load average
