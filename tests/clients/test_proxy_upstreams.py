@@ -98,6 +98,18 @@ def test_an_upstream_that_starts_too_slowly_is_an_error_at_once():
     assert "did not answer `initialize` within 0.5 s" in run.stderr, run.stderr
 
 
+def test_a_config_file_sets_a_tools_byte_cap(tmp_path):
+    config = tmp_path / "proxy.toml"
+    config.write_text("[tools.flood]\nmax_bytes = 1000\n")
+
+    async def body(session):
+        return await session.call_tool("flood", {"size": 5000})
+
+    capped, _ = proxied(body, "--config", str(config))
+    assert not capped.is_error
+    assert 'bytes_shown="1000" bytes_total="5000"' in text_of(capped), text_of(capped)
+
+
 def test_garbage_on_the_upstreams_stdout_is_logged_and_dropped():
     async def body(session):
         return await session.call_tool("garbage", {}), await session.call_tool("greet", {"name": "Ada"})

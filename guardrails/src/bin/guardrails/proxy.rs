@@ -55,6 +55,12 @@ pub(crate) struct ProxyArgs {
     /// stay the upstream's own.
     #[arg(long)]
     audit: bool,
+    /// Read per-tool settings from FILE, a TOML file with a `[tools.NAME]` table per tool:
+    /// `agent_limit`, `max_bytes`, `max_tokens` (numbers), `result_policy = "FILE"` and
+    /// `policies = { FIELD = "FILE" }`, policy files relative to FILE. A flag on the command line
+    /// for the same tool and setting wins over the file.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Show at most N items of TOOL's list results (repeatable).
     #[arg(long = "agent-limit", value_name = "TOOL=N", value_parser = tool_number)]
     agent_limits: Vec<(String, usize)>,
@@ -256,7 +262,87 @@ struct Settings {
     result_policies: BTreeMap<String, Policy>,
 }
 
-async fn serve(args: ProxyArgs) -> Result<Outcome, Failure> {
+/// The per-tool settings of `--config FILE`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    tools: BTreeMap<String, ToolConfig>,
+}
+
+/// One tool's table in `--config FILE`: what the flags of the same names set.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolConfig {
+    agent_limit: Option<usize>,
+    max_bytes: Option<usize>,
+    max_tokens: Option<usize>,
+    result_policy: Option<PathBuf>,
+    #[serde(default)]
+    policies: BTreeMap<String, PathBuf>,
+}
+
+impl ProxyArgs {
+    /// Adds the settings of `--config FILE` to those of the command line, which win where both
+    /// set the same thing: the file's come first, and a later setting replaces an earlier one.
+    fn merge_config(&mut self) -> Result<(), Failure> {
+        let Some(path) = &self.config else {
+            return Ok(());
+        };
+        let shown = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| Failure(format!("cannot read {shown}: {error}")))?;
+        let config: ConfigFile =
+            toml::from_str(&text).map_err(|error| Failure(format!("{shown}: {error}")))?;
+        // Policy files are named relative to the configuration file.
+        let base = path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let (mut agent_limits, mut max_bytes, mut max_tokens) =
+            (Vec::new(), Vec::new(), Vec::new());
+        let (mut result_policies, mut policies) = (Vec::new(), Vec::new());
+        for (tool, settings) in config.tools {
+            if let Some(max) = settings.agent_limit {
+                agent_limits.push((tool.clone(), max));
+            }
+            if let Some(max) = settings.max_bytes {
+                max_bytes.push((tool.clone(), max));
+            }
+            if let Some(max) = settings.max_tokens {
+                max_tokens.push((tool.clone(), max));
+            }
+            if let Some(file) = settings.result_policy {
+                result_policies.push((tool.clone(), base.join(file)));
+            }
+            for (field, file) in settings.policies {
+                // A policy on the same field from the command line replaces the file's.
+                let named = self
+                    .policies
+                    .iter()
+                    .any(|(t, f, _)| *t == tool && *f == field);
+                if !named {
+                    policies.push((tool.clone(), field, base.join(file)));
+                }
+            }
+        }
+        prepend(&mut self.agent_limits, agent_limits);
+        prepend(&mut self.max_bytes, max_bytes);
+        prepend(&mut self.max_tokens, max_tokens);
+        prepend(&mut self.result_policies, result_policies);
+        prepend(&mut self.policies, policies);
+        Ok(())
+    }
+}
+
+/// `items` put before the entries of `list`.
+fn prepend<T>(list: &mut Vec<T>, mut items: Vec<T>) {
+    items.append(list);
+    *list = items;
+}
+
+async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
+    args.merge_config()?;
     let mut limits: BTreeMap<String, ResultLimits> = BTreeMap::new();
     for (tool, max) in &args.agent_limits {
         let entry = limits.entry(tool.clone()).or_default();
@@ -1241,6 +1327,116 @@ mod tests {
         assert!(tool_number("search").is_err());
         assert!(tool_number("=3").is_err());
         assert!(tool_number("search=-1").is_err());
+    }
+
+    fn parsed(arguments: &[&str]) -> ProxyArgs {
+        use clap::Parser as _;
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            proxy: ProxyArgs,
+        }
+        Command::try_parse_from(std::iter::once("proxy").chain(arguments.iter().copied()))
+            .unwrap()
+            .proxy
+    }
+
+    #[test]
+    fn a_config_file_sets_what_the_command_line_does_not() {
+        let folder =
+            std::env::temp_dir().join(format!("guardrails-proxy-config-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = folder.join("proxy.toml");
+        std::fs::write(
+            &file,
+            r#"
+[tools.search]
+agent_limit = 50
+max_bytes = 2000
+
+[tools.fetch]
+max_tokens = 300
+result_policy = "results.toml"
+policies = { body = "prose.toml", title = "titles.toml" }
+"#,
+        )
+        .unwrap();
+        let config = file.to_str().unwrap();
+        let mut args = parsed(&[
+            "--config",
+            config,
+            "--agent-limit",
+            "search=5",
+            "--policy",
+            "fetch.title=mine.toml",
+            "--",
+            "server",
+        ]);
+        args.merge_config().unwrap();
+        // The file's settings come first; a later one replaces an earlier one.
+        assert_eq!(
+            args.agent_limits,
+            [("search".to_owned(), 50), ("search".to_owned(), 5)]
+        );
+        assert_eq!(args.max_bytes, [("search".to_owned(), 2000)]);
+        assert_eq!(args.max_tokens, [("fetch".to_owned(), 300)]);
+        assert_eq!(
+            args.result_policies,
+            [("fetch".to_owned(), folder.join("results.toml"))]
+        );
+        assert_eq!(
+            args.policies,
+            [
+                (
+                    "fetch".to_owned(),
+                    "body".to_owned(),
+                    folder.join("prose.toml")
+                ),
+                (
+                    "fetch".to_owned(),
+                    "title".to_owned(),
+                    PathBuf::from("mine.toml")
+                ),
+            ]
+        );
+
+        std::fs::write(&file, "[tools.search]\nagent_limt = 5\n").unwrap();
+        let error = parsed(&["--config", config, "--", "server"])
+            .merge_config()
+            .unwrap_err();
+        assert!(
+            error.0.contains("unknown field `agent_limt`"),
+            "{}",
+            error.0
+        );
+        assert!(error.0.contains("agent_limit"), "{}", error.0);
+
+        std::fs::remove_dir_all(&folder).unwrap();
+        let error = parsed(&["--config", config, "--", "server"])
+            .merge_config()
+            .unwrap_err();
+        assert!(
+            error.0.starts_with(&format!("cannot read {config}")),
+            "{}",
+            error.0
+        );
+    }
+
+    #[test]
+    fn the_readmes_config_file_reads() {
+        let readme = include_str!("../../../../README.md");
+        let start = readme
+            .find("Per-tool settings for many tools")
+            .expect("the README shows a config file");
+        let block = readme[start..]
+            .split("```toml\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("a TOML block");
+        let config: ConfigFile = toml::from_str(block).unwrap();
+        assert_eq!(config.tools.len(), 3);
+        assert_eq!(config.tools["search_files"].max_tokens, Some(4000));
+        assert_eq!(config.tools["write_file"].policies.len(), 1);
     }
 
     #[test]
