@@ -161,12 +161,12 @@ impl Cx {
                 .any(|seg| matches!(seg, Segment::Field(field, _) if barred(field)))
     }
 
-    /// Ends the pass, returning its report and the repairs it made.
     /// The repairs made so far, taken out of the context.
     pub(crate) fn take_repairs(&mut self) -> Vec<Repair> {
         std::mem::take(&mut self.repairs)
     }
 
+    /// Ends the pass, returning its report and the repairs it made.
     pub(crate) fn finish(mut self) -> (Report, Vec<Repair>) {
         let repairs = std::mem::take(&mut self.repairs);
         (self.into_report(), repairs)
