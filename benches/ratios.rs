@@ -119,11 +119,12 @@
 //! the floor in instructions (1.19 before). The telemetry ratio's recorder then became
 //! `metrics_util`'s registry, which exporters use, in place of the bench's own (a mutex over a
 //! standard-hasher map, an `Arc` per histogram registration): `telemetry_on` 16,822 against
-//! `telemetry_off` 15,690 (2,000 calls), 1.072 where the bench's registry read 1.100; what is
+//! `telemetry_off` 15,690 (2,000 calls), 1.072, where the bench's registry read 1.100 (17,910
+//! against 16,278, before the valid-path changes above); what is
 //! left is the registry's key comparisons (about 340), the subscriber's span (about 460) and
 //! the clock read and two calls into the recorder. One whole run after all of it (load average
 //! 3 to 4): `valid_vs_serde` 1.108, `valid_vs_floor` 1.032, `repair_unneeded` 1.025 (1.001 and
-//! 1.004 in two runs of its own), `invalid_unknown_key_vs_jsonschema` 3.359 (24,836 against
+//! 1.004 in two runs of the valid-path ratios alone), `invalid_unknown_key_vs_jsonschema` 3.359 (24,836 against
 //! 12,642 instructions: the allocations of the report's strings weigh more in time than in
 //! instructions), `guard_router_vs_rmcp` 1.260, `telemetry_on_vs_off` 1.128.
 //!
