@@ -119,7 +119,7 @@ fn issues(report: &Report) -> Vec<(&str, IssueCode)> {
     report
         .issues()
         .iter()
-        .map(|issue| (issue.path.as_str(), issue.code))
+        .map(|issue| (&*issue.path, issue.code))
         .collect()
 }
 

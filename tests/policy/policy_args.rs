@@ -291,7 +291,7 @@ fn the_builtin_profiles_are_named_by_their_names() {
         "observation": "The logs suggest a leak.",
         "decision": "Success is guaranteed.",
     }));
-    let paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    let paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
     assert!(paths.contains(&"base"), "{report}");
     assert!(paths.contains(&"observation"), "{report}");
     assert!(paths.contains(&"decision"), "{report}");

@@ -30,6 +30,6 @@ pub fn codes(report: &Report) -> Vec<(&str, IssueCode)> {
     report
         .issues()
         .iter()
-        .map(|issue| (issue.path.as_str(), issue.code))
+        .map(|issue| (&*issue.path, issue.code))
         .collect()
 }

@@ -65,7 +65,7 @@ fn every_format_names_every_field_and_shows_a_valid_example() {
         let text = render(format, false);
         for issue in report.issues() {
             assert!(
-                text.contains(&issue.path),
+                text.contains(&*issue.path),
                 "{format:?} names {}",
                 issue.path
             );

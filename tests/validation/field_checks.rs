@@ -56,7 +56,7 @@ fn a_rule_of_named_fields_is_heard_beside_every_other_mistake() {
         "colour": "red",
     }))
     .unwrap_err();
-    let mut paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    let mut paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
     paths.sort_unstable();
     assert_eq!(paths, ["colour", "end", "seats", "tags", "title"]);
     let end = report.at("end").unwrap();
@@ -89,7 +89,7 @@ fn a_rule_waits_for_the_fields_it_reads_and_only_those() {
         "room": "S1", "seats": 9, "title": "standup", "end": 30, "tags": [],
     }))
     .unwrap_err();
-    let mut paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    let mut paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
     paths.sort_unstable();
     assert_eq!(paths, ["end", "seats", "start"]);
     assert_eq!(
@@ -158,7 +158,7 @@ fn the_task_trackers_rule_is_heard_beside_a_bad_date() {
         "status": "blocked",
     }))
     .unwrap_err();
-    let mut paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    let mut paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
     paths.sort_unstable();
     assert_eq!(paths, ["description", "due"]);
     assert_eq!(
@@ -195,7 +195,7 @@ fn a_list_item_is_reported_at_its_own_index_wherever_it_is_in_the_list() {
         "counts": [1, 255, 256, 2.5, -1, 3],
     }))
     .unwrap_err();
-    let paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    let paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
     assert_eq!(
         paths,
         [

@@ -44,11 +44,8 @@ fn too_many_entries_never_reach_the_handler() {
     let call =
         json!({"labels": {}, "settings": {"a": 1}, "notes": {}, "extra": {"a": 1, "b": 2, "c": 3}});
     let report = Label::validate_value(call).unwrap_err();
-    let codes: Vec<(&str, IssueCode)> = report
-        .issues()
-        .iter()
-        .map(|i| (i.path.as_str(), i.code))
-        .collect();
+    let codes: Vec<(&str, IssueCode)> =
+        report.issues().iter().map(|i| (&*i.path, i.code)).collect();
     assert_eq!(
         codes,
         [

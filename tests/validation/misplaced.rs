@@ -52,7 +52,7 @@ fn message(report: &Report, path: &str) -> String {
         .at(path)
         .unwrap_or_else(|| panic!("no issue at {path}: {report}"))
         .message
-        .clone()
+        .to_string()
 }
 
 fn xml(report: &Report) -> String {
@@ -206,5 +206,5 @@ fn recursive_types_are_searched_without_looping() {
 }
 
 fn message_of(report: &Report, path: &str) -> String {
-    report.at(path).unwrap().message.clone()
+    report.at(path).unwrap().message.to_string()
 }

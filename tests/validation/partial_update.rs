@@ -47,11 +47,8 @@ fn a_sent_value_is_still_held_to_its_guards_and_type() {
         json!({"id": 1, "phone": "call me", "tags": ["a", "b", "c"]}),
     )
     .unwrap_err();
-    let codes: Vec<(&str, IssueCode)> = report
-        .issues()
-        .iter()
-        .map(|i| (i.path.as_str(), i.code))
-        .collect();
+    let codes: Vec<(&str, IssueCode)> =
+        report.issues().iter().map(|i| (&*i.path, i.code)).collect();
     assert_eq!(
         codes,
         [("phone", IssueCode::Pattern), ("tags", IssueCode::TooLong)]

@@ -58,7 +58,7 @@ fn a_struct_check_reports_at_the_field_it_names_with_its_coaching() {
 #[test]
 fn several_checks_and_several_issues_each_come_in_the_same_pass() {
     let report = Booking::validate_value(json!({"room": "A1", "start": 1, "end": 20})).unwrap_err();
-    let paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    let paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
     assert_eq!(paths, ["start", "end"]);
 }
 
@@ -72,7 +72,7 @@ fn a_check_runs_once_the_fields_pass_and_beside_unknown_keys() {
     // recorded before the struct is built).
     let report = Booking::validate_value(json!({"room": "A1", "start": 12, "end": 11, "ned": 1}))
         .unwrap_err();
-    let paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    let paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
     assert_eq!(paths, ["ned", "end"]);
 }
 

@@ -47,7 +47,7 @@ fn a_variant_check_reports_at_the_variants_field_path_in_the_one_pass() {
         "recurrence": {"kind": "daily", "from": 40, "until": 30},
     }))
     .unwrap_err();
-    let mut paths: Vec<&str> = report.issues().iter().map(|i| i.path.as_str()).collect();
+    let mut paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
     paths.sort_unstable();
     assert_eq!(paths, ["recurrence.until", "title"]);
     let issue = report.at("recurrence.until").unwrap();

@@ -33,8 +33,8 @@ impl Renderer for Xml {
             .map(|issue| {
                 issue.path.len()
                     + issue.message.len()
-                    + issue.received.as_ref().map_or(0, String::len)
-                    + issue.fix.as_ref().map_or(0, String::len)
+                    + issue.received.as_ref().map_or(0, |text| text.len())
+                    + issue.fix.as_ref().map_or(0, |text| text.len())
             })
             .sum();
         out.reserve(256 + r.tool.len() + issues + 64 * shown.len() + example.len());

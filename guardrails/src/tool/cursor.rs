@@ -103,15 +103,16 @@ impl Page {
 #[must_use]
 pub fn stale(cursor_offset: usize, total: usize) -> Issue {
     Issue {
-        path: CURSOR_FIELD.to_owned(),
+        path: CURSOR_FIELD.into(),
         code: IssueCode::Cursor,
         message: format!(
             "This cursor is stale: it starts at item {} and the results now hold {total}.",
             cursor_offset.saturating_add(1)
-        ),
+        )
+        .into(),
         received: None,
         expected: None,
-        fix: Some("Leave `cursor` out to start again from the first page.".to_owned()),
+        fix: Some("Leave `cursor` out to start again from the first page.".into()),
     }
 }
 
@@ -121,12 +122,12 @@ pub fn stale(cursor_offset: usize, total: usize) -> Issue {
 )]
 fn issue(code: IssueCode, message: String, sent: &Value) -> Box<Issue> {
     Box::new(Issue {
-        path: CURSOR_FIELD.to_owned(),
+        path: CURSOR_FIELD.into(),
         code,
-        message,
-        received: Some(preview(sent)),
-        expected: Some("the `next_cursor` of the previous result".to_owned()),
-        fix: Some(START_OVER.to_owned()),
+        message: message.into(),
+        received: Some(preview(sent).into()),
+        expected: Some("the `next_cursor` of the previous result".into()),
+        fix: Some(START_OVER.into()),
     })
 }
 

@@ -124,7 +124,7 @@ impl CallOutput {
                     .report
                     .issues()
                     .iter()
-                    .map(|issue| (issue.path.clone(), issue.code))
+                    .map(|issue| (issue.path.clone().into_owned(), issue.code))
                     .collect(),
             ),
         }

@@ -35,12 +35,12 @@ pub fn take_alias(
         format!("`{key}` is another name of `{name}`, which was sent too.")
     };
     cx.push_issue(Issue {
-        path,
+        path: path.into(),
         code: IssueCode::UnknownField,
-        message,
+        message: message.into(),
         received: None,
         expected: None,
-        fix: Some(format!("Send the field once, as `{name}`.")),
+        fix: Some(format!("Send the field once, as `{name}`.").into()),
     });
 }
 

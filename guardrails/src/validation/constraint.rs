@@ -336,9 +336,9 @@ impl Constraints {
             let allowed = self.allowed_list();
             cx.fail(
                 IssueCode::Enum,
-                concat(&["Not one of the allowed values: ", &allowed, "."]),
+                concat(&["Not one of the allowed values: ", &allowed, "."]).into(),
                 Some(value),
-                Some(concat(&["one of ", &allowed])),
+                Some(concat(&["one of ", &allowed]).into()),
             );
         }
     }
@@ -348,13 +348,13 @@ impl Constraints {
             && len < min
         {
             let (code, message, expected) = wording::length_issue(len, min, unit, false);
-            cx.fail(code, message, Some(value), Some(expected));
+            cx.fail(code, message.into(), Some(value), Some(expected.into()));
         }
         if let Some(max) = self.max_length
             && len > max
         {
             let (code, message, expected) = wording::length_issue(len, max, unit, true);
-            cx.fail(code, message, Some(value), Some(expected));
+            cx.fail(code, message.into(), Some(value), Some(expected.into()));
         }
     }
 
@@ -374,7 +374,12 @@ impl Constraints {
             && !pattern.is_match(s)
         {
             let (message, expected) = wording::pattern_issue(pattern.source());
-            cx.fail(IssueCode::Pattern, message, Some(value), Some(expected));
+            cx.fail(
+                IssueCode::Pattern,
+                message.into(),
+                Some(value),
+                Some(expected.into()),
+            );
         }
         if let Some(format) = self.format {
             check_format(format, s, value, cx);
@@ -387,7 +392,12 @@ impl Constraints {
             && let Some((first, second)) = first_duplicate(items)
         {
             let (message, expected) = wording::unique_issue(first, second);
-            cx.fail(IssueCode::NotUnique, message, Some(value), Some(expected));
+            cx.fail(
+                IssueCode::NotUnique,
+                message.into(),
+                Some(value),
+                Some(expected.into()),
+            );
         }
     }
 
@@ -398,7 +408,7 @@ impl Constraints {
                 || (!min.exclusive && matches!(ord, Some(Ordering::Equal)));
             if !ok {
                 let (code, message, expected) = wording::number_issue(min, false);
-                cx.fail(code, message, Some(value), Some(expected));
+                cx.fail(code, message.into(), Some(value), Some(expected.into()));
             }
         }
         if let Some(max) = self.maximum {
@@ -407,14 +417,19 @@ impl Constraints {
                 || (!max.exclusive && matches!(ord, Some(Ordering::Equal)));
             if !ok {
                 let (code, message, expected) = wording::number_issue(max, true);
-                cx.fail(code, message, Some(value), Some(expected));
+                cx.fail(code, message.into(), Some(value), Some(expected.into()));
             }
         }
         if let Some(step) = self.multiple_of
             && !is_multiple_of(n, step)
         {
             let (message, expected) = wording::multiple_of_issue(step);
-            cx.fail(IssueCode::MultipleOf, message, Some(value), Some(expected));
+            cx.fail(
+                IssueCode::MultipleOf,
+                message.into(),
+                Some(value),
+                Some(expected.into()),
+            );
         }
     }
 

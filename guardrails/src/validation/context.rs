@@ -1,17 +1,14 @@
 //! The context of one validation pass: the issues found so far and where the pass is.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use foldhash::fast::FixedState;
 use serde_json::Value;
 
 use super::info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
-use super::misplaced::{self, Place};
+use super::misplaced::{self, Place, TextTable};
 use super::repair::Repair;
-use super::report::{Issue, IssueCode, IssueSink, Report, push_key};
+use super::report::{Issue, IssueCode, IssueSink, Report, is_plain_key, push_key};
 use crate::policy::Policy;
 use crate::text::{closest, cut, did_you_mean, preview, quoted_list};
 
@@ -198,12 +195,12 @@ impl Cx {
     }
 
     /// What an issue at the current place says was sent.
-    fn received(&self, value: &Value) -> String {
-        if self.withholds_values() {
+    fn received(&self, value: &Value) -> Cow<'static, str> {
+        Cow::Owned(if self.withholds_values() {
             withheld(value)
         } else {
             preview(value)
-        }
+        })
     }
 
     /// A probe pass: it reads arguments (a type's valid example) through the very code that
@@ -265,7 +262,7 @@ impl Cx {
                 let template = misplaced::template_of(&issue.path);
                 if let Some((_, sent)) = self.moves.iter().find(|(to, _)| *to == template) {
                     let _ = write!(
-                        issue.message,
+                        issue.message.to_mut(),
                         " It was sent as `{sent}` instead: move it here."
                     );
                 }
@@ -304,6 +301,20 @@ impl Cx {
             push_key(&mut out, field.name);
         }
         out
+    }
+
+    /// The current path as an issue keeps it: a top-level field's is its name, borrowed from
+    /// the declaration; a deeper place's is built.
+    fn issue_path(&self) -> Cow<'static, str> {
+        let field = match (self.path.as_slice(), self.leaf) {
+            ([], Some((field, _))) => Some(field.name),
+            ([Segment::Field(field, _)], None) => Some(field.name),
+            _ => None,
+        };
+        match field {
+            Some(name) if is_plain_key(name) => Cow::Borrowed(name),
+            _ => Cow::Owned(self.path()),
+        }
     }
 
     /// Runs `f` one array index deeper.
@@ -386,7 +397,7 @@ impl Cx {
     }
 
     /// The fix text of the innermost field being checked.
-    fn current_fix(&self) -> Option<String> {
+    fn current_fix(&self) -> Option<Cow<'static, str>> {
         let in_path = self.path.iter().rev().find_map(|seg| match seg {
             Segment::Field(field, kind) => Some((*field, *kind)),
             _ => None,
@@ -400,9 +411,9 @@ impl Cx {
     pub fn fail(
         &mut self,
         code: IssueCode,
-        message: impl Into<String>,
+        message: impl Into<Cow<'static, str>>,
         received: Option<&Value>,
-        expected: Option<String>,
+        expected: Option<Cow<'static, str>>,
     ) {
         if self.is_probing() {
             return;
@@ -412,7 +423,7 @@ impl Cx {
             return;
         }
         let issue = Issue {
-            path: self.path(),
+            path: self.issue_path(),
             code,
             message: message.into(),
             received: received.map(|value| self.received(value)),
@@ -434,7 +445,7 @@ impl Cx {
             IssueCode::Type,
             format!("Expected {noun}, got {got}."),
             Some(value),
-            Some(noun),
+            Some(noun.into()),
         );
     }
 
@@ -477,20 +488,20 @@ impl Cx {
             closest(key, candidates)
                 .and_then(|best| fields.iter().find(|f| !f.skipped && f.name == best))
         };
+        let worded = |(message, fix, sensitive): (String, String, bool)| {
+            (Cow::Owned(message), Cow::Owned(fix), sensitive)
+        };
         let (message, fix, sensitive) = if let Some(field) = by_rust_name {
-            rename(&not_a_field, field)
+            worded(rename(&not_a_field, field))
         } else if let Some(places) = misplaced(false) {
-            self.moved(&not_a_field, key, &places, true)
+            worded(self.moved(&not_a_field, key, &places, true))
         } else if let Some(field) = near_here() {
-            rename(&not_a_field, field)
+            worded(rename(&not_a_field, field))
         } else if let Some(places) = misplaced(true) {
-            self.moved(&not_a_field, key, &places, false)
+            worded(self.moved(&not_a_field, key, &places, false))
         } else {
-            (
-                not_a_field.into_owned(),
-                remove_fix_of(fields).to_owned(),
-                false,
-            )
+            // Both texts depend on the declaration alone: nothing is worded for this call.
+            (not_a_field, Cow::Borrowed(remove_fix_of(fields)), false)
         };
         let received = if sensitive || self.withhold_all {
             withheld(value)
@@ -510,18 +521,18 @@ impl Cx {
             self.path.pop();
             path
         };
+        if let Some(sent) = &self.pending_move {
+            self.moves.push((sent.clone(), path.clone()));
+            self.pending_move = None;
+        }
         let issue = Issue {
-            path,
+            path: Cow::Owned(path),
             code: IssueCode::UnknownField,
             message,
-            received: Some(received),
+            received: Some(Cow::Owned(received)),
             expected: None,
             fix: Some(fix),
         };
-        if let Some(sent) = &self.pending_move {
-            self.moves.push((sent.clone(), issue.path.clone()));
-            self.pending_move = None;
-        }
         self.report.push(issue);
     }
 
@@ -592,7 +603,7 @@ impl Cx {
             IssueCode::Missing,
             "Required field is missing.",
             None,
-            Some(kind().noun()),
+            Some(kind().noun().into()),
         );
         self.leave(previous);
     }
@@ -623,36 +634,13 @@ impl ListCx<'_> {
     }
 }
 
-/// The most fix texts a thread keeps.
-const CACHED_FIXES: usize = 1024;
-
-thread_local! {
-    /// The fix texts of the fields this thread reported issues on, by field and kind: a fix
-    /// text says what the field accepts, which its declaration fixes, so it is worded once.
-    static FIXES: RefCell<HashMap<(usize, usize), Box<str>, FixedState>> =
-        const { RefCell::new(HashMap::with_hasher(FixedState::with_seed(0))) };
-}
-
-/// The fix text of `field`, whose type has the kind `kind` builds.
-fn fix_text(field: &'static FieldInfo, kind: fn() -> Kind) -> String {
+/// The fix text of `field`, whose type has the kind `kind` builds: what the field accepts,
+/// which its declaration fixes, so it is worded once per field and kind and borrowed after.
+fn fix_text(field: &'static FieldInfo, kind: fn() -> Kind) -> Cow<'static, str> {
     // Both are addresses of statics, never reused for another field or kind.
+    static FIXES: TextTable = TextTable::new();
     let key = (std::ptr::from_ref(field) as usize, kind as usize);
-    // A thread that is ending has no cache left: the text is worded anew there.
-    let cached = FIXES
-        .try_with(|fixes| fixes.borrow().get(&key).map(|text| String::from(&**text)))
-        .ok()
-        .flatten();
-    if let Some(text) = cached {
-        return text;
-    }
-    let text = field.fix_with(&kind());
-    let _ = FIXES.try_with(|fixes| {
-        let mut fixes = fixes.borrow_mut();
-        if fixes.len() < CACHED_FIXES {
-            fixes.insert(key, Box::from(text.as_str()));
-        }
-    });
-    text
+    FIXES.text(key, || field.fix_with(&kind()))
 }
 
 impl Drop for Cx {
@@ -685,12 +673,12 @@ pub(crate) fn unknown_field_issue(
     let mut path = container.to_owned();
     push_key(&mut path, &cut(key, KEY_PREVIEW_CHARS));
     Issue {
-        path,
+        path: path.into(),
         code: IssueCode::UnknownField,
-        message,
-        received: Some(preview(value)),
+        message: message.into(),
+        received: Some(preview(value).into()),
         expected: None,
-        fix: Some(fix),
+        fix: Some(fix.into()),
     }
 }
 
@@ -780,9 +768,9 @@ impl IssueSink for Cx {
     fn fail(
         &mut self,
         code: IssueCode,
-        message: String,
+        message: Cow<'static, str>,
         received: Option<&Value>,
-        expected: Option<String>,
+        expected: Option<Cow<'static, str>>,
     ) {
         Cx::fail(self, code, message, received, expected);
     }

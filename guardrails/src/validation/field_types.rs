@@ -53,7 +53,7 @@ mod formatted {
                     format.describe()
                 ),
                 Some(value),
-                Some(format.describe().to_owned()),
+                Some(format.describe().into()),
             );
         }
         parsed
@@ -228,7 +228,7 @@ mod decimal {
                     IssueCode::Pattern,
                     format!("Not {DECIMAL_DESCRIPTION}."),
                     Some(&value),
-                    Some(DECIMAL_DESCRIPTION.to_owned()),
+                    Some(DECIMAL_DESCRIPTION.into()),
                 );
             }
             parsed

@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::constraint::CustomCheck;
 use super::context::Cx;
 use super::info::{FieldInfo, Kind};
+use super::misplaced::TextTable;
 use super::report::IssueCode;
 use super::value::ArgValue;
 use crate::text::{concat, quoted_list};
@@ -97,12 +98,18 @@ pub fn run_custom<T: ArgValue, M, C: CustomCheck<T, M>>(
 /// Records a value that is none of an enum's names.
 pub fn enum_mismatch(cx: &mut Cx, variants: &'static [&'static str], value: &Value) {
     if value.is_string() {
-        let allowed = super::misplaced::list_text(variants, || quoted_list(variants));
+        // Both texts depend on the enum alone: worded once per enum, borrowed after.
+        static MESSAGES: TextTable = TextTable::new();
+        static EXPECTED: TextTable = TextTable::new();
+        let key = (variants.as_ptr() as usize, variants.len());
+        let allowed = || super::misplaced::list_text(variants, || quoted_list(variants));
         cx.fail(
             IssueCode::Enum,
-            concat(&["Not one of the allowed values: ", allowed, "."]),
+            MESSAGES.text(key, || {
+                concat(&["Not one of the allowed values: ", allowed(), "."])
+            }),
             Some(value),
-            Some(concat(&["one of ", allowed])),
+            Some(EXPECTED.text(key, || concat(&["one of ", allowed()]))),
         );
     } else {
         cx.type_mismatch(&Kind::Enum(variants), value);

@@ -7,6 +7,7 @@
 //! validator, the example. A valid call costs one `is_valid` pass; only an invalid one pays for
 //! the issues.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -202,11 +203,11 @@ impl SchemaArgs {
         if report.is_empty() {
             // The validator rejects the value without saying where: say so rather than pass it.
             report.push(Issue {
-                path: String::new(),
+                path: Cow::Borrowed(""),
                 code: IssueCode::Type,
-                message: "The arguments do not match the tool's input schema.".to_owned(),
-                received: Some(preview(arguments)),
-                expected: Some(describe(&self.schema, self.root())),
+                message: "The arguments do not match the tool's input schema.".into(),
+                received: Some(preview(arguments).into()),
+                expected: Some(describe(&self.schema, self.root()).into()),
                 fix: None,
             });
         }
@@ -320,12 +321,12 @@ impl SchemaArgs {
         let mut push =
             |code: IssueCode, message: String, path: String, expected: Option<String>| {
                 let issue = Issue {
-                    path,
+                    path: path.into(),
                     code,
-                    message,
-                    received: Some(preview(sent)),
-                    expected,
-                    fix: fix.clone(),
+                    message: message.into(),
+                    received: Some(preview(sent).into()),
+                    expected: expected.map(Into::into),
+                    fix: fix.clone().map(Into::into),
                 };
                 report.push(issue);
             };
@@ -342,12 +343,12 @@ impl SchemaArgs {
                 let mut at = path.clone();
                 super::report::push_key(&mut at, &cut(name, 64));
                 let issue = Issue {
-                    path: at,
+                    path: at.into(),
                     code: IssueCode::Missing,
-                    message: "Required field is missing.".to_owned(),
+                    message: "Required field is missing.".into(),
                     received: None,
-                    expected: field.map(|f| noun(f, root_schema)),
-                    fix: field.map(|f| describe(f, root_schema)),
+                    expected: field.map(|f| noun(f, root_schema)).map(Into::into),
+                    fix: field.map(|f| describe(f, root_schema)).map(Into::into),
                 };
                 report.push(issue);
             }
@@ -374,12 +375,12 @@ impl SchemaArgs {
             ValidationErrorKind::Custom { keyword, .. } if keyword == WHOLE_INTEGER => {
                 let (code, message, expected, fix) = whole_float_issue(sent);
                 report.push(Issue {
-                    path,
+                    path: path.into(),
                     code,
-                    message,
-                    received: Some(preview(sent)),
-                    expected,
-                    fix,
+                    message: message.into(),
+                    received: Some(preview(sent).into()),
+                    expected: expected.map(Into::into),
+                    fix: fix.map(Into::into),
                 });
             }
             other => {
@@ -434,8 +435,9 @@ impl SchemaArgs {
                 // A field of another variant: say which, rather than "did you mean"
                 // the same name.
                 issue.message =
-                    format!("Not a field of this variant: it belongs to the variant with {owner}.");
-                issue.fix = Some(format!("Remove it, or send {owner} with it."));
+                    format!("Not a field of this variant: it belongs to the variant with {owner}.")
+                        .into();
+                issue.fix = Some(format!("Remove it, or send {owner} with it.").into());
             }
             report.push(issue);
         }
@@ -470,13 +472,13 @@ impl SchemaArgs {
                         let mut at = union.path.clone();
                         super::report::push_key(&mut at, &cut(tag, 64));
                         report.push(Issue {
-                            path: at,
+                            path: at.into(),
                             code: IssueCode::Missing,
                             message: "Required field is missing: it says which variant this is."
-                                .to_owned(),
+                                .into(),
                             received: None,
-                            expected: Some(allowed_values_of(&allowed)),
-                            fix: Some(allowed_values_of(&allowed)),
+                            expected: Some(allowed_values_of(&allowed).into()),
+                            fix: Some(allowed_values_of(&allowed).into()),
                         });
                     }
                 }
@@ -553,12 +555,12 @@ fn no_branch_issue(union: &Union<'_, '_>, root: &Map<String, Value>) -> Issue {
         alternatives(&branches, root)
     };
     Issue {
-        path: union.path.clone(),
+        path: union.path.clone().into(),
         code: IssueCode::Type,
-        message: format!("Expected {expected}, got {}.", json_type_noun(union.sent)),
-        received: Some(preview(union.sent)),
-        expected: Some(expected.clone()),
-        fix: Some(expected),
+        message: format!("Expected {expected}, got {}.", json_type_noun(union.sent)).into(),
+        received: Some(preview(union.sent).into()),
+        expected: Some(expected.clone().into()),
+        fix: Some(expected.into()),
     }
 }
 
@@ -668,19 +670,17 @@ fn other_variant_issue(
     let mut path = container.to_owned();
     super::report::push_key(&mut path, &cut(key, 64));
     Issue {
-        path,
+        path: path.into(),
         code: IssueCode::UnknownField,
         message: format!(
             "Not a field of the variant with {tag}: {}: it belongs to the variant with {tag}: {}.",
             preview(meant),
             preview(owner)
-        ),
-        received: Some(preview(value)),
+        )
+        .into(),
+        received: Some(preview(value).into()),
         expected: None,
-        fix: Some(format!(
-            "Remove it, or send {tag}: {} with it.",
-            preview(owner)
-        )),
+        fix: Some(format!("Remove it, or send {tag}: {} with it.", preview(owner)).into()),
     }
 }
 
@@ -778,12 +778,12 @@ fn not_one_of(path: String, what: &str, sent: &Value, allowed: &[&Value]) -> Iss
         ),
     };
     Issue {
-        path,
+        path: path.into(),
         code: IssueCode::Enum,
-        message,
-        received: Some(preview(sent)),
-        expected: Some(list.clone()),
-        fix: Some(list),
+        message: message.into(),
+        received: Some(preview(sent).into()),
+        expected: Some(list.clone().into()),
+        fix: Some(list.into()),
     }
 }
 
@@ -979,7 +979,11 @@ fn plain_issue(
         ValidationErrorKind::Format { format } => match StringFormat::from_name(format) {
             Some(known) => {
                 let (message, expected) = wording::format_issue(known);
-                (IssueCode::Format, message, Some(expected))
+                (
+                    IssueCode::Format,
+                    message.into_owned(),
+                    Some(expected.into_owned()),
+                )
             }
             None => (
                 IssueCode::Format,
@@ -2197,7 +2201,7 @@ mod tests {
         let codes: Vec<(&str, &str)> = report
             .issues()
             .iter()
-            .map(|i| (i.path.as_str(), i.code.as_str()))
+            .map(|i| (&*i.path, i.code.as_str()))
             .collect();
         for expected in [
             ("username", "too_short"),
@@ -2423,7 +2427,7 @@ mod tests {
         let codes: Vec<(&str, &str)> = report
             .issues()
             .iter()
-            .map(|i| (i.path.as_str(), i.code.as_str()))
+            .map(|i| (&*i.path, i.code.as_str()))
             .collect();
         for expected in [
             ("maybe.kind", "enum"),

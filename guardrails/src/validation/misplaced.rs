@@ -110,6 +110,51 @@ pub(crate) fn fields_text(
     })
 }
 
+/// The most texts a [`TextTable`] keeps: one per declaration (a field of a type, an enum, a
+/// format), so a program reaches it only by building descriptions at run time, whose texts are
+/// then worded per call.
+const MAX_DECLARED_TEXTS: usize = 4096;
+
+/// Texts that depend on a declaration alone (the fix of a field, the message of an enum), by
+/// the addresses of the `'static` parts they are worded from: worded the first time, borrowed
+/// after, so that a rejected call allocates only for what it sent.
+pub(crate) struct TextTable(RwLock<HashMap<(usize, usize), &'static str, FixedState>>);
+
+impl TextTable {
+    pub(crate) const fn new() -> Self {
+        Self(RwLock::new(HashMap::with_hasher(FixedState::with_seed(0))))
+    }
+
+    /// The text at `key`, worded by `word` the first time; past [`MAX_DECLARED_TEXTS`], worded
+    /// anew each time and not kept.
+    pub(crate) fn text(
+        &self,
+        key: (usize, usize),
+        word: impl FnOnce() -> String,
+    ) -> Cow<'static, str> {
+        let found = self
+            .0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .copied();
+        if let Some(text) = found {
+            return Cow::Borrowed(text);
+        }
+        let text = word();
+        let mut texts = self.0.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(kept) = texts.get(&key) {
+            return Cow::Borrowed(kept);
+        }
+        if texts.len() >= MAX_DECLARED_TEXTS {
+            return Cow::Owned(text);
+        }
+        let kept: &'static str = Box::leak(text.into_boxed_str());
+        texts.insert(key, kept);
+        Cow::Borrowed(kept)
+    }
+}
+
 /// A text of the names `names` (the variants of one enum), worded by `word` once per enum.
 /// `word` depends on the names alone: two empty lists may share an address, and so one text.
 pub(crate) fn list_text(
@@ -266,6 +311,25 @@ pub(crate) fn example_path(container: &str, field: &FieldInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_table_lends_each_text_once_worded_and_words_anew_past_its_cap() {
+        static TEXTS: TextTable = TextTable::new();
+        let first = TEXTS.text((1, 1), || "first".to_owned());
+        let again = TEXTS.text((1, 1), || unreachable!("a kept text is not worded again"));
+        assert!(matches!(first, Cow::Borrowed("first")), "{first:?}");
+        assert!(matches!(again, Cow::Borrowed("first")), "{again:?}");
+        // Keys differing in either part are texts of their own.
+        assert_eq!(TEXTS.text((1, 2), || "second".to_owned()), "second");
+        assert_eq!(TEXTS.text((2, 1), || "third".to_owned()), "third");
+        for n in 0..MAX_DECLARED_TEXTS {
+            let _ = TEXTS.text((10, n), || n.to_string());
+        }
+        // Full: a new key's text is still right, only no longer kept.
+        let past = TEXTS.text((11, 0), || "past the cap".to_owned());
+        assert!(matches!(past, Cow::Owned(ref text) if text == "past the cap"), "{past:?}");
+        assert!(matches!(TEXTS.text((1, 1), || unreachable!()), Cow::Borrowed("first")));
+    }
 
     #[test]
     fn a_table_is_kept_per_slice_not_per_start_address() {

@@ -160,20 +160,20 @@ fn check_text(cx: &mut Cx, text: &str, policy: &Policy, gate: WarningGate) {
         }
         let withhold = cx.withholds_values();
         let issue = Issue {
-            path: cx.path(),
+            path: cx.path().into(),
             code: IssueCode::Policy,
-            message: message(violation, withhold),
+            message: message(violation, withhold).into(),
             // The part of a long text around the violation, not its first line.
             received: Some(match &violation.found {
-                _ if withhold => withheld_text(text),
-                Some(found) => preview_span(text, found.start..found.end),
-                None => preview_text(text),
+                _ if withhold => withheld_text(text).into(),
+                Some(found) => preview_span(text, found.start..found.end).into(),
+                None => preview_text(text).into(),
             }),
             expected: violation
                 .alternative
                 .as_deref()
-                .map(|alternative| cut(alternative, RULE_TEXT_CHARS).into_owned()),
-            fix: Some(fix(violation, acknowledgement, withhold)),
+                .map(|alternative| cut(alternative, RULE_TEXT_CHARS).into_owned().into()),
+            fix: Some(fix(violation, acknowledgement, withhold).into()),
         };
         cx.push_issue(issue);
     }

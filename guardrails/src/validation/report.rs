@@ -1,5 +1,6 @@
 //! The issue model: what a rejected call carries back to the model.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -81,23 +82,28 @@ impl fmt::Display for IssueCode {
 /// Every text in an issue is bounded: values and keys sent by the caller are cut to a short
 /// preview, so a hostile call cannot make a report large. Escaping for a given output format is
 /// done when the report is rendered.
+///
+/// The texts are [`Cow`]s: most of them depend on the declaration alone (the fix of a field,
+/// the path of a top-level field, the message of a format), are worded once and borrowed, and
+/// a rejected call allocates only for what depends on what it sent. Build one from a `String`
+/// or a `&'static str` with `.into()`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Issue {
     /// Where the problem is, e.g. `items[2].name`; empty for the arguments object itself.
-    pub path: String,
+    pub path: Cow<'static, str>,
     /// What kind of problem it is.
     pub code: IssueCode,
     /// What is wrong, in one sentence.
-    pub message: String,
+    pub message: Cow<'static, str>,
     /// A bounded preview of the value that was sent, in JSON notation; `None` when nothing was
     /// sent. For a sensitive field, or in a pass that echoes no value, what kind of value was
     /// sent and its size instead: `(withheld: a string of 14 characters)` (see
     /// [`withheld`](super::withheld)).
-    pub received: Option<String>,
+    pub received: Option<Cow<'static, str>>,
     /// What was expected instead.
-    pub expected: Option<String>,
+    pub expected: Option<Cow<'static, str>>,
     /// How to fix it.
-    pub fix: Option<String>,
+    pub fix: Option<Cow<'static, str>>,
 }
 
 impl Issue {
@@ -125,9 +131,9 @@ pub(crate) trait IssueSink {
     fn fail(
         &mut self,
         code: IssueCode,
-        message: String,
+        message: Cow<'static, str>,
         received: Option<&Value>,
-        expected: Option<String>,
+        expected: Option<Cow<'static, str>>,
     );
 }
 
@@ -136,7 +142,13 @@ pub(crate) trait IssueSink {
 pub(crate) struct Tally(pub(crate) usize);
 
 impl IssueSink for Tally {
-    fn fail(&mut self, _: IssueCode, _: String, _: Option<&Value>, _: Option<String>) {
+    fn fail(
+        &mut self,
+        _: IssueCode,
+        _: Cow<'static, str>,
+        _: Option<&Value>,
+        _: Option<Cow<'static, str>>,
+    ) {
         self.0 += 1;
     }
 }
@@ -248,18 +260,22 @@ impl fmt::Display for Report {
 
 impl std::error::Error for Report {}
 
-/// Appends `name` to a path: `.name`, or `["odd key"]` when it is not a plain name.
-pub(crate) fn push_key(out: &mut String, name: &str) {
+/// Whether `name` stands in a path as it is (`name`), rather than quoted (`["odd key"]`).
+pub(crate) fn is_plain_key(name: &str) -> bool {
     // Most names are ASCII letters, digits and underscores, told by their bytes; only the
     // others are decoded.
-    let plain = !name.is_empty()
+    !name.is_empty()
         && (name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
             || name
                 .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '-'));
-    if plain {
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-'))
+}
+
+/// Appends `name` to a path: `.name`, or `["odd key"]` when it is not a plain name.
+pub(crate) fn push_key(out: &mut String, name: &str) {
+    if is_plain_key(name) {
         if !out.is_empty() {
             out.push('.');
         }

@@ -264,10 +264,15 @@ fn record(cx: &mut Cx, fields: &'static [FieldInfo], sent: &Map<String, Value>, 
     match field {
         Some(field) => {
             let previous = cx.enter(field, field.kind);
-            cx.fail(IssueCode::Custom, message, sent.get(field.name), expected);
+            cx.fail(
+                IssueCode::Custom,
+                message,
+                sent.get(field.name),
+                expected.map(Into::into),
+            );
             cx.leave(previous);
         }
-        None => cx.fail(IssueCode::Custom, message, None, expected),
+        None => cx.fail(IssueCode::Custom, message, None, expected.map(Into::into)),
     }
 }
 

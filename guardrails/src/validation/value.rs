@@ -269,7 +269,7 @@ fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<
             IssueCode::Type,
             "Expected an integer, got a number with a fraction.",
             Some(value),
-            Some(kind.describe(&Constraints::NONE)),
+            Some(kind.describe(&Constraints::NONE).into()),
         );
         return None;
     }
@@ -281,7 +281,7 @@ fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<
                 safe_limit_note(min)
             ),
             Some(value),
-            Some(format!("at least {min}")),
+            Some(format!("at least {min}").into()),
         );
         return None;
     }
@@ -293,7 +293,7 @@ fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<
                 safe_limit_note(max)
             ),
             Some(value),
-            Some(format!("at most {max}")),
+            Some(format!("at most {max}").into()),
         );
         return None;
     }
@@ -375,7 +375,7 @@ fn float_from_arg(value: &Value, cx: &mut Cx, limit: Option<f64>) -> Option<f64>
                 IssueCode::TooLarge,
                 format!("Out of range: the largest value this field holds is {limit:e}."),
                 Some(value),
-                Some(format!("at most {limit:e}")),
+                Some(format!("at most {limit:e}").into()),
             );
             return None;
         }
@@ -384,7 +384,7 @@ fn float_from_arg(value: &Value, cx: &mut Cx, limit: Option<f64>) -> Option<f64>
                 IssueCode::TooSmall,
                 format!("Out of range: the smallest value this field holds is -{limit:e}."),
                 Some(value),
-                Some(format!("at least -{limit:e}")),
+                Some(format!("at least -{limit:e}").into()),
             );
             return None;
         }

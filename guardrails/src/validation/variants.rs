@@ -300,7 +300,7 @@ fn read_external<T>(
                     IssueCode::Type,
                     message,
                     Some(&Value::String(name)),
-                    Some(noun),
+                    Some(noun.into()),
                 );
                 return None;
             }
@@ -335,7 +335,7 @@ fn read_external<T>(
                 IssueCode::Type,
                 message,
                 Some(&Value::Object(object)),
-                Some(noun),
+                Some(noun.into()),
             );
             None
         }
@@ -380,7 +380,7 @@ fn read_untagged<T>(
         }
     );
     let noun = Kind::Variants(info).noun();
-    cx.fail(IssueCode::Type, message, Some(&value), Some(noun));
+    cx.fail(IssueCode::Type, message, Some(&value), Some(noun.into()));
     let _ = untagged_variant(info, index, value, cx, read);
     None
 }
@@ -573,12 +573,12 @@ fn unknown_variant(info: &'static EnumInfo, name: &str, sent: &Value, cx: &mut C
     let path = cx.path();
     let received = received(cx, sent);
     cx.push_issue(Issue {
-        path,
+        path: path.into(),
         code: IssueCode::Enum,
-        message,
-        received: Some(received),
-        expected: Some(format!("one of {list}")),
-        fix: Some(format!("one of {list}, with the fields of that {word}")),
+        message: message.into(),
+        received: Some(received.into()),
+        expected: Some(format!("one of {list}").into()),
+        fix: Some(format!("one of {list}, with the fields of that {word}").into()),
     });
 }
 
@@ -604,12 +604,12 @@ fn record_at_key(
         let path = cx.path();
         let received = received(cx, value);
         cx.push_issue(Issue {
-            path,
+            path: path.into(),
             code,
-            message,
-            received: Some(received),
-            expected,
-            fix: Some(fix),
+            message: message.into(),
+            received: Some(received.into()),
+            expected: expected.map(Into::into),
+            fix: Some(fix.into()),
         });
     });
 }
@@ -618,12 +618,12 @@ fn record_missing(cx: &mut Cx, key: &str, message: String, fix: String) {
     cx.at_key(key, |cx| {
         let path = cx.path();
         cx.push_issue(Issue {
-            path,
+            path: path.into(),
             code: IssueCode::Missing,
-            message,
+            message: message.into(),
             received: None,
             expected: None,
-            fix: Some(fix),
+            fix: Some(fix.into()),
         });
     });
 }

@@ -6,8 +6,10 @@
 //!
 //! [`Constraints`]: super::Constraints
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use super::misplaced::TextTable;
 use super::number::{Bound, Num};
 use super::report::IssueCode;
 use super::string_format::StringFormat;
@@ -166,11 +168,15 @@ pub(crate) fn format_phrase(out: &mut String, format: StringFormat) {
     out.push_str(format.describe());
 }
 
-/// The issue of a string not in `format`: its message and what is expected.
-pub(crate) fn format_issue(format: StringFormat) -> (String, String) {
+/// The issue of a string not in `format`: its message and what is expected, both worded once
+/// per format.
+pub(crate) fn format_issue(format: StringFormat) -> (Cow<'static, str>, Cow<'static, str>) {
+    static MESSAGES: TextTable = TextTable::new();
+    let described = format.describe();
+    let key = (described.as_ptr() as usize, described.len());
     (
-        concat(&["Not ", format.describe(), "."]),
-        format.describe().to_owned(),
+        MESSAGES.text(key, || concat(&["Not ", described, "."])),
+        Cow::Borrowed(described),
     )
 }
 

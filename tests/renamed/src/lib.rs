@@ -67,10 +67,10 @@ mod tests {
         })) else {
             panic!("an invalid call was accepted");
         };
-        let paths: Vec<String> = report.issues().iter().map(|i| i.path.clone()).collect();
-        assert!(paths.contains(&"title".to_owned()), "{paths:?}");
-        assert!(paths.contains(&"status".to_owned()), "{paths:?}");
-        assert!(paths.contains(&"repeat.every".to_owned()), "{paths:?}");
+        let paths: Vec<&str> = report.issues().iter().map(|i| &*i.path).collect();
+        assert!(paths.contains(&"title"), "{paths:?}");
+        assert!(paths.contains(&"status"), "{paths:?}");
+        assert!(paths.contains(&"repeat.every"), "{paths:?}");
     }
 
     #[test]
