@@ -205,29 +205,29 @@ const fn splat(byte: u8) -> u64 {
     u64::from_ne_bytes([byte; 8])
 }
 
-/// Whether a byte of `word` is zero (exact: a borrow only follows a zero byte).
-const fn has_zero(word: u64) -> bool {
-    word.wrapping_sub(splat(0x01)) & !word & splat(0x80) != 0
+/// The top bit of each byte of `word` that is zero, and perhaps of bytes after a zero one (a
+/// borrow only follows a zero byte): so whether a byte is zero is exact.
+const fn zeros(word: u64) -> u64 {
+    word.wrapping_sub(splat(0x01)) & !word
 }
 
 /// Whether a byte of `word` (eight bytes of a text) may change when escaped: a byte below
 /// 0x20, DEL and above (controls, and the characters past ASCII, some of them invisible), `&`,
 /// `<`, `>`, and in an attribute `"` and `'`. A superset of what changes (line breaks and tabs
 /// stay in content, most characters past ASCII stay): the bytes of a word that may are looked
-/// at one by one.
+/// at one by one. The tests are combined without branching, as one mask of top bits.
 const fn may_change(word: u64, attribute: bool) -> bool {
     // Below 0x20 borrows into the top bit, 0x7f carries into it, 0x80 and above have it; with
     // none of these, nothing borrows or carries across bytes, so each byte is tested alone.
-    let outside =
-        (word.wrapping_sub(splat(0x20)) | word | word.wrapping_add(splat(0x01))) & splat(0x80) != 0;
+    let outside = word.wrapping_sub(splat(0x20)) | word | word.wrapping_add(splat(0x01));
     // `<` (0x3c) and `>` (0x3e) differ in one bit, as `&` (0x26) and `'` (0x27) do.
-    outside
-        || has_zero((word | splat(0x02)) ^ splat(b'>'))
-        || if attribute {
-            has_zero((word | splat(0x01)) ^ splat(b'\'')) || has_zero(word ^ splat(b'"'))
+    let markup = zeros((word | splat(0x02)) ^ splat(b'>'))
+        | if attribute {
+            zeros((word | splat(0x01)) ^ splat(b'\'')) | zeros(word ^ splat(b'"'))
         } else {
-            has_zero(word ^ splat(b'&'))
-        }
+            zeros(word ^ splat(b'&'))
+        };
+    (outside | markup) & splat(0x80) != 0
 }
 
 /// The ASCII bytes that change in the content of an element: markup, and the control

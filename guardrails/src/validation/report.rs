@@ -265,13 +265,22 @@ pub(crate) fn is_plain_key(name: &str) -> bool {
     // Most names are ASCII letters, digits and underscores, told by their bytes; only the
     // others are decoded.
     !name.is_empty()
-        && (name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && (name.bytes().all(|b| PLAIN_BYTES[usize::from(b)])
             || name
                 .chars()
                 .all(|c| c.is_alphanumeric() || c == '_' || c == '-'))
 }
+
+/// The bytes a plain key is made of when it is ASCII: letters, digits, `_` and `-`.
+const PLAIN_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b: u8 = 0;
+    while b < 128 {
+        table[b as usize] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+        b += 1;
+    }
+    table
+};
 
 /// Appends `name` to a path: `.name`, or `["odd key"]` when it is not a plain name.
 pub(crate) fn push_key(out: &mut String, name: &str) {
