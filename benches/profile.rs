@@ -97,11 +97,14 @@ fn main() {
             let inputs = (0..n).map(|_| telemetry::valid_call()).collect();
             let call = |arguments| runtime.block_on(server.call(telemetry::TOOL, arguments));
             if path == "telemetry_on" {
-                let subscriber = tracing::Dispatch::new(telemetry::Visiting::default());
+                // Installed as applications install theirs: the subscriber as the global
+                // default (a static dispatch), the recorder as the thread's.
+                tracing::dispatcher::set_global_default(tracing::Dispatch::new(
+                    telemetry::Visiting::default(),
+                ))
+                .expect("the only subscriber");
                 let recorder = telemetry::Registry::default();
-                tracing::dispatcher::with_default(&subscriber, || {
-                    metrics::with_local_recorder(&recorder, || run(inputs, call));
-                });
+                metrics::with_local_recorder(&recorder, || run(inputs, call));
             } else {
                 run(inputs, call);
             }

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use metrics::{
     Counter, CounterFn, Gauge, GaugeFn, Histogram, HistogramFn, Key, KeyName, Metadata, Recorder,
@@ -45,6 +45,14 @@ impl Captured {
     /// Installs the subscriber and the recorder for the current thread.
     #[must_use]
     pub fn install(&self) -> Installed {
+        // `tracing` keeps each callsite's interest once computed; while a single dispatcher
+        // is registered, a callsite first reached on another thread (a test running beside
+        // this one, with no subscriber) takes that thread's default alone, is found of no
+        // interest, and stays so: this subscriber would never see it. A second dispatcher
+        // registered for the whole run makes every callsite ask all the registered ones.
+        static SECOND: LazyLock<tracing::Dispatch> =
+            LazyLock::new(|| tracing::Dispatch::new(Captured::default()));
+        LazyLock::force(&SECOND);
         // The recorder must outlive the guard; a test leaks one small value.
         let recorder: &'static Captured = Box::leak(Box::new(self.clone()));
         Installed {

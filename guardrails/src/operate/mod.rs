@@ -13,9 +13,11 @@
 //!   declared path of the field (`items[].sku`; a key the tool does not declare is
 //!   [`UNKNOWN_FIELD`], a map's key [`MAP_KEY`]) and the issue code;
 //! - an event per tool error (target [`TOOL_ERROR_TARGET`]): the tool, the code and the class;
-//! - counters [`CALLS`], [`ISSUES`], [`TOOL_ERRORS`], [`RATE_LIMITED`], [`LOOPS`], [`REPAIRS`],
-//!   [`ARGUMENT_REPAIRS`] and [`IGNORED_KEYS`], and histograms [`DURATION`] (seconds) and [`REPAIR_RETRIES`], through the `metrics`
-//!   facade: nothing is recorded until the application installs a recorder.
+//! - the histogram [`DURATION`] (seconds) of every call, whose count is the calls by tool and
+//!   outcome (`error.type`), counters [`ISSUES`], [`TOOL_ERRORS`], [`RATE_LIMITED`], [`LOOPS`],
+//!   [`REPAIRS`], [`ARGUMENT_REPAIRS`] and [`IGNORED_KEYS`], and the histogram
+//!   [`REPAIR_RETRIES`], through the `metrics` facade: nothing is recorded until the
+//!   application installs a recorder.
 //!
 //! No value the caller sent, no key it made up, no message text is in any of them: only names
 //! the tool declares, codes, classes, counts and durations. The README shows how to export
@@ -40,9 +42,9 @@ pub(crate) use limits::Limits;
 pub use loops::LoopBreaker;
 pub(crate) use loops::{Caller, arguments_digest};
 pub use telemetry::{
-    ARGUMENT_REPAIRS, CALL_TARGET, CALLS, DURATION, IGNORED_KEYS, ISSUES, LOOPS, MAP_KEY,
-    RATE_LIMITED, REJECTION_TARGET, REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET,
-    TOOL_ERRORS, UNKNOWN_FIELD,
+    ARGUMENT_REPAIRS, CALL_TARGET, DURATION, IGNORED_KEYS, ISSUES, LOOPS, MAP_KEY, RATE_LIMITED,
+    REJECTION_TARGET, REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS,
+    UNKNOWN_FIELD,
 };
 pub(crate) use telemetry::{InSpan, Outcome, ToolTelemetry, call_span};
 

@@ -18,9 +18,6 @@ pub const TOOL_ERROR_TARGET: &str = "guardrails::tool_error";
 /// The target of the event of each repaired call.
 pub const REPAIR_TARGET: &str = "guardrails::repair";
 
-/// Counter of guarded calls, labelled `gen_ai.tool.name` and `outcome` (`ok`, `rejected`,
-/// `tool_error`, `rate_limited`).
-pub const CALLS: &str = "guardrails.tool.calls";
 /// Counter of the issues of rejected calls, labelled `gen_ai.tool.name`, `field` (the
 /// declared path, see [`UNKNOWN_FIELD`]) and `code` (the issue code): which fields models get
 /// wrong, and how.
@@ -47,7 +44,10 @@ pub const ARGUMENT_REPAIRS: &str = "guardrails.tool.argument_repairs";
 /// the caller's and are never named.
 pub const IGNORED_KEYS: &str = "guardrails.tool.ignored_keys";
 /// Histogram of the duration of each guarded call in seconds, the OpenTelemetry MCP metric,
-/// labelled `mcp.method.name`, `gen_ai.tool.name` and, for a call that failed, `error.type`.
+/// labelled `mcp.method.name`, `gen_ai.tool.name` and, for a call that failed, `error.type`
+/// (`invalid_arguments`, `tool_error`, `rate_limited`). Its count is the number of calls by
+/// tool and outcome: no separate call counter costs each call a second lookup in the
+/// recorder.
 pub const DURATION: &str = "mcp.server.operation.duration";
 
 /// The field of an issue at a key the tool does not declare: the key's text is the caller's
@@ -77,18 +77,15 @@ pub(crate) fn call_span(tool: &ToolTelemetry) -> tracing::Span {
 }
 
 /// What the telemetry of every call of one tool is made of, built once with the tool: the
-/// span's name and the keys of the call counter and the duration histogram for each outcome.
-/// A call records through them without building a key, allocating, or hashing the labels
-/// again (a key keeps its hash).
+/// span's name and the key of the duration histogram for each outcome. A call records through
+/// them without building a key, allocating, or hashing the labels again (a key keeps its hash).
 #[derive(Debug)]
 pub(crate) struct ToolTelemetry {
     /// The tool's name, as a metrics label.
     pub(crate) label: SharedString,
     /// `tools/call {tool}`, the span's `otel.name`.
     otel_name: Box<str>,
-    /// The call counter's key for each outcome, in the order of [`Outcome::ALL`].
-    calls: [Key; 4],
-    /// The duration histogram's key for each outcome, in the same order.
+    /// The duration histogram's key for each outcome, in the order of [`Outcome::ALL`].
     durations: [Key; 4],
 }
 
@@ -96,20 +93,10 @@ impl ToolTelemetry {
     pub(crate) fn new(tool: &str) -> Self {
         // Shared, so that the labels of the keys clone a count rather than the name.
         let label = SharedString::from(std::sync::Arc::<str>::from(tool));
-        let tool_label = || Label::new("gen_ai.tool.name", label.clone());
-        let calls = Outcome::ALL.map(|outcome| {
-            Key::from_parts(
-                CALLS,
-                vec![
-                    tool_label(),
-                    Label::from_static_parts("outcome", outcome.as_str()),
-                ],
-            )
-        });
         let durations = Outcome::ALL.map(|outcome| {
             let mut labels = vec![
                 Label::from_static_parts("mcp.method.name", METHOD),
-                tool_label(),
+                Label::new("gen_ai.tool.name", label.clone()),
             ];
             if let Some(error_type) = outcome.error_type() {
                 labels.push(Label::from_static_parts("error.type", error_type));
@@ -119,7 +106,6 @@ impl ToolTelemetry {
         Self {
             otel_name: format!("{METHOD} {tool}").into_boxed_str(),
             label,
-            calls,
             durations,
         }
     }
@@ -129,7 +115,7 @@ impl ToolTelemetry {
 static CALL_METADATA: Metadata<'static> =
     Metadata::new(module_path!(), metrics::Level::INFO, Some(module_path!()));
 
-/// How a call ended, for the `outcome` label and `error.type`.
+/// How a call ended, for `error.type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Outcome {
     Ok,
@@ -144,15 +130,6 @@ impl Outcome {
 
     const fn index(self) -> usize {
         self as usize
-    }
-
-    pub(crate) const fn as_str(self) -> &'static str {
-        match self {
-            Self::Ok => "ok",
-            Self::Rejected => "rejected",
-            Self::ToolError => "tool_error",
-            Self::RateLimited => "rate_limited",
-        }
     }
 
     /// The `error.type` of a failed call: the conventions' `tool_error` for an `isError`
@@ -201,7 +178,8 @@ impl metrics::IntoF64 for Elapsed {
     }
 }
 
-/// Records the end of a call: its outcome on the span, the call counter and the duration.
+/// Records the end of a call: its outcome on the span, and its duration under its outcome's
+/// key (which counts it too).
 pub(crate) fn record_call(
     span: &tracing::Span,
     tool: &ToolTelemetry,
@@ -211,13 +189,9 @@ pub(crate) fn record_call(
     if let Some(error_type) = outcome.error_type() {
         span.record("error.type", error_type);
     }
-    let index = outcome.index();
     metrics::with_recorder(|recorder| {
         recorder
-            .register_counter(&tool.calls[index], &CALL_METADATA)
-            .increment(1);
-        recorder
-            .register_histogram(&tool.durations[index], &CALL_METADATA)
+            .register_histogram(&tool.durations[outcome.index()], &CALL_METADATA)
             .record(elapsed);
     });
 }
