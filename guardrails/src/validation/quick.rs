@@ -38,10 +38,6 @@ impl QuickCheck {
         clippy::too_many_arguments,
         reason = "one argument per guard, as `Constraints::from_parts`"
     )]
-    #[expect(
-        clippy::fn_params_excessive_bools,
-        reason = "independent guards, each emitted as a constant"
-    )]
     pub const fn from_parts(
         min_length: Option<u64>,
         max_length: Option<u64>,
@@ -94,11 +90,19 @@ impl QuickCheck {
     }
 
     #[inline(always)]
+    #[expect(
+        clippy::inline_always,
+        reason = "part of `QuickCheck::passes`, folded with it"
+    )]
     fn length_passes(&self, len: u64) -> bool {
         self.min_length.is_none_or(|min| len >= min) && self.max_length.is_none_or(|max| len <= max)
     }
 
     #[inline(always)]
+    #[expect(
+        clippy::inline_always,
+        reason = "part of `QuickCheck::passes`, folded with it"
+    )]
     fn string_passes(&self, s: &str, constraints: &Constraints) -> bool {
         if self.min_length.is_some() || self.max_length.is_some() {
             // The byte length decides most strings (a code point takes one to four bytes);
@@ -121,6 +125,10 @@ impl QuickCheck {
 /// the full check compares it; an integer against an integer bound without the general
 /// comparison.
 #[inline(always)]
+#[expect(
+    clippy::inline_always,
+    reason = "part of `QuickCheck::passes`, folded with it"
+)]
 fn admits(bound: Option<Bound>, n: &Number, upper: bool) -> bool {
     let Some(bound) = bound else {
         return true;
@@ -171,8 +179,8 @@ mod tests {
         multiple_of: None,
     };
 
-    fn at(value: Num, exclusive: bool) -> Option<Bound> {
-        Some(Bound { value, exclusive })
+    fn at(value: Num, exclusive: bool) -> Bound {
+        Bound { value, exclusive }
     }
 
     impl Guards {
@@ -237,18 +245,18 @@ mod tests {
                 ..NONE
             },
             Guards {
-                minimum: at(Num::Int(1), false),
-                maximum: at(Num::Int(5), false),
+                minimum: Some(at(Num::Int(1), false)),
+                maximum: Some(at(Num::Int(5), false)),
                 ..NONE
             },
             Guards {
-                minimum: at(Num::Float(0.0), true),
-                maximum: at(Num::Float(1.0), true),
+                minimum: Some(at(Num::Float(0.0), true)),
+                maximum: Some(at(Num::Float(1.0), true)),
                 ..NONE
             },
             Guards {
-                minimum: at(Num::Int(-1000), true),
-                maximum: at(Num::Int(i128::from(u64::MAX)), false),
+                minimum: Some(at(Num::Int(-1000), true)),
+                maximum: Some(at(Num::Int(i128::from(u64::MAX)), false)),
                 ..NONE
             },
             Guards {
