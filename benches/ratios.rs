@@ -140,12 +140,12 @@
 //! | `repairing` | 4,223 | 3,843 |
 //! | `floor` | 3,998 | 3,998 |
 //!
-//! Through the general check, the guards of a valid `NewTask` call cost, beyond the pattern
-//! and the date format themselves, 50 instructions for the title's length, 46 and 47 around
-//! the pattern and the format, 128 for a priority of 1 to 5 and 72 around the labels' length
-//! check and duplicate search; inline, the length and the range are a few compares. The
-//! guarded call is now 0.952 times the floor in instructions (1.047 before), a repairing context 1.0 % more than a
-//! plain one. Five runs of `cargo bench --bench ratios -- valid_vs_floor valid_vs_serde
+//! Through the general check, the guards of a valid `NewTask` call cost, beyond the pattern and
+//! the date format themselves, 50 instructions for the title's length, 46 and 47 around the
+//! pattern and the format, 128 for a priority of 1 to 5 and 72 around the labels' length check
+//! and duplicate search; inline, the length and the range are a few compares. The guarded call
+//! is now 0.952 times the floor in instructions (1.047 before), a repairing context 1.0 % more
+//! than a plain one. Five runs of `cargo bench --bench ratios -- valid_vs_floor valid_vs_serde
 //! repair_unneeded` after, on the shared 2-core machine: at load average 4.2 to 4.7,
 //! `valid_vs_floor` 0.915, 0.961 and 1.046 (quartiles of the last 0.982 to 1.110: the noise of
 //! the load), `valid_vs_serde` 0.987, 0.910 and 0.998, `repair_unneeded` 0.983, 0.959 and
