@@ -614,6 +614,7 @@ pub mod __private {
     };
     pub use crate::validation::policy_text::{Acknowledgement, PolicyText};
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
+    pub use crate::validation::quick::QuickCheck;
     pub use crate::validation::rules::{
         FieldArg, build_example_over, run_fields_check, run_struct_check,
     };

@@ -41,6 +41,26 @@ fn bound(b: Option<Bound>) -> TokenStream {
     }
 }
 
+fn opt_format(format: Option<&str>) -> TokenStream {
+    match format {
+        Some(variant) => {
+            let variant = format_ident!("{}", variant);
+            quote!(::core::option::Option::Some(__gr::Format::#variant))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_num(n: Option<NumLit>) -> TokenStream {
+    match n {
+        Some(n) => {
+            let n = num(n);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
 fn literal(v: &Scalar) -> TokenStream {
     match v {
         Scalar::Str(s) => quote!(__gr::Literal::Str(#s)),
@@ -80,21 +100,9 @@ fn constraints(g: &CheckedGuards) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let format = match format {
-        Some(variant) => {
-            let variant = format_ident!("{}", variant);
-            quote!(::core::option::Option::Some(__gr::Format::#variant))
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let format = opt_format(*format);
     let one_of = one_of.iter().map(literal);
-    let multiple_of = match multiple_of {
-        Some(step) => {
-            let n = num(*step);
-            quote!(::core::option::Option::Some(#n))
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let multiple_of = opt_num(*multiple_of);
     let custom = g.custom.is_some();
     quote! {
         // In the order of the runtime's `Constraints::from_parts`.
@@ -109,6 +117,43 @@ fn constraints(g: &CheckedGuards) -> TokenStream {
             #unique,
             #multiple_of,
             #custom,
+        )
+    }
+}
+
+/// The field's guards as the constant its generated check reads (the runtime's `QuickCheck`),
+/// from the same declarations as its `Constraints`.
+fn quick_check(g: &CheckedGuards) -> TokenStream {
+    let Constraints {
+        min_length,
+        max_length,
+        minimum,
+        maximum,
+        pattern,
+        format,
+        one_of,
+        unique,
+        multiple_of,
+    } = &g.constraints;
+    let (min_len, max_len) = (opt_u64(*min_length), opt_u64(*max_length));
+    let minimum = bound(*minimum);
+    let maximum = bound(*maximum);
+    let pattern = pattern.is_some();
+    let format = opt_format(*format);
+    let one_of = one_of.iter().map(literal);
+    let multiple_of = opt_num(*multiple_of);
+    quote! {
+        // In the order of the runtime's `QuickCheck::from_parts`.
+        __gr::QuickCheck::from_parts(
+            #min_len,
+            #max_len,
+            #minimum,
+            #maximum,
+            #pattern,
+            #format,
+            &[#(#one_of),*],
+            #unique,
+            #multiple_of,
         )
     }
 }
@@ -263,6 +308,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     let description = opt_str(input.description.as_ref());
     let count = input.fields.len();
     let infos = input.fields.iter().map(field_info);
+    let quick_checks = input.fields.iter().map(|f| quick_check(&f.guards));
     let asserts = input.fields.iter().map(guard_asserts);
 
     let wire: Vec<(usize, &CheckedField<'_>)> = input
@@ -328,10 +374,10 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
         }
         reads.push(match default {
             Some(default) => quote! {
-                let #value = __gr::take_field_or::<#ty>(cx, #slot, &__FIELDS[#i], || #default);
+                let #value = __gr::take_field_or::<#ty>(cx, #slot, &__FIELDS[#i], &__QUICK[#i], || #default);
             },
             None => quote! {
-                let #value = __gr::take_field::<#ty>(cx, #slot, &__FIELDS[#i]);
+                let #value = __gr::take_field::<#ty>(cx, #slot, &__FIELDS[#i], &__QUICK[#i]);
             },
         });
         if let Some(path) = &field.guards.custom {
@@ -376,6 +422,9 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
 
             static __FIELDS: [__gr::FieldInfo; #count] = [#(#infos),*];
 
+            // A constant, not a static: inlined, each field's check keeps only its own guards.
+            const __QUICK: [__gr::QuickCheck; #count] = [#(#quick_checks),*];
+
             static __INFO: __gr::ArgsInfo = __gr::ArgsInfo::from_parts(
                 #type_name,
                 #description,
@@ -408,7 +457,10 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                     #(#reads)*
                     #policies
                     #fields_clean
-                    if !unknown.is_empty() {
+                    if unknown.capacity() == 0 {
+                        // No key was unknown: nothing to report, nothing to free.
+                        ::core::mem::forget(unknown);
+                    } else if !unknown.is_empty() {
                         cx.unknown_fields(unknown, <Self as __gr::ToolArgs>::info().fields);
                     }
                     #(#takes)*

@@ -7,6 +7,7 @@ use super::constraint::CustomCheck;
 use super::context::Cx;
 use super::info::{FieldInfo, Kind};
 use super::misplaced::TextTable;
+use super::quick::QuickCheck;
 use super::report::IssueCode;
 use super::value::ArgValue;
 use crate::text::{concat, quoted_list};
@@ -16,7 +17,8 @@ pub fn nested<R>(cx: &mut Cx, f: impl FnOnce(&mut Cx) -> R) -> R {
     cx.nested(f)
 }
 
-/// Checks one field of an object.
+/// Checks one field of an object. `quick` holds the field's guards as constants of the
+/// generated code: a value it passes is read without the general check of its constraints.
 #[inline(always)]
 #[expect(
     clippy::inline_always,
@@ -27,6 +29,7 @@ pub fn take_field<T: ArgValue>(
     cx: &mut Cx,
     slot: Option<Value>,
     field: &'static FieldInfo,
+    quick: &QuickCheck,
 ) -> Option<T> {
     let Some(value) = slot else {
         if T::OPTIONAL {
@@ -43,11 +46,14 @@ pub fn take_field<T: ArgValue>(
     } else {
         value
     };
-    let before = cx.issue_count();
-    if field.checked && T::shape_matches(&value) {
+    // The constraints apply to a value of the type's shape; the general check words the
+    // issues of a value the quick one does not pass (and finds none when it passes after all).
+    let clean = !T::shape_matches(&value) || quick.passes(&value, &field.constraints) || {
+        let before = cx.issue_count();
         field.constraints.check_declared(&value, cx, field.nullable);
-    }
-    let out = if cx.issue_count() == before {
+        cx.issue_count() == before
+    };
+    let out = if clean {
         T::from_arg(value, cx)
     } else {
         // A list that breaks its own guards (too long, repeated items) still has its items
@@ -69,11 +75,12 @@ pub fn take_field_or<T: ArgValue>(
     cx: &mut Cx,
     slot: Option<Value>,
     field: &'static FieldInfo,
+    quick: &QuickCheck,
     default: impl FnOnce() -> T,
 ) -> Option<T> {
     match slot {
         None => Some(default()),
-        some => take_field(cx, some, field),
+        some => take_field(cx, some, field, quick),
     }
 }
 

@@ -25,6 +25,7 @@ mod json_schema;
 mod misplaced;
 mod number;
 pub(crate) mod policy_text;
+pub(crate) mod quick;
 mod repair;
 pub(crate) mod report;
 pub(crate) mod rules;
