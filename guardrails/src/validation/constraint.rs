@@ -348,13 +348,13 @@ impl Constraints {
             && len < min
         {
             let (code, message, expected) = wording::length_issue(len, min, unit, false);
-            cx.fail(code, message.into(), Some(value), Some(expected.into()));
+            cx.fail(code, message.into(), Some(value), Some(expected));
         }
         if let Some(max) = self.max_length
             && len > max
         {
             let (code, message, expected) = wording::length_issue(len, max, unit, true);
-            cx.fail(code, message.into(), Some(value), Some(expected.into()));
+            cx.fail(code, message.into(), Some(value), Some(expected));
         }
     }
 
@@ -408,7 +408,7 @@ impl Constraints {
                 || (!min.exclusive && matches!(ord, Some(Ordering::Equal)));
             if !ok {
                 let (code, message, expected) = wording::number_issue(min, false);
-                cx.fail(code, message.into(), Some(value), Some(expected.into()));
+                cx.fail(code, message, Some(value), Some(expected));
             }
         }
         if let Some(max) = self.maximum {
@@ -417,7 +417,7 @@ impl Constraints {
                 || (!max.exclusive && matches!(ord, Some(Ordering::Equal)));
             if !ok {
                 let (code, message, expected) = wording::number_issue(max, true);
-                cx.fail(code, message.into(), Some(value), Some(expected.into()));
+                cx.fail(code, message, Some(value), Some(expected));
             }
         }
         if let Some(step) = self.multiple_of

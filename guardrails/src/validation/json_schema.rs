@@ -930,7 +930,7 @@ fn length(
         _ => 0,
     };
     let (code, message, expected) = wording::length_issue(len as u64, limit, unit, upper);
-    (code, message, Some(expected))
+    (code, message, Some(expected.into_owned()))
 }
 
 /// The issue of a number past `limit`, worded as the derived validators word it.
@@ -940,7 +940,7 @@ fn number(limit: &Value, exclusive: bool, upper: bool) -> (IssueCode, String, Op
         exclusive,
     };
     let (code, message, expected) = wording::number_issue(bound, upper);
-    (code, message, Some(expected))
+    (code, message.into_owned(), Some(expected.into_owned()))
 }
 
 /// A bound of a schema as a number of the derived validators: an integer when it is one.

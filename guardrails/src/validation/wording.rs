@@ -15,18 +15,23 @@ use super::report::IssueCode;
 use super::string_format::StringFormat;
 use crate::text::{concat, count, push_count, push_uint};
 
-/// What a length counts, in the singular and the plural.
+/// What a length counts, in the singular and the plural, and a number of its own (which
+/// tells units apart in the table of what bounds expect).
 #[derive(Clone, Copy)]
-pub(crate) struct Unit(&'static str, &'static str);
+pub(crate) struct Unit(&'static str, &'static str, usize);
 
 /// The length of a string.
-pub(crate) const CHARACTERS: Unit = Unit("character", "characters");
+pub(crate) const CHARACTERS: Unit = Unit("character", "characters", 0);
 /// The length of an array.
-pub(crate) const ITEMS: Unit = Unit("item", "items");
+pub(crate) const ITEMS: Unit = Unit("item", "items", 1);
 /// The length of a map.
-pub(crate) const ENTRIES: Unit = Unit("entry", "entries");
+pub(crate) const ENTRIES: Unit = Unit("entry", "entries", 2);
 /// The length of a value whose type is not known.
-pub(crate) const ANY_UNITS: Unit = Unit("character, item or entry", "characters, items or entries");
+pub(crate) const ANY_UNITS: Unit = Unit(
+    "character, item or entry",
+    "characters, items or entries",
+    3,
+);
 
 impl Unit {
     fn of(self, n: u64) -> String {
@@ -65,13 +70,14 @@ pub(crate) fn length_window(out: &mut String, min: Option<u64>, max: Option<u64>
 
 /// The issue of a length past its bound (the upper one when `upper`): its code, its message
 /// (`Too short: 2 characters, at least 3 required.`) and what is expected (`at least 3
-/// characters`).
+/// characters`). What is expected depends on the bound alone: it is worded once per bound.
 pub(crate) fn length_issue(
     len: u64,
     bound: u64,
     unit: Unit,
     upper: bool,
-) -> (IssueCode, String, String) {
+) -> (IssueCode, String, Cow<'static, str>) {
+    static EXPECTED: [TextTable; 2] = [const { TextTable::new() }; 2];
     let (code, opening, bound_words, close) = if upper {
         (IssueCode::TooLong, "Too long: ", "at most ", "allowed.")
     } else {
@@ -85,9 +91,18 @@ pub(crate) fn length_issue(
     push_uint(&mut message, u128::from(bound));
     message.push(' ');
     message.push_str(close);
-    let mut expected = String::with_capacity(32);
-    expected.push_str(bound_words);
-    unit.push(&mut expected, bound);
+    let key = (usize::try_from(bound).unwrap_or(usize::MAX), unit.2);
+    let word = || {
+        let mut expected = String::with_capacity(32);
+        expected.push_str(bound_words);
+        unit.push(&mut expected, bound);
+        expected
+    };
+    let expected = if usize::try_from(bound).is_ok() {
+        EXPECTED[usize::from(upper)].text(key, word)
+    } else {
+        Cow::Owned(word())
+    };
     (code, message, expected)
 }
 
@@ -116,22 +131,47 @@ pub(crate) fn number_window(out: &mut String, min: Option<Bound>, max: Option<Bo
 }
 
 /// The issue of a number past `bound` (the upper one when `upper`): its code, its message
-/// (`Too small: must be at least 18.`) and what is expected (`at least 18`).
-pub(crate) fn number_issue(bound: Bound, upper: bool) -> (IssueCode, String, String) {
+/// (`Too small: must be at least 18.`) and what is expected (`at least 18`). Both depend on
+/// the bound alone: an integer bound's are worded once.
+pub(crate) fn number_issue(
+    bound: Bound,
+    upper: bool,
+) -> (IssueCode, Cow<'static, str>, Cow<'static, str>) {
+    // By the lead and word below: lower or upper, inclusive or exclusive.
+    static MESSAGES: [TextTable; 4] = [const { TextTable::new() }; 4];
     let (code, lead, word) = match (upper, bound.exclusive) {
         (false, false) => (IssueCode::TooSmall, "Too small: must be ", "at least"),
         (false, true) => (IssueCode::TooSmall, "Too small: must be ", "greater than"),
         (true, false) => (IssueCode::TooLarge, "Too large: must be ", "at most"),
         (true, true) => (IssueCode::TooLarge, "Too large: must be ", "less than"),
     };
-    let mut expected = String::with_capacity(word.len() + 24);
-    expected.push_str(word);
-    expected.push(' ');
-    bound.value.push_to(&mut expected);
-    let mut message = String::with_capacity(lead.len() + expected.len() + 1);
-    message.push_str(lead);
-    message.push_str(&expected);
-    message.push('.');
+    let message = || {
+        let mut message = String::with_capacity(lead.len() + word.len() + 26);
+        message.push_str(lead);
+        message.push_str(word);
+        message.push(' ');
+        bound.value.push_to(&mut message);
+        message.push('.');
+        message
+    };
+    let key = match bound.value {
+        // An integer bound by its size and sign.
+        Num::Int(n) => usize::try_from(n.unsigned_abs())
+            .ok()
+            .map(|size| (size, usize::from(n < 0))),
+        Num::Float(_) => None,
+    };
+    let message = match key {
+        Some(key) => {
+            MESSAGES[usize::from(upper) * 2 + usize::from(bound.exclusive)].text(key, message)
+        }
+        None => Cow::Owned(message()),
+    };
+    // What is expected is the message between its lead and its full stop.
+    let expected = match &message {
+        Cow::Borrowed(text) => Cow::Borrowed(&text[lead.len()..text.len() - 1]),
+        Cow::Owned(text) => Cow::Owned(text[lead.len()..text.len() - 1].to_owned()),
+    };
     (code, message, expected)
 }
 
@@ -192,4 +232,63 @@ pub(crate) fn unique_issue(first: usize, second: usize) -> (String, String) {
         format!("Items {first} and {second} are equal; every item must be distinct."),
         "distinct items".to_owned(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bound(value: Num, exclusive: bool) -> Bound {
+        Bound { value, exclusive }
+    }
+
+    #[test]
+    fn a_bounds_texts_are_the_same_whether_worded_or_kept_and_differ_by_every_part() {
+        let texts = |b: Bound, upper: bool| {
+            let (code, message, expected) = number_issue(b, upper);
+            (code, message.into_owned(), expected.into_owned())
+        };
+        for _ in 0..2 {
+            assert_eq!(
+                texts(bound(Num::Int(18), false), false),
+                (
+                    IssueCode::TooSmall,
+                    "Too small: must be at least 18.".to_owned(),
+                    "at least 18".to_owned()
+                )
+            );
+            assert_eq!(texts(bound(Num::Int(-18), false), false).2, "at least -18");
+            assert_eq!(texts(bound(Num::Int(18), true), false).2, "greater than 18");
+            assert_eq!(texts(bound(Num::Int(18), false), true).2, "at most 18");
+            assert_eq!(texts(bound(Num::Int(18), true), true).2, "less than 18");
+            assert_eq!(texts(bound(Num::Float(0.5), false), true).2, "at most 0.5");
+            let huge = i128::MAX;
+            assert_eq!(
+                texts(bound(Num::Int(huge), false), true).1,
+                format!("Too large: must be at most {huge}.")
+            );
+        }
+        // A kept integer bound's texts are lent, not allocated again.
+        let (_, message, expected) = number_issue(bound(Num::Int(7), false), false);
+        let (_, again, expected_again) = number_issue(bound(Num::Int(7), false), false);
+        assert!(matches!(again, Cow::Borrowed(_)), "{message} {again}");
+        assert!(matches!(expected_again, Cow::Borrowed("at least 7")), "{expected}");
+    }
+
+    #[test]
+    fn a_lengths_expectation_is_kept_per_bound_unit_and_side() {
+        for _ in 0..2 {
+            let (code, message, expected) = length_issue(2, 3, CHARACTERS, false);
+            assert_eq!(code, IssueCode::TooShort);
+            assert_eq!(message, "Too short: 2 characters, at least 3 required.");
+            assert_eq!(expected, "at least 3 characters");
+            assert_eq!(length_issue(5, 3, ITEMS, true).2, "at most 3 items");
+            assert_eq!(length_issue(0, 1, ENTRIES, false).2, "at least 1 entry");
+            assert_eq!(length_issue(5, 3, CHARACTERS, true).2, "at most 3 characters");
+        }
+        assert!(matches!(
+            length_issue(2, 3, CHARACTERS, false).2,
+            Cow::Borrowed("at least 3 characters")
+        ));
+    }
 }
