@@ -604,7 +604,9 @@ pub mod __private {
     pub use crate::validation::args::example_rejection;
     pub use crate::validation::constraint::{CustomCheck, PresentValue, WholeValue};
     pub use crate::validation::example::variants_example;
-    pub use crate::validation::example::{build_example, enum_example, nested_example};
+    pub use crate::validation::example::{
+        build_example, enum_example, lasting_example, nested_example,
+    };
     pub use crate::validation::flatten::{
         EnumVariants, FlatCells, Flatten, Flattened, StructFields, flattened_info,
         read_flattened_enum,

@@ -474,7 +474,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
 
                 fn example() -> &'static __gr::Value {
                     static EXAMPLE: __gr::OnceLock<__gr::Value> = __gr::OnceLock::new();
-                    EXAMPLE.get_or_init(|| #example)
+                    __gr::lasting_example(&EXAMPLE, || #example)
                 }
 
                 fn from_value_unchecked(arguments: __gr::Value) -> ::core::option::Option<Self> {

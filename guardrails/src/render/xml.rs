@@ -18,6 +18,7 @@ use crate::message::{
 use crate::policy::{RenderLimits, Status, Verdict};
 use crate::text::{count, cut, escape_xml_attr_into, escape_xml_into, head, push_uint};
 use crate::validation::IssueCode;
+use crate::validation::example::is_lasting;
 
 /// The XML-style renderer.
 pub(crate) struct Xml;
@@ -224,6 +225,9 @@ const CACHED_EXAMPLE_BYTES: usize = 16 << 10;
 /// An example's escaped text, kept with the value it was written from and where that value is.
 struct CachedExample {
     at: usize,
+    /// Whether the value at `at` is the same for the rest of the process (an arguments type's
+    /// example, in its static): then the address alone tells it.
+    lasting: bool,
     value: Value,
     text: Rc<str>,
 }
@@ -245,7 +249,7 @@ fn example_text(example: &Value) -> Rc<str> {
             cache
                 .borrow()
                 .iter()
-                .find(|c| c.at == at && identical(&c.value, example))
+                .find(|c| c.at == at && (c.lasting || identical(&c.value, example)))
                 .map(|c| Rc::clone(&c.text))
         })
         .ok()
@@ -266,6 +270,7 @@ fn example_text(example: &Value) -> Rc<str> {
             }
             cache.push(CachedExample {
                 at,
+                lasting: is_lasting(example),
                 value: example.clone(),
                 text: Rc::clone(&text),
             });

@@ -6,6 +6,7 @@
 pub(crate) mod regex_sample;
 
 use std::cell::RefCell;
+use std::sync::{OnceLock, PoisonError, RwLock};
 
 use serde_json::{Map, Value, json};
 
@@ -19,6 +20,42 @@ use super::string_format::StringFormat;
 thread_local! {
     /// The argument types whose example is being built on this thread, innermost last.
     static EXAMPLES_IN_PROGRESS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most examples [`lasting_example`] notes; a program reaches it only by making statics
+/// at run time.
+const MAX_LASTING: usize = 4096;
+
+/// The addresses of the examples that live in statics: one per arguments type.
+static LASTING: RwLock<Vec<usize>> = RwLock::new(Vec::new());
+
+/// The example of an arguments type, kept in its static `cell` and made by `make` the first
+/// time: generated code calls it. The example is noted as lasting, so that a renderer may keep
+/// its text by its address alone (see [`is_lasting`]).
+pub fn lasting_example(
+    cell: &'static OnceLock<Value>,
+    make: impl FnOnce() -> Value,
+) -> &'static Value {
+    if let Some(example) = cell.get() {
+        return example;
+    }
+    let example = cell.get_or_init(make);
+    let at = std::ptr::from_ref(example) as usize;
+    let mut lasting = LASTING.write().unwrap_or_else(PoisonError::into_inner);
+    if lasting.len() < MAX_LASTING && !lasting.contains(&at) {
+        lasting.push(at);
+    }
+    example
+}
+
+/// Whether `value` is an example [`lasting_example`] keeps: at its address, the same value
+/// for the rest of the process (a static is never freed nor changed once set).
+pub(crate) fn is_lasting(value: &Value) -> bool {
+    let at = std::ptr::from_ref(value) as usize;
+    LASTING
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .contains(&at)
 }
 
 /// Whether `value` passes `constraints` (used to pick examples).
@@ -282,5 +319,22 @@ pub fn variants_example(info: &'static EnumInfo, nth: usize) -> Value {
             None => Value::from(variant.name),
         },
         Tagging::Untagged => fields.unwrap_or(Value::Null),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_example_in_a_static_is_lasting_and_a_copy_of_it_is_not() {
+        static CELL: OnceLock<Value> = OnceLock::new();
+        let example = lasting_example(&CELL, || json!({"a": 1}));
+        assert_eq!(example, &json!({"a": 1}));
+        assert!(is_lasting(example));
+        let again = lasting_example(&CELL, || unreachable!("a kept example is not made again"));
+        assert!(std::ptr::eq(example, again));
+        let copy = example.clone();
+        assert!(!is_lasting(&copy));
     }
 }
