@@ -31,7 +31,7 @@ static LASTING: RwLock<Vec<usize>> = RwLock::new(Vec::new());
 
 /// The example of an arguments type, kept in its static `cell` and made by `make` the first
 /// time: generated code calls it. The example is noted as lasting, so that a renderer may keep
-/// its text by its address alone (see [`is_lasting`]).
+/// its text by its address alone.
 pub fn lasting_example(
     cell: &'static OnceLock<Value>,
     make: impl FnOnce() -> Value,
