@@ -272,7 +272,10 @@ mod tests {
         let (_, message, expected) = number_issue(bound(Num::Int(7), false), false);
         let (_, again, expected_again) = number_issue(bound(Num::Int(7), false), false);
         assert!(matches!(again, Cow::Borrowed(_)), "{message} {again}");
-        assert!(matches!(expected_again, Cow::Borrowed("at least 7")), "{expected}");
+        assert!(
+            matches!(expected_again, Cow::Borrowed("at least 7")),
+            "{expected}"
+        );
     }
 
     #[test]
@@ -284,7 +287,10 @@ mod tests {
             assert_eq!(expected, "at least 3 characters");
             assert_eq!(length_issue(5, 3, ITEMS, true).2, "at most 3 items");
             assert_eq!(length_issue(0, 1, ENTRIES, false).2, "at least 1 entry");
-            assert_eq!(length_issue(5, 3, CHARACTERS, true).2, "at most 3 characters");
+            assert_eq!(
+                length_issue(5, 3, CHARACTERS, true).2,
+                "at most 3 characters"
+            );
         }
         assert!(matches!(
             length_issue(2, 3, CHARACTERS, false).2,
