@@ -10,7 +10,9 @@
 //! depend on the type alone: they are found once per type ([`places_of`]), and an unknown key
 //! is then looked up in them without allocating until its message is worded.
 
+use std::any::Any;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{PoisonError, RwLock};
 
@@ -39,26 +41,63 @@ pub(crate) struct Place {
 /// description's address and length: there is one description per declared type, so they are
 /// few. The length is part of the key because two slices may start at one address (a prefix,
 /// or identical constants merged), and a table built for the shorter would lose candidates.
+///
+/// Each thread remembers the tables it has looked up (see [`NEAR`]), so that a lookup after
+/// the first takes no lock: a rejected call looks up a dozen texts and tables, and the lock's
+/// atomic operations were a tenth of its time.
 struct Tables<T: 'static>(RwLock<HashMap<(usize, usize), &'static T, FixedState>>);
 
-impl<T> Tables<T> {
+/// A table a thread remembers, by the address of its [`Tables`] and its key.
+type Near = HashMap<(usize, usize, usize), &'static (dyn Any + Send + Sync), FixedState>;
+
+/// The most tables a thread remembers; past it, lookups take the lock.
+const NEAR_TABLES: usize = 4096;
+
+thread_local! {
+    /// The tables this thread looked up.
+    static NEAR: RefCell<Near> = const { RefCell::new(HashMap::with_hasher(FixedState::with_seed(0))) };
+}
+
+impl<T: Any + Send + Sync> Tables<T> {
     const fn new() -> Self {
         Self(RwLock::new(HashMap::with_hasher(FixedState::with_seed(0))))
     }
 
     /// The table at `key`, if it was built.
-    fn find(&self, key: (usize, usize)) -> Option<&'static T> {
-        self.0
+    fn find(&'static self, key: (usize, usize)) -> Option<&'static T> {
+        let near = (std::ptr::from_ref(self) as usize, key.0, key.1);
+        // A thread that is ending has no memory of its own left: the lock is taken there.
+        let remembered = NEAR
+            .try_with(|tables| {
+                tables
+                    .borrow()
+                    .get(&near)
+                    .and_then(|table| table.downcast_ref::<T>())
+            })
+            .ok()
+            .flatten();
+        if remembered.is_some() {
+            return remembered;
+        }
+        let found = self
+            .0
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .get(&key)
-            .copied()
+            .copied()?;
+        let _ = NEAR.try_with(|tables| {
+            let mut tables = tables.borrow_mut();
+            if tables.len() < NEAR_TABLES {
+                tables.insert(near, found);
+            }
+        });
+        Some(found)
     }
 
     /// The table at `key`, built by `build` the first time while fewer than `cap` are kept;
     /// past that, built anew and not kept.
     fn get_bounded(
-        &self,
+        &'static self,
         key: (usize, usize),
         cap: usize,
         build: impl FnOnce() -> T,
@@ -81,7 +120,7 @@ impl<T> Tables<T> {
 
     /// The table of the description at `address` of `len` items, built by `build` the first
     /// time.
-    fn get(&self, address: usize, len: usize, build: impl FnOnce() -> T) -> &'static T {
+    fn get(&'static self, address: usize, len: usize, build: impl FnOnce() -> T) -> &'static T {
         self.get_bounded((address, len), usize::MAX, build)
             .unwrap_or_else(|_| unreachable!("a table without a cap is always kept"))
     }
@@ -148,7 +187,7 @@ impl TextTable {
     /// The text at `key`, worded by `word` the first time; past [`MAX_DECLARED_TEXTS`], worded
     /// anew each time and not kept.
     pub(crate) fn text(
-        &self,
+        &'static self,
         key: (usize, usize),
         word: impl FnOnce() -> String,
     ) -> Cow<'static, str> {
