@@ -77,6 +77,20 @@ fn literal(v: &Scalar) -> TokenStream {
 }
 
 fn constraints(g: &CheckedGuards) -> TokenStream {
+    let parts = guard_parts(g, false);
+    quote!(__gr::Constraints::from_parts(#parts))
+}
+
+/// The field's guards as the constant its generated check reads (the runtime's `QuickCheck`),
+/// from the same declarations as its `Constraints`.
+fn quick_check(g: &CheckedGuards) -> TokenStream {
+    let parts = guard_parts(g, true);
+    quote!(__gr::QuickCheck::from_parts(#parts))
+}
+
+/// The arguments of the runtime's `Constraints::from_parts`, in its order; for `quick`, of
+/// `QuickCheck::from_parts`: the same, with the pattern as a flag and no `custom`.
+fn guard_parts(g: &CheckedGuards, quick: bool) -> TokenStream {
     // Every guard named, none left to a default: a guard added to `Constraints` that is not
     // emitted here does not compile.
     let Constraints {
@@ -94,6 +108,10 @@ fn constraints(g: &CheckedGuards) -> TokenStream {
     let minimum = bound(*minimum);
     let maximum = bound(*maximum);
     let pattern = match pattern {
+        _ if quick => {
+            let declared = pattern.is_some();
+            quote!(#declared)
+        }
         Some(p) => {
             let source = &p.source;
             quote!(::core::option::Option::Some(__gr::Pattern::new(#source)))
@@ -103,58 +121,21 @@ fn constraints(g: &CheckedGuards) -> TokenStream {
     let format = opt_format(*format);
     let one_of = one_of.iter().map(literal);
     let multiple_of = opt_num(*multiple_of);
-    let custom = g.custom.is_some();
+    let custom = (!quick).then(|| {
+        let custom = g.custom.is_some();
+        quote!(, #custom)
+    });
     quote! {
-        // In the order of the runtime's `Constraints::from_parts`.
-        __gr::Constraints::from_parts(
-            #min_len,
-            #max_len,
-            #minimum,
-            #maximum,
-            #pattern,
-            #format,
-            &[#(#one_of),*],
-            #unique,
-            #multiple_of,
-            #custom,
-        )
-    }
-}
-
-/// The field's guards as the constant its generated check reads (the runtime's `QuickCheck`),
-/// from the same declarations as its `Constraints`.
-fn quick_check(g: &CheckedGuards) -> TokenStream {
-    let Constraints {
-        min_length,
-        max_length,
-        minimum,
-        maximum,
-        pattern,
-        format,
-        one_of,
-        unique,
-        multiple_of,
-    } = &g.constraints;
-    let (min_len, max_len) = (opt_u64(*min_length), opt_u64(*max_length));
-    let minimum = bound(*minimum);
-    let maximum = bound(*maximum);
-    let pattern = pattern.is_some();
-    let format = opt_format(*format);
-    let one_of = one_of.iter().map(literal);
-    let multiple_of = opt_num(*multiple_of);
-    quote! {
-        // In the order of the runtime's `QuickCheck::from_parts`.
-        __gr::QuickCheck::from_parts(
-            #min_len,
-            #max_len,
-            #minimum,
-            #maximum,
-            #pattern,
-            #format,
-            &[#(#one_of),*],
-            #unique,
-            #multiple_of,
-        )
+        #min_len,
+        #max_len,
+        #minimum,
+        #maximum,
+        #pattern,
+        #format,
+        &[#(#one_of),*],
+        #unique,
+        #multiple_of
+        #custom
     }
 }
 
