@@ -500,7 +500,8 @@ impl Cx {
         } else if let Some(places) = misplaced(true) {
             worded(self.moved(&not_a_field, key, &places, false))
         } else {
-            // Both texts depend on the declaration alone: nothing is worded for this call.
+            // The fix depends on the declaration alone and is lent; so is the message at the
+            // top level (below it, the message names the container).
             (not_a_field, Cow::Borrowed(remove_fix_of(fields)), false)
         };
         let received = if sensitive || self.withhold_all {
