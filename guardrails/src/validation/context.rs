@@ -6,9 +6,10 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
-use super::misplaced::{self, Place, TextTable};
+use super::misplaced::{self, Place};
 use super::repair::Repair;
 use super::report::{Issue, IssueCode, IssueSink, Report, is_plain_key, push_key};
+use super::tables::TextTable;
 use crate::policy::Policy;
 use crate::text::{closest, cut, did_you_mean, preview, quoted_list};
 

@@ -6,9 +6,9 @@ use serde_json::Value;
 use super::constraint::CustomCheck;
 use super::context::Cx;
 use super::info::{FieldInfo, Kind};
-use super::misplaced::TextTable;
 use super::quick::QuickCheck;
 use super::report::IssueCode;
+use super::tables::TextTable;
 use super::value::ArgValue;
 use crate::text::{concat, quoted_list};
 

@@ -31,6 +31,7 @@ pub(crate) mod report;
 pub(crate) mod rules;
 pub(crate) mod schema;
 mod string_format;
+mod tables;
 pub(crate) mod value;
 pub(crate) mod variants;
 mod wording;

@@ -9,10 +9,10 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use super::misplaced::TextTable;
 use super::number::{Bound, Num};
 use super::report::IssueCode;
 use super::string_format::StringFormat;
+use super::tables::TextTable;
 use crate::text::{concat, count, push_count, push_uint};
 
 /// What a length counts, in the singular and the plural, and a number of its own (which
