@@ -14,8 +14,11 @@
 //! problems, rendered), `jsonschema_unknown_key` (the same call through `jsonschema`, instance
 //! paths collected), `guard_router` (a valid `create_note` call on the router `guard_router`
 //! returns, the notes server's), `rmcp_router` (the same call on the router rmcp built),
+//! `schema_check_then_rmcp` (the strict schema's `is_valid`, then the call on rmcp's router),
 //! `telemetry_on` (a valid `create-user` call on a `Server` with a subscriber and a recorder
-//! installed) and `telemetry_off` (the same call with neither).
+//! installed), `telemetry_off` (the same call with neither) and `instruments` (the span and the
+//! histogram of one call by hand, with no call, under the subscriber and the recorder of
+//! `telemetry_on`).
 
 use std::hint::black_box;
 
@@ -88,6 +91,11 @@ fn main() {
             let inputs = (0..n).map(|_| guard_router::arguments()).collect();
             run(inputs, |arguments| harness.call(guarded, arguments));
         }
+        "schema_check_then_rmcp" => {
+            let harness = guard_router::Harness::new();
+            let inputs = (0..n).map(|_| guard_router::arguments()).collect();
+            run(inputs, |arguments| harness.checked_call(arguments));
+        }
         "telemetry_on" | "telemetry_off" => {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .build()
@@ -109,9 +117,22 @@ fn main() {
                 run(inputs, call);
             }
         }
+        "instruments" => {
+            // The instruments of a call alone, installed as `telemetry_on` installs them.
+            tracing::dispatcher::set_global_default(tracing::Dispatch::new(
+                telemetry::Visiting::default(),
+            ))
+            .expect("the only subscriber");
+            let recorder = telemetry::Registry::default();
+            let instruments = telemetry::Instruments::new();
+            metrics::with_local_recorder(&recorder, || {
+                run(vec![(); n], |()| instruments.observe());
+            });
+        }
         other => panic!(
             "unknown path {other}: valid, floor, repairing, invalid, jsonschema_invalid, unknown_key, \
-             jsonschema_unknown_key, guard_router, rmcp_router, telemetry_on, telemetry_off"
+             jsonschema_unknown_key, guard_router, rmcp_router, schema_check_then_rmcp, \
+             telemetry_on, telemetry_off, instruments"
         ),
     }
 }

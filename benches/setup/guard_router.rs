@@ -3,6 +3,7 @@
 //! transport (`ToolRouter::call` with a real request context).
 
 use guardrails::mcp::guard_router;
+use guardrails::validation::SchemaArgs;
 use guardrails_tests::notes_server::Notes;
 use rmcp::RoleServer;
 use rmcp::ServiceExt as _;
@@ -28,6 +29,8 @@ pub(crate) struct Harness {
     guarded: ToolRouter<Notes>,
     plain: ToolRouter<Notes>,
     context: RequestContext<RoleServer>,
+    /// `create_note`'s strict schema, compiled as the guard compiles it.
+    schema: SchemaArgs,
 }
 
 impl Harness {
@@ -49,12 +52,19 @@ impl Harness {
             std::mem::forget(running);
             RequestContext::new(NumberOrString::Number(1), peer)
         });
+        let plain = Notes::tool_router();
+        let schema = plain
+            .map
+            .get("create_note")
+            .map(|route| SchemaArgs::new(&route.attr.input_schema).expect("the schema compiles"))
+            .expect("the notes server has `create_note`");
         let harness = Self {
             runtime,
             server: Notes::new(100),
             guarded: guard_router(Notes::tool_router()),
-            plain: Notes::tool_router(),
+            plain,
             context,
+            schema,
         };
         let (a, b) = (
             harness.call(true, arguments()),
@@ -66,6 +76,18 @@ impl Harness {
             serde_json::to_string(&b).expect("json")
         );
         harness
+    }
+
+    /// Calls `create_note` on rmcp's router after checking its arguments against the strict
+    /// schema, as the guard does, and nothing else: the least a guard of this schema costs.
+    /// Panics if the check fails (the arguments are valid).
+    pub(crate) fn checked_call(&self, arguments: JsonObject) -> CallToolResult {
+        let value = serde_json::Value::Object(arguments);
+        assert!(self.schema.is_valid(&value), "a valid call");
+        let serde_json::Value::Object(arguments) = value else {
+            unreachable!("an object stays one")
+        };
+        self.call(false, arguments)
     }
 
     /// Calls `create_note` on the guarded router or on rmcp's own.
