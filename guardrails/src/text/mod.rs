@@ -239,20 +239,20 @@ const fn may_change(word: u64, attribute: bool) -> bool {
 /// [`may_change`] for sixteen bytes, each byte tested exactly and the tests combined without
 /// branching, which the compiler turns into a few vector instructions.
 #[inline]
+#[allow(clippy::needless_bitwise_bool)] // no branch per byte: the loop becomes vector code
 fn may_change_16(block: &[u8; 16], attribute: bool) -> bool {
     // `<` (0x3c) and `>` (0x3e) differ in one bit, as `&` (0x26) and `'` (0x27) do.
     let mut any = false;
     if attribute {
         for &b in block {
-            any |= (b < 0x20)
-                | (b >= 0x7f)
+            any |= !(0x20..0x7f).contains(&b)
                 | ((b | 0x02) == b'>')
                 | ((b | 0x01) == b'\'')
                 | (b == b'"');
         }
     } else {
         for &b in block {
-            any |= (b < 0x20) | (b >= 0x7f) | ((b | 0x02) == b'>') | (b == b'&');
+            any |= !(0x20..0x7f).contains(&b) | ((b | 0x02) == b'>') | (b == b'&');
         }
     }
     any
