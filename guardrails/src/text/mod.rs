@@ -146,8 +146,8 @@ pub(crate) fn escape_xml_attr_into(out: &mut String, text: &str) {
 }
 
 fn escape_into(out: &mut String, text: &str, attribute: bool) {
-    // Eight bytes at a time while none of them may change ([`may_change`]); a word that may is
-    // gone through byte by byte: an ASCII byte is looked up, and only the characters past ASCII
+    // Sixteen bytes, then eight, at a time while none of them may change ([`may_change_16`],
+    // [`may_change`]); a word that may is gone through byte by byte: an ASCII byte is looked up, and only the characters past ASCII
     // are decoded. What needs no escaping is copied in runs, most texts in one go.
     let bytes = text.as_bytes();
     let table = if attribute {
@@ -650,6 +650,30 @@ mod tests {
                     let mut out = String::new();
                     escape_into(&mut out, &text, attribute);
                     assert_eq!(out, escaped_char_by_char(&text, attribute), "{text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_of_sixteen_may_change_exactly_where_a_byte_is_markup_a_control_or_past_ascii() {
+        for attribute in [false, true] {
+            let table = if attribute {
+                &ESCAPE_ATTRIBUTE
+            } else {
+                &ESCAPE_CONTENT
+            };
+            for byte in 0..=u8::MAX {
+                // Line breaks and tabs may change (they are controls), though content keeps them.
+                let expected = byte < 0x20 || byte >= 0x7f || table[usize::from(byte)];
+                for at in 0..16 {
+                    let mut block = *b"abcdefghijklmnop";
+                    block[at] = byte;
+                    assert_eq!(
+                        may_change_16(&block, attribute),
+                        expected,
+                        "byte {byte:#04x} at {at}, attribute {attribute}"
+                    );
                 }
             }
         }
