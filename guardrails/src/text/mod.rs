@@ -665,7 +665,7 @@ mod tests {
             };
             for byte in 0..=u8::MAX {
                 // Line breaks and tabs may change (they are controls), though content keeps them.
-                let expected = byte < 0x20 || byte >= 0x7f || table[usize::from(byte)];
+                let expected = !(0x20..0x7f).contains(&byte) || table[usize::from(byte)];
                 for at in 0..16 {
                     let mut block = *b"abcdefghijklmnop";
                     block[at] = byte;
