@@ -147,8 +147,9 @@ pub(crate) fn escape_xml_attr_into(out: &mut String, text: &str) {
 
 fn escape_into(out: &mut String, text: &str, attribute: bool) {
     // Sixteen bytes, then eight, at a time while none of them may change ([`may_change_16`],
-    // [`may_change`]); a word that may is gone through byte by byte: an ASCII byte is looked up, and only the characters past ASCII
-    // are decoded. What needs no escaping is copied in runs, most texts in one go.
+    // [`may_change`]); a word that may is gone through byte by byte: an ASCII byte is looked
+    // up, and only the characters past ASCII are decoded. What needs no escaping is copied in
+    // runs, most texts in one go.
     let bytes = text.as_bytes();
     let table = if attribute {
         &ESCAPE_ATTRIBUTE
@@ -681,8 +682,8 @@ mod tests {
 
     #[test]
     fn xml_escaping_finds_a_character_at_any_place_of_a_long_text() {
-        // Long texts are scanned eight bytes at a time: each character is put at every place
-        // of a word, and across two, among plain letters.
+        // Long texts are scanned sixteen, then eight bytes at a time: each character is put at
+        // every place of a block and of the word after it, and across them, among plain letters.
         let chars = ('\0'..='\u{7f}').chain([
             '\u{85}',
             '\u{a0}',
