@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod message;
 pub mod operate;
 pub mod policy;
+pub mod profile;
 pub mod render;
 mod server;
 mod text;

@@ -15,6 +15,7 @@ use crate::message::Rejection;
 use crate::operate::{
     Caller, InSpan, Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry,
 };
+use crate::profile::SchemaProfile;
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
 use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
@@ -119,9 +120,33 @@ pub struct Server<S> {
     repair: RepairPolicy,
     /// The keys dropped from every call's arguments before they are checked.
     ignore_keys: IgnoreKeys,
+    /// The form the tools' schemas are advertised in, and the clients that get another.
+    profiles: Arc<Profiles>,
     /// The loop breaker's memory, the rate limits' state and the rejections waiting for
     /// their repair, shared by the clones that serve each session.
     operations: Arc<Operations>,
+}
+
+/// The profile of a server's schemas, and those of some clients.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Profiles {
+    default: SchemaProfile,
+    by_client: Vec<(String, SchemaProfile)>,
+}
+
+impl Profiles {
+    fn for_client(&self, name: Option<&str>) -> SchemaProfile {
+        let Some(name) = name else {
+            return self.default;
+        };
+        self.by_client
+            .iter()
+            .find(|(prefix, _)| {
+                name.len() >= prefix.len()
+                    && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+            })
+            .map_or(self.default, |(_, profile)| *profile)
+    }
 }
 
 impl<S> Clone for Server<S> {
@@ -139,6 +164,7 @@ impl<S> Clone for Server<S> {
             rate_limit: self.rate_limit,
             repair: self.repair,
             ignore_keys: self.ignore_keys.clone(),
+            profiles: Arc::clone(&self.profiles),
             operations: Arc::clone(&self.operations),
         }
     }
@@ -193,6 +219,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             rate_limit: None,
             repair: RepairPolicy::Off,
             ignore_keys: IgnoreKeys::new(),
+            profiles: Arc::default(),
             operations: Arc::default(),
         }
         .operate()
@@ -505,6 +532,53 @@ impl<S: Send + Sync + 'static> Server<S> {
     pub fn ignore_keys(mut self, keys: IgnoreKeys) -> Self {
         self.ignore_keys = keys;
         self.refresh()
+    }
+
+    /// Advertises the tools' schemas in `profile` ([`SchemaProfile::Portable`] unless set): the
+    /// form that the code turning this server's tools into a model's tools reads (see
+    /// [`profile`](crate::profile)). Calls are checked against the strict schema whatever the
+    /// profile.
+    ///
+    /// ```
+    /// use guardrails::profile::SchemaProfile;
+    ///
+    /// let server = guardrails::Server::new(()).schema_profile(SchemaProfile::Strict);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        Arc::make_mut(&mut self.profiles).default = profile;
+        self
+    }
+
+    /// Advertises the tools' schemas in `profile` to the clients whose name (the `clientInfo`
+    /// they give when they connect) starts with `client_name`, compared without case; the
+    /// first match of several wins. A client that gives no name gets the server's profile.
+    /// Under [`SchemaProfile::OpenAi`], a `null` such a client sends for an optional property
+    /// that does not accept `null` is read as the property left out.
+    ///
+    /// ```
+    /// use guardrails::profile::SchemaProfile;
+    ///
+    /// let server = guardrails::Server::new(())
+    ///     .schema_profile_for_client("gemini-cli", SchemaProfile::Gemini);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn schema_profile_for_client(
+        mut self,
+        client_name: impl Into<String>,
+        profile: SchemaProfile,
+    ) -> Self {
+        Arc::make_mut(&mut self.profiles)
+            .by_client
+            .push((client_name.into().to_lowercase(), profile));
+        self
+    }
+
+    /// The profile the tools are advertised in to a client of this name.
+    pub(crate) fn profile_for(&self, client_name: Option<&str>) -> SchemaProfile {
+        self.profiles.for_client(client_name)
     }
 
     /// Sets how the same invalid call arriving again is answered (on by default; see

@@ -4,6 +4,7 @@
 
 use guardrails::RenderFormat;
 use guardrails::mcp::{GuardError, ResultLimits, RouterGuard, guard_router};
+use guardrails::profile::SchemaProfile;
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::notes_server::Notes;
 use guardrails_tests::testing::object;
@@ -36,16 +37,27 @@ async fn the_advertised_schemas_are_strict_and_inlined() {
     let schema = &*list.input_schema;
     assert_eq!(schema["additionalProperties"], false);
     assert!(schema.get("$defs").is_none(), "{schema:?}");
-    let ids = &schema["properties"]["ids"];
+    // Advertised portable: an option is `anyOf` its type and `null`.
+    let ids = &schema["properties"]["ids"]["anyOf"];
+    assert_eq!(ids[1], json!({"type": "null"}), "{ids}");
+    let ids = &ids[0];
     assert_eq!(ids["additionalProperties"], false, "{ids}");
-    assert_eq!(ids["type"], json!(["object", "null"]));
+    assert_eq!(ids["type"], "object");
     assert_eq!(ids["properties"]["from"]["type"], "integer");
+    assert!(schema.get("$schema").is_none(), "{schema:?}");
     // Everything else of the tool's definition is as rmcp built it.
     let plain = connect(Notes::new(10)).await;
     let native = plain.list_all_tools().await.unwrap();
     let before = native.iter().find(|t| t.name == "list_notes").unwrap();
     assert_eq!(before.description, list.description);
-    assert_eq!(before.output_schema, list.output_schema);
+    // The output schema in the same portable form.
+    assert_eq!(
+        before
+            .output_schema
+            .as_deref()
+            .map(|s| SchemaProfile::Portable.advertise(s)),
+        list.output_schema.as_deref().cloned()
+    );
     assert_eq!(native.len(), tools.len());
     client.cancel().await.unwrap();
     plain.cancel().await.unwrap();

@@ -17,6 +17,7 @@
 
 use std::collections::BTreeMap;
 
+use guardrails::profile::SchemaProfile;
 use guardrails::validation::{SchemaArgs, SchemaOptions};
 use proptest::prelude::*;
 use rmcp::handler::server::common::schema_for_type;
@@ -481,6 +482,74 @@ proptest! {
                     )));
                 }
             }
+            Ok(())
+        })?;
+    }
+}
+
+/// The largest integer a JSON number holds exactly.
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// `value` with every integer past what a JSON number holds exactly brought within it, keeping
+/// its sign: the portable schema clamps the bounds of `u64` and `i64` fields there.
+fn within_safe(value: &mut Value) {
+    match value {
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() > MAX_SAFE) {
+                *value = json!(i % MAX_SAFE.cast_signed());
+            } else if let Some(u) = n.as_u64().filter(|u| *u > MAX_SAFE) {
+                *value = json!(u % MAX_SAFE);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(within_safe),
+        Value::Object(map) => map.values_mut().for_each(within_safe),
+        _ => {}
+    }
+}
+
+thread_local! {
+    /// The schema the router guard advertises for `Args` (the portable form of the strict
+    /// schema it checks), compiled as a validating consumer compiles it.
+    static PORTABLE: jsonschema::Validator = {
+        let strict = SchemaArgs::new(&schema_for_type::<Args>()).expect("the schema compiles");
+        let portable = SchemaProfile::Portable.advertise(strict.schema());
+        jsonschema::validator_for(&Value::Object(portable)).expect("the portable schema compiles")
+    };
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn what_serde_writes_the_advertised_portable_schema_accepts(args in args()) {
+        let mut value = serde_json::to_value(&args).unwrap();
+        within_safe(&mut value);
+        prop_assume!(serde_json::from_value::<Args>(value.clone()).is_ok());
+        PORTABLE.with(|portable| {
+            let errors: Vec<String> = portable.iter_errors(&value).map(|e| e.to_string()).collect();
+            prop_assert!(errors.is_empty(), "{value}\n{errors:#?}");
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn an_unknown_key_the_guard_refuses_the_portable_schema_refuses(
+        args in args(),
+        place in prop_oneof![Just("/"), Just("/shape"), Just("/inner/0"), Just("/maybe"), Just("/pick")],
+    ) {
+        let mut value = serde_json::to_value(&args).unwrap();
+        within_safe(&mut value);
+        let target = if place == "/" { Some(&mut value) } else { value.pointer_mut(place) };
+        let Some(Value::Object(object)) = target else {
+            return Ok(());
+        };
+        object.insert("zz_not_a_field".into(), json!(1));
+        GUARDS.with(|guards| {
+            prop_assert!(guards[0].check(&value).is_err(), "the guard accepts {value}");
+            Ok(())
+        })?;
+        PORTABLE.with(|portable| {
+            prop_assert!(!portable.is_valid(&value), "the portable schema accepts {value}");
             Ok(())
         })?;
     }

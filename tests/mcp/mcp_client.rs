@@ -27,7 +27,11 @@ async fn the_server_announces_itself_and_lists_its_tools_with_schemas() {
         Some("Lists tasks, oldest first.")
     );
     assert_eq!(list.input_schema["additionalProperties"], false);
-    assert_eq!(list.input_schema["properties"]["status"]["enum"][0], "todo");
+    // Advertised portable: an optional enum is `anyOf` its values and `null`.
+    assert_eq!(
+        list.input_schema["properties"]["status"]["anyOf"][0]["enum"][0],
+        "todo"
+    );
     let output = list
         .output_schema
         .as_ref()

@@ -4,6 +4,7 @@
 
 mod format_agreement;
 mod output_schema;
+mod portable_agreement;
 mod schema_agreement;
 mod strict_schemas;
 mod wording_agreement;

@@ -20,6 +20,7 @@ use crate::message::{
 use crate::operate::{
     Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts, ToolTelemetry,
 };
+use crate::profile::SchemaProfile;
 use crate::render::RenderOptions;
 use crate::text::json_text;
 use crate::tool::CallOutput;
@@ -171,6 +172,7 @@ pub struct RouterGuard {
     known_good: Option<KnownGood>,
     repair: RepairPolicy,
     ignore_keys: IgnoreKeys,
+    profile: SchemaProfile,
 }
 
 impl RouterGuard {
@@ -330,6 +332,17 @@ impl RouterGuard {
         self
     }
 
+    /// Advertises the tools' schemas in `profile` ([`SchemaProfile::Portable`] unless set):
+    /// the form the consumers of this server's tools read. The calls are checked against the
+    /// strict schema whatever the profile; under [`SchemaProfile::OpenAi`], which makes every
+    /// property required, a `null` sent for an optional property that does not accept `null`
+    /// is read as the property left out.
+    #[must_use]
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// The router with every tool guarded.
     ///
     /// # Panics
@@ -395,6 +408,7 @@ impl RouterGuard {
                     && guarded.schema_options == self.schema
                     && guarded.repair_policy == self.repair
                     && guarded.ignore_keys == self.ignore_keys
+                    && guarded.profile == self.profile
                 {
                     continue;
                 }
@@ -412,8 +426,13 @@ impl RouterGuard {
             let schema = Arc::new(if self.audit {
                 (*route.attr.input_schema).clone()
             } else {
-                args.schema().clone()
+                self.profile.advertise(args.schema())
             });
+            if !self.audit
+                && let Some(output) = &route.attr.output_schema
+            {
+                route.attr.output_schema = Some(Arc::new(self.profile.advertise(output)));
+            }
             let destructive = route
                 .attr
                 .annotations
@@ -434,7 +453,8 @@ impl RouterGuard {
                     hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
                 }),
             )
-            .lenient(self.repair, destructive, self.ignore_keys.clone());
+            .lenient(self.repair, destructive, self.ignore_keys.clone())
+            .advertised_as(self.profile);
             let awareness = self.known_good.as_ref().and_then(|known_good| {
                 known_good.awareness(
                     &Contract::from_definition(&route.attr),
@@ -593,6 +613,11 @@ struct NativeTool {
     repair: bool,
     /// The keys dropped from the arguments before they are checked.
     ignore_keys: IgnoreKeys,
+    /// Under a profile that makes every property required: the portable schema the calls are
+    /// read against (a `null` for an optional property is the property left out).
+    openai_reading: Option<JsonObject>,
+    /// The profile its guard advertises the schemas in.
+    profile: SchemaProfile,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -630,6 +655,8 @@ impl NativeTool {
             repair_policy: RepairPolicy::Off,
             repair: false,
             ignore_keys: IgnoreKeys::new(),
+            openai_reading: None,
+            profile: SchemaProfile::Portable,
             name,
             args,
             limits,
@@ -665,9 +692,21 @@ impl NativeTool {
         self
     }
 
+    /// This tool, advertised under `profile`.
+    fn advertised_as(mut self, profile: SchemaProfile) -> Self {
+        self.profile = profile;
+        // Audited, the tool keeps its own schema, and its calls their nulls.
+        self.openai_reading = (profile.null_is_absent() && !self.audit)
+            .then(|| SchemaProfile::Portable.advertise(self.args.schema()));
+        self
+    }
+
     /// Drops the keys this tool ignores from `arguments`, except the properties its schema
-    /// declares; how many were dropped.
+    /// declares, and the `null`s its profile reads as left out; how many keys were ignored.
     fn drop_ignored(&self, arguments: &mut JsonObject) -> usize {
+        if let Some(portable) = &self.openai_reading {
+            crate::profile::read_openai_call(arguments, portable);
+        }
         if self.ignore_keys.is_empty() {
             return 0;
         }

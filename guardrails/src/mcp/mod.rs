@@ -93,6 +93,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
+use crate::profile::SchemaProfile;
 use crate::render::RenderOptions;
 use crate::server::{Server, UnknownTool};
 use crate::text::cut;
@@ -111,10 +112,18 @@ pub use http::serve_handler_http_on;
 pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
-/// arguments type and `outputSchema` when its output type provides one.
+/// arguments type and `outputSchema` when its output type provides one, both in the portable
+/// [`SchemaProfile`].
 #[must_use]
 pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
-    let input = derived_schema(spec.input_schema());
+    definition_in(spec, SchemaProfile::Portable)
+}
+
+/// The MCP definition of a tool, its schemas advertised in `profile`. Each schema is rewritten
+/// once per type and profile, however often the tools are listed.
+#[must_use]
+pub fn definition_in(spec: &ToolSpec, profile: SchemaProfile) -> rmcp::model::Tool {
+    let input = advertised(spec.input_schema().as_object(), profile, true);
     let mut tool = rmcp::model::Tool::new(spec.name(), spec.description(), input);
     if let Some(title) = spec.title() {
         tool = tool.with_title(title);
@@ -130,34 +139,43 @@ pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
         ));
     }
     if let Some(schema) = spec.output_schema() {
-        tool = tool.with_raw_output_schema(Arc::new(schema.clone()));
+        tool = tool.with_raw_output_schema(advertised(Some(schema), profile, false));
     }
     tool
 }
 
-/// The input schemas of derived tools, one shared copy of each (keyed by the address of the
-/// static it is read from), and the addresses of those copies.
+/// The schemas derived tools advertise, one shared copy of each per profile (keyed by the
+/// address of the static it is read from), and the addresses of the input schemas' copies.
 #[derive(Default)]
 struct DerivedSchemas {
-    by_static: std::collections::HashMap<usize, Arc<JsonObject>>,
+    by_static: std::collections::HashMap<(usize, SchemaProfile), Arc<JsonObject>>,
     copies: std::collections::HashSet<usize>,
 }
 
 static DERIVED_SCHEMAS: std::sync::LazyLock<std::sync::Mutex<DerivedSchemas>> =
     std::sync::LazyLock::new(Default::default);
 
-/// The `inputSchema` of a derived tool, copied once: rmcp's default handler rebuilds its router
-/// on every request, and a router guard knows a derived tool's route by it.
-fn derived_schema(schema: &'static schemars::Schema) -> Arc<JsonObject> {
+/// A derived tool's schema (`input` for its `inputSchema`, which a router guard knows a
+/// derived tool's route by) in `profile`, rewritten once: rmcp's default handler rebuilds its
+/// router on every request.
+fn advertised(
+    schema: Option<&'static JsonObject>,
+    profile: SchemaProfile,
+    input: bool,
+) -> Arc<JsonObject> {
+    static EMPTY: std::sync::LazyLock<JsonObject> = std::sync::LazyLock::new(JsonObject::new);
+    let schema = schema.unwrap_or(&EMPTY);
     let mut schemas = DERIVED_SCHEMAS
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let key = std::ptr::from_ref(schema) as usize;
+    let key = (std::ptr::from_ref(schema) as usize, profile);
     if let Some(copy) = schemas.by_static.get(&key) {
         return Arc::clone(copy);
     }
-    let copy = Arc::new(schema.as_object().cloned().unwrap_or_default());
-    schemas.copies.insert(Arc::as_ptr(&copy) as usize);
+    let copy = Arc::new(profile.advertise(schema));
+    if input {
+        schemas.copies.insert(Arc::as_ptr(&copy) as usize);
+    }
     schemas.by_static.insert(key, Arc::clone(&copy));
     copy
 }
@@ -362,7 +380,12 @@ impl<S: Send + Sync + 'static> ServerHandler for Server<S> {
         let cache_hints = context
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
-        let mut result = ListToolsResult::with_all_items(self.specs().map(definition).collect());
+        let profile = self.profile_for(client_name(&context).as_deref());
+        let mut result = ListToolsResult::with_all_items(
+            self.specs()
+                .map(|spec| definition_in(spec, profile))
+                .collect(),
+        );
         result.result_type = Some(ResultType::COMPLETE);
         result.ttl_ms = cache_hints.then_some(0);
         result.cache_scope = cache_hints.then_some(CacheScope::Public);
@@ -387,12 +410,33 @@ impl<S: Send + Sync + 'static> ServerHandler for Server<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name: Cow<'static, str> = request.name;
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let mut arguments = request.arguments.unwrap_or_default();
+        if self
+            .profile_for(client_name(&context).as_deref())
+            .null_is_absent()
+            && let Some(spec) = self.spec(&name)
+        {
+            let portable = advertised(
+                spec.input_schema().as_object(),
+                SchemaProfile::Portable,
+                true,
+            );
+            crate::profile::read_openai_call(&mut arguments, &portable);
+        }
+        let arguments = Value::Object(arguments);
         let output = self
             .call_from(&name, arguments, caller_of(&context))
             .await?;
         Ok(call_result(output).into())
     }
+}
+
+/// The name the client gave when it connected (`clientInfo.name`).
+fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
+    context
+        .peer
+        .peer_info()
+        .map(|info| info.client_info.name.clone())
 }
 
 /// Who calls, as far as the transport says: the session of a Streamable HTTP request that

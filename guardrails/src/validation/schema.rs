@@ -18,11 +18,10 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Makes a schema also accept `null`, as an `Option` field does.
 pub(crate) fn allow_null(schema: &mut Map<String, Value>) {
-    // A union (an enum with data) says `null` as one more alternative.
+    // A union (an enum with data) says `null` as one more alternative, also where a `type`
+    // stands beside it: both must accept `null`.
     for key in ["oneOf", "anyOf"] {
-        if !schema.contains_key("type")
-            && let Some(Value::Array(shapes)) = schema.get_mut(key)
-        {
+        if let Some(Value::Array(shapes)) = schema.get_mut(key) {
             let null = serde_json::json!({"type": "null"});
             if !shapes.contains(&null) {
                 shapes.push(null);
@@ -381,5 +380,25 @@ fn add_property(
             list.extend(rest);
         }
         schema.insert("required".into(), Value::Array(list));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::allow_null;
+    use serde_json::json;
+
+    #[test]
+    fn null_is_allowed_by_the_type_and_by_the_union_beside_it() {
+        let mut schema = json!({"type": "object", "oneOf": [
+            {"type": "object", "properties": {"a": {"const": 1}}, "required": ["a"]}
+        ]})
+        .as_object()
+        .cloned()
+        .unwrap();
+        allow_null(&mut schema);
+        let schema = serde_json::Value::Object(schema);
+        assert!(jsonschema::is_valid(&schema, &json!(null)), "{schema}");
+        assert!(jsonschema::is_valid(&schema, &json!({"a": 1})), "{schema}");
     }
 }

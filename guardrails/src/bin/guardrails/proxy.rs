@@ -25,6 +25,7 @@ use guardrails::mcp::{GuardError, HttpConfig, ResultLimits, RouterGuard, call_re
 use guardrails::message::{ContractNotice, Failure as CallFailure};
 use guardrails::message::{DELIVERED_WITH_CARE, PolicyAdvice};
 use guardrails::policy::{Policy, RuleSeverity, check_text, load_policy};
+use guardrails::profile::SchemaProfile;
 use guardrails::{
     CallOutput, ErrorCode, OutputCheck, OutputVerdict, RenderFormat, RenderOptions, ToolError,
 };
@@ -85,6 +86,13 @@ pub(crate) struct ProxyArgs {
     /// The format of coaching messages and tool errors.
     #[arg(long, value_enum, default_value_t = Format::Xml)]
     format: Format,
+    /// The form of JSON Schema the tools' schemas are advertised in: `portable` (the forms
+    /// every known consumer reads), `strict` (the schema calls are checked against), `openai`
+    /// (every property required, `null` read as left out), `gemini` or `anthropic`. Calls are
+    /// checked against the strict schema whatever the profile. `guardrails lint` says which
+    /// consumer refuses what.
+    #[arg(long, value_name = "PROFILE", default_value_t = SchemaProfile::Portable)]
+    schema_profile: SchemaProfile,
     /// Seconds the upstream has to answer a call before the call fails with a TIMEOUT tool
     /// error.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
@@ -253,6 +261,8 @@ struct Settings {
     start_timeout: Duration,
     render: RenderOptions,
     audit: bool,
+    /// The form the tools' schemas are advertised in.
+    profile: SchemaProfile,
     limits: BTreeMap<String, ResultLimits>,
     /// The approved contracts, and what a tool that changed since becomes (`--check`).
     approved: Option<(KnownGood, OnChange)>,
@@ -363,6 +373,7 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         start_timeout: Duration::from_secs_f64(args.start_timeout),
         render: RenderOptions::from(RenderFormat::from(args.format)),
         audit: args.audit,
+        profile: args.schema_profile,
         limits,
         approved: None,
         policies: Vec::new(),
@@ -563,7 +574,9 @@ impl Proxy {
             ));
         }
         loop {
-            let mut guard = RouterGuard::new().render(settings.render.clone());
+            let mut guard = RouterGuard::new()
+                .render(settings.render.clone())
+                .schema_profile(settings.profile);
             if let Some((approved, OnChange::Aware)) = &settings.approved {
                 guard = guard.known_good(approved.clone());
             }
