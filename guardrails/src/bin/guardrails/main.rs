@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod check;
 mod diff;
+mod lint;
 mod proxy;
 
 /// Cognitive guardrails for MCP tool servers, from the command line.
@@ -41,6 +42,20 @@ enum Command {
     /// what it was and is. Exit status: 0 when nothing BREAKING changed, 1 when something did,
     /// 2 when a lockfile cannot be read or is invalid.
     Diff(diff::DiffArgs),
+    /// Say which consumer of a server's tool schemas would refuse or weaken which keyword:
+    /// `guardrails lint [OPTIONS] -- COMMAND [ARGS…]`, or `--tools FILE`.
+    ///
+    /// The consumers are those that turn an MCP tool into a model's tool or a grammar:
+    /// the strict transforms of the `anthropic` and `openai-agents` packages, `google-genai`, xgrammar,
+    /// llguidance, outlines-core, VS Code, and the MCP TypeScript SDK, whose `listTools()`
+    /// throws for a whole list over one boolean subschema. Each finding names the tool, the
+    /// schema, the path, the keyword and the consumer. With --as-proxy, what `guardrails proxy`
+    /// would advertise in each --profile is linted instead.
+    ///
+    /// Exit status: 0 when no consumer refuses anything (weakened keywords are printed but do
+    /// not fail), 1 when one does (except those given with --allow), 2 when the tools cannot be
+    /// read or listed.
+    Lint(lint::LintArgs),
     /// Guard an MCP server written in any language: `guardrails proxy [OPTIONS] -- COMMAND [ARGS…]`.
     ///
     /// Starts COMMAND as the upstream MCP server over stdio and serves its tools over stdio,
@@ -83,6 +98,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Lint(args) => lint::run(&args),
         Command::Proxy(args) => proxy::run(args),
     };
     match result {
