@@ -127,21 +127,15 @@ def catalog() -> dict[str, list[ToolEntry]]:
     return {spec.id: out[spec.id] for spec in SERVERS}
 
 
-def run_ts_sdk(spec: ServerSpec, calls: list[dict]) -> dict:
-    """The TypeScript SDK's client against `spec` (ts_sdk.cjs): its report as a dict."""
+def run_node(job: dict) -> dict:
+    """ts_sdk.cjs on `job`: its report as a dict."""
     if not (NODE_MODULES / "@modelcontextprotocol" / "sdk").exists():
         raise RuntimeError(
             f"{NODE_MODULES} lacks @modelcontextprotocol/sdk: install it as .ci/run does"
         )
-    job = {
-        "modules": str(NODE_MODULES),
-        "command": example_binary(spec.example),
-        "args": list(spec.args),
-        "calls": calls,
-    }
     done = subprocess.run(
         ["node", str(pathlib.Path(__file__).with_name("ts_sdk.cjs"))],
-        input=json.dumps(job),
+        input=json.dumps({"modules": str(NODE_MODULES), **job}),
         capture_output=True,
         text=True,
         timeout=120,
@@ -150,3 +144,8 @@ def run_ts_sdk(spec: ServerSpec, calls: list[dict]) -> dict:
     if done.returncode != 0:
         raise RuntimeError(f"ts_sdk.cjs failed: {done.stderr[-2000:]}")
     return json.loads(done.stdout)
+
+
+def run_ts_sdk(spec: ServerSpec, calls: list[dict]) -> dict:
+    """The TypeScript SDK's client against `spec`: lists its tools, then makes `calls`."""
+    return run_node({"command": example_binary(spec.example), "args": list(spec.args), "calls": calls})

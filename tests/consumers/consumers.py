@@ -458,3 +458,50 @@ CONSUMERS = [
     ("llguidance", "llguidance", llguidance_engine),
     ("outlines-core", "outlines-core", outlines_engine),
 ]
+
+
+# --- what no schema can avoid ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConsumerBug:
+    """A consumer refusing what it should read, which no schema can avoid without saying less."""
+
+    consumer: str
+    error: str  # a regular expression the consumer's error matches
+    trigger: str  # the keyword that sets it off, which the schema must hold
+    why: str
+
+
+KNOWN_CONSUMER_BUGS = [
+    ConsumerBug(
+        "google-mcp",
+        r"AttributeError: 'bool' object has no attribute 'items'",
+        "additionalProperties",
+        "google-genai's MCP conversion (_mcp_utils._filter_to_supported_schema) recurses into "
+        "`additionalProperties` as if it were always a schema object, and crashes on the boolean "
+        "`false` that closes an object; kept, since it is what makes unknown keys refused",
+    ),
+]
+
+
+def _has_boolean(schema, keyword) -> bool:
+    if isinstance(schema, dict):
+        return any(
+            (key == keyword and isinstance(value, bool)) or _has_boolean(value, keyword)
+            for key, value in schema.items()
+        )
+    if isinstance(schema, list):
+        return any(_has_boolean(item, keyword) for item in schema)
+    return False
+
+
+def known_bug(consumer: str, error: str, schemas) -> ConsumerBug | None:
+    for bug in KNOWN_CONSUMER_BUGS:
+        if (
+            bug.consumer == consumer
+            and re.search(bug.error, error)
+            and any(_has_boolean(s, bug.trigger) for s in schemas if s is not None)
+        ):
+            return bug
+    return None

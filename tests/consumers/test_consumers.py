@@ -13,14 +13,13 @@ failure with the consumer's own words. What the tests hold:
 from __future__ import annotations
 
 import importlib.metadata
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
 
 from conftest import SERVERS, SPECS, run_ts_sdk
-from consumers import CONSUMERS, keywords
+from consumers import CONSUMERS, known_bug, keywords
 
 TS_SDK = "ts-sdk"
 CONSUMER_NAMES = [name for name, _, _ in CONSUMERS] + [TS_SDK]
@@ -43,50 +42,6 @@ PORTABLE = {
 
 # Pairs of the same server guarded and unguarded.
 PAIRS = [(spec.id, spec.twin) for spec in SERVERS if spec.guarded and spec.twin]
-
-
-@dataclass(frozen=True)
-class ConsumerBug:
-    """A consumer refusing what it should read, which no schema can avoid without saying less."""
-
-    consumer: str
-    error: str  # a regular expression the consumer's error matches
-    trigger: str  # the keyword that sets it off, which the schema must hold
-    why: str
-
-
-KNOWN_CONSUMER_BUGS = [
-    ConsumerBug(
-        "google-mcp",
-        r"AttributeError: 'bool' object has no attribute 'items'",
-        "additionalProperties",
-        "google-genai's MCP conversion (_mcp_utils._filter_to_supported_schema) recurses into "
-        "`additionalProperties` as if it were always a schema object, and crashes on the boolean "
-        "`false` that closes an object; kept, since it is what makes unknown keys refused",
-    ),
-]
-
-
-def _has_boolean(schema, keyword) -> bool:
-    if isinstance(schema, dict):
-        return any(
-            (key == keyword and isinstance(value, bool)) or _has_boolean(value, keyword)
-            for key, value in schema.items()
-        )
-    if isinstance(schema, list):
-        return any(_has_boolean(item, keyword) for item in schema)
-    return False
-
-
-def known_bug(consumer: str, error: str, schemas) -> ConsumerBug | None:
-    for bug in KNOWN_CONSUMER_BUGS:
-        if (
-            bug.consumer == consumer
-            and re.search(bug.error, error)
-            and any(_has_boolean(s, bug.trigger) for s in schemas if s is not None)
-        ):
-            return bug
-    return None
 
 
 @dataclass

@@ -4,6 +4,11 @@
 // that schema). Reads {"modules", "command", "args", "calls": [{"name", "arguments"}]} as JSON
 // on stdin and prints {"sdk", "list": {"ok", "error", "tools"}, "calls": {name: {"ok",
 // "error", "structured", "isError"}}, "warnings": [..]} as JSON on stdout.
+//
+// Given {"modules", "schemas": [{"id", "schema", "example"}]} instead, it runs the same two
+// steps of the SDK's own code on each schema as a tool's `outputSchema`, without a server: the
+// tools/list result parsed as `listTools()` parses it, then the default validator compiled and
+// run on the example. Prints {"sdk", "schemas": {id: {"ok", "error", "warnings"}}}.
 "use strict";
 
 const { createRequire } = require("node:module");
@@ -24,6 +29,29 @@ async function main() {
   // goes to console.warn: kept, as what the client weakens.
   const warnings = [];
   console.warn = (...parts) => warnings.push(parts.map(String).join(" "));
+
+  if (job.schemas) {
+    const { ListToolsResultSchema } = load("@modelcontextprotocol/sdk/types.js");
+    const { AjvJsonSchemaValidator } = load("@modelcontextprotocol/sdk/validation/ajv");
+    const schemas = {};
+    for (const probe of job.schemas) {
+      warnings.length = 0;
+      let error = null;
+      try {
+        ListToolsResultSchema.parse({
+          tools: [{ name: "probe", inputSchema: { type: "object" }, outputSchema: probe.schema }],
+        });
+        const validate = new AjvJsonSchemaValidator().getValidator(probe.schema);
+        const verdict = validate(probe.example);
+        if (!verdict.valid) error = `the validator refuses the example: ${verdict.errorMessage}`;
+      } catch (caught) {
+        error = String(caught && caught.message ? caught.message : caught);
+      }
+      schemas[probe.id] = { ok: error === null, error, warnings: [...warnings] };
+    }
+    process.stdout.write(JSON.stringify({ sdk, schemas }));
+    return;
+  }
 
   const report = { sdk, warnings, list: { ok: false, error: null, tools: [] }, calls: {} };
   const transport = new StdioClientTransport({ command: job.command, args: job.args, stderr: "ignore" });
