@@ -70,6 +70,8 @@ def keywords(schema, counts: Counter | None = None) -> Counter:
         if value is None:
             continue
         counts[key] += 1
+        if key == "additionalProperties" and isinstance(value, dict):
+            counts["additionalProperties (a map's values)"] += 1
         if key in _SUBSCHEMA_MAPS and isinstance(value, dict):
             for sub in value.values():
                 keywords(sub, counts)
