@@ -5,7 +5,8 @@ A consumer is a function `(schema, tool, kind, example) -> Outcome`: `kind` is "
 "output", `example` the tool's own valid example (input) or a real structured result (output),
 or None when there is none. It passes when the client's code does not raise and, for grammar
 engines, when the grammar accepts the example and (for arguments) refuses the example with one
-unknown key. `dropped` counts the schema keywords a transform lost on the way (what it weakens).
+unknown key. `dropped` counts the schema keywords a transform lost on the way, and `unfit` says
+when what it sends no longer accepts the example (what it weakens).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ class Outcome:
     error: str | None = None
     dropped: Counter = field(default_factory=Counter)
     warnings: list = field(default_factory=list)  # what a grammar engine says it ignores
+    # A transform that took the schema but sends one that refuses the tool's own example: the
+    # model, held to it, can no longer make that call (weakened past use, not refused).
+    unfit: str | None = None
 
 
 def failure(error: BaseException | str) -> Outcome:
@@ -172,6 +176,31 @@ def compact(value) -> str:
 # --- the consumers ------------------------------------------------------------------------------
 
 
+def _transformed(before, after, example) -> Outcome:
+    """A transform that did not raise: it passes, and `unfit` says whether what it sends the
+    model refuses the tool's own example (or real result), a call a model held to it can no
+    longer make."""
+    import jsonschema
+
+    outcome = Outcome(True, dropped=dropped(before, after))
+    if example is None:
+        return outcome
+    try:
+        error = jsonschema.exceptions.best_match(
+            jsonschema.Draft202012Validator(after).iter_errors(example)
+        )
+    except Exception as raised:  # noqa: BLE001 - a schema the validator cannot read
+        error = raised
+    if error is not None:
+        where = "/".join(str(p) for p in getattr(error, "absolute_path", [])) or "the root"
+        message = getattr(error, "message", str(error))
+        outcome.unfit = " ".join(
+            f"the schema it sends refuses the tool's own example at {where}: {message}".split()
+        )[:300]
+    return outcome
+
+
+
 def anthropic_strict(schema, tool, kind, example):
     from anthropic.lib._parse._transform import transform_schema
 
@@ -180,7 +209,7 @@ def anthropic_strict(schema, tool, kind, example):
         after = transform_schema(copy.deepcopy(schema))
     except Exception as error:  # noqa: BLE001 - any raise is the consumer refusing
         return failure(error)
-    return Outcome(True, dropped=dropped(before, after))
+    return _transformed(before, after, example)
 
 
 def openai_agents_strict(schema, tool, kind, example):
@@ -191,7 +220,7 @@ def openai_agents_strict(schema, tool, kind, example):
         after = ensure_strict_json_schema(copy.deepcopy(schema))
     except Exception as error:  # noqa: BLE001
         return failure(error)
-    return Outcome(True, dropped=dropped(before, after))
+    return _transformed(before, after, example)
 
 
 def openai_strict(schema, tool, kind, example):
@@ -206,7 +235,7 @@ def openai_strict(schema, tool, kind, example):
         after = _ensure_strict_json_schema(work, path=(), root=work)
     except Exception as error:  # noqa: BLE001
         return failure(error)
-    return Outcome(True, dropped=dropped(before, after))
+    return _transformed(before, after, example)
 
 
 def pydantic_ai_openai(schema, tool, kind, example):
@@ -217,7 +246,7 @@ def pydantic_ai_openai(schema, tool, kind, example):
         after = OpenAIJsonSchemaTransformer(copy.deepcopy(schema), strict=True).walk()
     except Exception as error:  # noqa: BLE001
         return failure(error)
-    return Outcome(True, dropped=dropped(before, after))
+    return _transformed(before, after, example)
 
 
 def pydantic_ai_google(schema, tool, kind, example):
@@ -228,7 +257,7 @@ def pydantic_ai_google(schema, tool, kind, example):
         after = GoogleJsonSchemaTransformer(copy.deepcopy(schema)).walk()
     except Exception as error:  # noqa: BLE001
         return failure(error)
-    return Outcome(True, dropped=dropped(before, after))
+    return _transformed(before, after, example)
 
 
 def langchain_strict(schema, tool, kind, example):
@@ -248,7 +277,7 @@ def langchain_strict(schema, tool, kind, example):
         after = convert_to_openai_tool(wrapped, strict=True)["function"]["parameters"]
     except Exception as error:  # noqa: BLE001
         return failure(error)
-    return Outcome(True, dropped=dropped(before, after))
+    return _transformed(before, after, example)
 
 
 def _google_dump(schema_obj) -> dict:

@@ -50,6 +50,7 @@ class Verdict:
     errors: list = field(default_factory=list)  # "input: ..." / "output: ..."
     dropped: Counter = field(default_factory=Counter)
     warnings: Counter = field(default_factory=Counter)
+    unfit: list = field(default_factory=list)  # "input: ..." where what is sent refuses the example
 
 
 @pytest.fixture(scope="session")
@@ -86,6 +87,8 @@ def matrix(catalog, ts_reports):
                         continue
                     verdict.dropped.update(outcome.dropped)
                     verdict.warnings.update(outcome.warnings)
+                    if outcome.unfit:
+                        verdict.unfit.append(f"{kind}: {outcome.unfit}")
                     if not outcome.ok:
                         verdict.ok = False
                         verdict.errors.append(f"{kind}: {outcome.error}")
@@ -137,6 +140,27 @@ def test_matrix(catalog, matrix, ts_reports):
             f"  {server} {tool}: {_one_line(' | '.join(row[consumer].errors))}"
             for (server, tool), row in matrix.items()
             if not row[consumer].ok
+        ]
+        if lines:
+            print(f"- {consumer} ({len(lines)})")
+            print("\n".join(lines))
+
+    print("\ntools passing whose schema as sent still accepts the tool's own example (and result)")
+    print(" " * 20 + "".join(s.rjust(w) for s, w in zip(servers, widths)) + "total".rjust(9))
+    for consumer in CONSUMER_NAMES:
+        cells, passed, total = [], 0, 0
+        for server, width in zip(servers, widths):
+            verdicts = [matrix[(server, e.name)][consumer] for e in catalog[server]]
+            ok = sum(v.ok and not v.unfit for v in verdicts)
+            passed, total = passed + ok, total + len(verdicts)
+            cells.append(f"{ok}/{len(verdicts)}".rjust(width))
+        print(consumer.ljust(20) + "".join(cells) + f"{passed}/{total}".rjust(9))
+    print("\nwhere the schema as sent refuses the tool's own example (weakened past use)")
+    for consumer in CONSUMER_NAMES:
+        lines = [
+            f"  {server} {tool}: {_one_line(' | '.join(row[consumer].unfit))}"
+            for (server, tool), row in matrix.items()
+            if row[consumer].ok and row[consumer].unfit
         ]
         if lines:
             print(f"- {consumer} ({len(lines)})")

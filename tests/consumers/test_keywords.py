@@ -116,9 +116,31 @@ PROBES = [
     ),
     (
         "flattened enum as closed variants carrying the shared properties",
+        "candidate",
+        {
+            "type": "object",
+            "anyOf": [
+                closed({"limit": {"type": "integer"}, "by": {"type": "string", "const": "name"},
+                        "name": {"type": "string"}}),
+                closed({"limit": {"type": "integer"}, "by": {"type": "string", "const": "id"},
+                        "id": {"type": "integer"}}),
+            ],
+        },
+        {"limit": 1, "by": "name", "name": "a"},
+    ),
+    (
+        "flattened enum as every variant's properties, closed, and the closed variants in anyOf",
         "portable",
         {
             "type": "object",
+            "properties": {
+                "limit": {"type": "integer"},
+                "by": {"type": "string", "enum": ["name", "id"]},
+                "name": {"type": "string"},
+                "id": {"type": "integer"},
+            },
+            "required": ["limit", "by"],
+            "additionalProperties": False,
             "anyOf": [
                 closed({"limit": {"type": "integer"}, "by": {"type": "string", "const": "name"},
                         "name": {"type": "string"}}),
@@ -235,14 +257,15 @@ CONSUMER_NAMES = [name for name, _, _ in CONSUMERS] + [TS_SDK]
 
 # A consumer that cannot read what a portable form says, whatever the library writes: filled in
 # from the measured matrix, each with why.
+FLATTENED = "flattened enum as every variant's properties, closed, and the closed variants in anyOf"
 PORTABLE_LIMITS: dict[tuple[str, str], str] = {
-    ("openai-agents", "flattened enum as closed variants carrying the shared properties"): (
-        "OpenAI strict mode refuses `anyOf` at the root, and a flattened enum has no exact "
-        "form without it: a strict profile must say less"
+    ("openai-agents", FLATTENED): (
+        "OpenAI strict mode refuses `anyOf` at the root, and a flattened enum has no exact form "
+        "without it: a strict profile must say less"
     ),
     ("openai-agents", "map as additionalProperties: schema"): (
-        "OpenAI strict mode closes every object, so it has no maps: a strict profile must "
-        "say less (a list of key and value pairs)"
+        "OpenAI strict mode closes every object, so it has no maps: a strict profile must say "
+        "less (a list of key and value pairs)"
     ),
     ("pydantic-ai-openai", "anything as anyOf of the six JSON types"): (
         "OpenAI strict mode needs every array's items typed, so it cannot say \"any JSON "
@@ -278,7 +301,8 @@ def probe_matrix():
         row = {}
         for name, _, check in CONSUMERS:
             outcome = check(schema, tool, "input", example)
-            row[name] = (outcome.ok, outcome.error, dict(outcome.dropped), outcome.warnings)
+            said = outcome.warnings + ([f"no longer fits the example: {outcome.unfit}"] if outcome.unfit else [])
+            row[name] = (outcome.ok, outcome.error, dict(outcome.dropped), said)
         ok, error, warnings = ts[pid]
         row[TS_SDK] = (ok, error, {}, warnings)
         out[pid] = row
