@@ -37,7 +37,9 @@ SERVERS = [
     ServerSpec("derive_shapes", "derive_shapes_server"),
     ServerSpec("create_user", "create_user"),
     ServerSpec("serde_shapes", "serde_shapes_server", twin="serde_shapes/unguarded"),
-    ServerSpec("serde_shapes/unguarded", "serde_shapes_server", ("--unguarded",), False, "serde_shapes"),
+    ServerSpec(
+        "serde_shapes/unguarded", "serde_shapes_server", ("--unguarded",), False, "serde_shapes"
+    ),
     ServerSpec("notes", "notes_server", twin="notes/unguarded"),
     ServerSpec("notes/unguarded", "notes_server", ("--unguarded",), False, "notes"),
     ServerSpec("shapes/calculator", "shapes_server", ("calculator",)),
@@ -148,4 +150,6 @@ def run_node(job: dict) -> dict:
 
 def run_ts_sdk(spec: ServerSpec, calls: list[dict]) -> dict:
     """The TypeScript SDK's client against `spec`: lists its tools, then makes `calls`."""
-    return run_node({"command": example_binary(spec.example), "args": list(spec.args), "calls": calls})
+    return run_node(
+        {"command": example_binary(spec.example), "args": list(spec.args), "calls": calls}
+    )

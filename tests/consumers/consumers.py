@@ -142,7 +142,7 @@ def ordered(value, schema, root=None):
         props: dict = {}
         _property_schemas(schema, root, props)
         names = list(props)
-        keys = sorted(value, key=lambda k: (names.index(k) if k in names else len(names)))
+        keys = sorted(value, key=lambda k: names.index(k) if k in names else len(names))
         resolved = _resolve(schema, root)
         extra = resolved.get("additionalProperties") if isinstance(resolved, dict) else None
         return {
@@ -198,7 +198,6 @@ def _transformed(before, after, example) -> Outcome:
             f"the schema it sends refuses the tool's own example at {where}: {message}".split()
         )[:300]
     return outcome
-
 
 
 def anthropic_strict(schema, tool, kind, example):
@@ -321,7 +320,9 @@ def _grammar_verdict(accepts, kind, example) -> Outcome:
     if example is None:
         return Outcome(True)
     if not accepts(example):
-        return failure(f"the grammar refuses the tool's own {'example' if kind == 'input' else 'result'}")
+        return failure(
+            f"the grammar refuses the tool's own {'example' if kind == 'input' else 'result'}"
+        )
     extra = with_unknown_key(example)
     if kind == "input" and extra is not None and accepts(extra):
         return failure("the grammar accepts an unknown key")
@@ -353,8 +354,16 @@ def _load_xgrammar():
         def __mro_entries__(self, bases):
             return (object,)
 
-    names = ["torch", "torch.nn", "torch.nn.functional", "torch.utils", "torch.utils.cpp_extension",
-             "transformers", "triton", "triton.language"]
+    names = [
+        "torch",
+        "torch.nn",
+        "torch.nn.functional",
+        "torch.utils",
+        "torch.utils.cpp_extension",
+        "transformers",
+        "triton",
+        "triton.language",
+    ]
     stand_ins = []
     for name in names:
         if name in sys.modules:
@@ -400,7 +409,9 @@ def xgrammar_engine(schema, tool, kind, example):
             grammar = xgrammar.Grammar.from_json_schema(json.dumps(schema))
     except Exception as error:  # noqa: BLE001
         return failure(error)
-    verdict = _grammar_verdict(lambda v: accepts_string(grammar, compact(ordered(v, schema))), kind, example)
+    verdict = _grammar_verdict(
+        lambda v: accepts_string(grammar, compact(ordered(v, schema))), kind, example
+    )
     verdict.warnings = [m.group(1) for line in said if (m := _XGRAMMAR_WARNING.search(line))]
     return verdict
 
@@ -428,7 +439,9 @@ def llguidance_engine(schema, tool, kind, example):
         _llg_tokenizer = llguidance.LLTokenizer(llguidance.TokenizerWrapper(_ByteTokenizer()))
     try:
         grammar = llguidance.LLMatcher.grammar_from_json_schema(schema)
-        is_error, messages = llguidance.LLMatcher.validate_grammar_with_warnings(grammar, _llg_tokenizer)
+        is_error, messages = llguidance.LLMatcher.validate_grammar_with_warnings(
+            grammar, _llg_tokenizer
+        )
         if is_error:
             return failure("; ".join(messages))
         warnings = list(messages)

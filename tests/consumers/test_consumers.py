@@ -124,10 +124,14 @@ def test_matrix(catalog, matrix, ts_reports):
     print(f"\n\n== consumers: {_versions()}, @modelcontextprotocol/sdk {', '.join(sorted(sdk))}")
     widths = [len(s) + 2 for s in servers]
     print("tools passing / tools, per consumer (rows) and server (columns)")
-    print(" " * 20 + "".join(s.rjust(w) for s, w in zip(servers, widths)) + "total".rjust(9))
+    print(
+        " " * 20
+        + "".join(s.rjust(w) for s, w in zip(servers, widths, strict=True))
+        + "total".rjust(9)
+    )
     for consumer in CONSUMER_NAMES:
         cells, passed, total = [], 0, 0
-        for server, width in zip(servers, widths):
+        for server, width in zip(servers, widths, strict=True):
             verdicts = [matrix[(server, e.name)][consumer] for e in catalog[server]]
             ok = sum(v.ok for v in verdicts)
             passed, total = passed + ok, total + len(verdicts)
@@ -146,10 +150,14 @@ def test_matrix(catalog, matrix, ts_reports):
             print("\n".join(lines))
 
     print("\ntools passing whose schema as sent still accepts the tool's own example (and result)")
-    print(" " * 20 + "".join(s.rjust(w) for s, w in zip(servers, widths)) + "total".rjust(9))
+    print(
+        " " * 20
+        + "".join(s.rjust(w) for s, w in zip(servers, widths, strict=True))
+        + "total".rjust(9)
+    )
     for consumer in CONSUMER_NAMES:
         cells, passed, total = [], 0, 0
-        for server, width in zip(servers, widths):
+        for server, width in zip(servers, widths, strict=True):
             verdicts = [matrix[(server, e.name)][consumer] for e in catalog[server]]
             ok = sum(v.ok and not v.unfit for v in verdicts)
             passed, total = passed + ok, total + len(verdicts)
@@ -183,7 +191,10 @@ def test_matrix(catalog, matrix, ts_reports):
         if consumer == TS_SDK:
             said.update(w for s, r in ts_reports.items() if SPECS[s].guarded for w in r["warnings"])
         if said:
-            print(f"- {consumer}: " + "; ".join(f"{_one_line(w, 160)} x{n}" for w, n in said.most_common()))
+            print(
+                f"- {consumer}: "
+                + "; ".join(f"{_one_line(w, 160)} x{n}" for w, n in said.most_common())
+            )
 
     for server in servers:
         for entry in catalog[server]:
@@ -198,7 +209,9 @@ def test_portable_servers_list_the_tools_held_here(catalog, server):
 
 @pytest.mark.parametrize("consumer", CONSUMER_NAMES)
 @pytest.mark.parametrize(("guarded", "unguarded"), PAIRS, ids=[g for g, _ in PAIRS])
-def test_guarded_passes_at_least_as_many_tools_as_unguarded(catalog, matrix, consumer, guarded, unguarded):
+def test_guarded_passes_at_least_as_many_tools_as_unguarded(
+    catalog, matrix, consumer, guarded, unguarded
+):
     def passing(server):
         return {e.name for e in catalog[server] if matrix[(server, e.name)][consumer].ok}
 
@@ -217,7 +230,10 @@ def test_every_tool_passes_every_consumer(catalog, matrix, server, tool, consume
     if verdict.ok:
         return
     entry = next(e for e in catalog[server] if e.name == tool)
-    bugs = [known_bug(consumer, error, [entry.input_schema, entry.output_schema]) for error in verdict.errors]
+    bugs = [
+        known_bug(consumer, error, [entry.input_schema, entry.output_schema])
+        for error in verdict.errors
+    ]
     if all(bugs):
         pytest.xfail(f"a bug of {consumer}'s: {bugs[0].why}")
     pytest.fail(f"{consumer} refuses {server} {tool}: " + " | ".join(verdict.errors))

@@ -102,10 +102,16 @@ PROBES = [
             "allOf": [
                 {
                     "oneOf": [
-                        {"properties": {"by": {"const": "name"}, "name": {"type": "string"}},
-                         "required": ["by", "name"], "type": "object"},
-                        {"properties": {"by": {"const": "id"}, "id": {"type": "integer"}},
-                         "required": ["by", "id"], "type": "object"},
+                        {
+                            "properties": {"by": {"const": "name"}, "name": {"type": "string"}},
+                            "required": ["by", "name"],
+                            "type": "object",
+                        },
+                        {
+                            "properties": {"by": {"const": "id"}, "id": {"type": "integer"}},
+                            "required": ["by", "id"],
+                            "type": "object",
+                        },
                     ]
                 }
             ],
@@ -120,10 +126,20 @@ PROBES = [
         {
             "type": "object",
             "anyOf": [
-                closed({"limit": {"type": "integer"}, "by": {"type": "string", "const": "name"},
-                        "name": {"type": "string"}}),
-                closed({"limit": {"type": "integer"}, "by": {"type": "string", "const": "id"},
-                        "id": {"type": "integer"}}),
+                closed(
+                    {
+                        "limit": {"type": "integer"},
+                        "by": {"type": "string", "const": "name"},
+                        "name": {"type": "string"},
+                    }
+                ),
+                closed(
+                    {
+                        "limit": {"type": "integer"},
+                        "by": {"type": "string", "const": "id"},
+                        "id": {"type": "integer"},
+                    }
+                ),
             ],
         },
         {"limit": 1, "by": "name", "name": "a"},
@@ -142,10 +158,20 @@ PROBES = [
             "required": ["limit", "by"],
             "additionalProperties": False,
             "anyOf": [
-                closed({"limit": {"type": "integer"}, "by": {"type": "string", "const": "name"},
-                        "name": {"type": "string"}}),
-                closed({"limit": {"type": "integer"}, "by": {"type": "string", "const": "id"},
-                        "id": {"type": "integer"}}),
+                closed(
+                    {
+                        "limit": {"type": "integer"},
+                        "by": {"type": "string", "const": "name"},
+                        "name": {"type": "string"},
+                    }
+                ),
+                closed(
+                    {
+                        "limit": {"type": "integer"},
+                        "by": {"type": "string", "const": "id"},
+                        "id": {"type": "integer"},
+                    }
+                ),
             ],
         },
         {"limit": 1, "by": "name", "name": "a"},
@@ -203,7 +229,16 @@ PROBES = [
     (
         "anything as anyOf of the six JSON types",
         "portable",
-        closed({"v": {"anyOf": [{"type": t} for t in ("string", "number", "boolean", "null", "object", "array")]}}),
+        closed(
+            {
+                "v": {
+                    "anyOf": [
+                        {"type": t}
+                        for t in ("string", "number", "boolean", "null", "object", "array")
+                    ]
+                }
+            }
+        ),
         {"v": {"a": [1, "x"]}},
     ),
     (
@@ -215,7 +250,10 @@ PROBES = [
     (
         "$schema at the root",
         "today",
-        {"$schema": "https://json-schema.org/draft/2020-12/schema", **closed({"n": {"type": "integer"}})},
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            **closed({"n": {"type": "integer"}}),
+        },
         {"n": 1},
     ),
     ("examples", "today", closed({"n": {"type": "integer", "examples": [1]}}), {"n": 1}),
@@ -235,8 +273,12 @@ PROBES = [
     (
         "string length, pattern and format",
         "stays",
-        closed({"s": {"type": "string", "minLength": 1, "maxLength": 9, "pattern": "^[a-z]+$"},
-                "d": {"type": "string", "format": "date"}}),
+        closed(
+            {
+                "s": {"type": "string", "minLength": 1, "maxLength": 9, "pattern": "^[a-z]+$"},
+                "d": {"type": "string", "format": "date"},
+            }
+        ),
         {"s": "abc", "d": "2026-01-31"},
     ),
     (
@@ -248,7 +290,10 @@ PROBES = [
     (
         "$ref to $defs",
         "today",
-        {"$defs": {"P": closed({"x": {"type": "integer"}})}, **closed({"p": {"$ref": "#/$defs/P"}})},
+        {
+            "$defs": {"P": closed({"x": {"type": "integer"}})},
+            **closed({"p": {"$ref": "#/$defs/P"}}),
+        },
         {"p": {"x": 1}},
     ),
 ]
@@ -269,14 +314,17 @@ PORTABLE_LIMITS: dict[tuple[str, str], str] = {
     ),
     ("pydantic-ai-openai", "anything as anyOf of the six JSON types"): (
         "OpenAI strict mode needs every array's items typed, so it cannot say \"any JSON "
-        "value\": pydantic-ai refuses the untyped array when strict is asked for"
+        'value": pydantic-ai refuses the untyped array when strict is asked for'
     ),
 }
 
 
 def _ts_sdk_probes() -> dict:
     def run(example_of):
-        job = [{"id": pid, "schema": schema, "example": example_of(example)} for pid, _, schema, example in PROBES]
+        job = [
+            {"id": pid, "schema": schema, "example": example_of(example)}
+            for pid, _, schema, example in PROBES
+        ]
         return run_node({"schemas": job})["schemas"]
 
     valid = run(lambda example: example)
@@ -301,7 +349,9 @@ def probe_matrix():
         row = {}
         for name, _, check in CONSUMERS:
             outcome = check(schema, tool, "input", example)
-            said = outcome.warnings + ([f"no longer fits the example: {outcome.unfit}"] if outcome.unfit else [])
+            said = outcome.warnings + (
+                [f"no longer fits the example: {outcome.unfit}"] if outcome.unfit else []
+            )
             row[name] = (outcome.ok, outcome.error, dict(outcome.dropped), said)
         ok, error, warnings = ts[pid]
         row[TS_SDK] = (ok, error, {}, warnings)
@@ -311,8 +361,10 @@ def probe_matrix():
 
 def test_probe_matrix(probe_matrix):
     """Prints each form against each consumer; every consumer judged every form."""
-    print("\n\n== one keyword at a time: ok, REFUSED (the consumer raised or its grammar got the "
-          "example wrong), or the keywords it dropped")
+    print(
+        "\n\n== one keyword at a time: ok, REFUSED (the consumer raised or its grammar got the "
+        "example wrong), or the keywords it dropped"
+    )
     for pid, form, _, _ in PROBES:
         print(f"- [{form}] {pid}")
         for consumer in CONSUMER_NAMES:
@@ -320,14 +372,18 @@ def test_probe_matrix(probe_matrix):
             if not ok:
                 print(f"    {consumer}: REFUSED {' '.join(str(error).split())[:200]}")
             elif lost or warnings:
-                said = ", ".join([f"drops {k}" for k in sorted(lost)] + [f"says: {w}" for w in warnings])
+                said = ", ".join(
+                    [f"drops {k}" for k in sorted(lost)] + [f"says: {w}" for w in warnings]
+                )
                 print(f"    {consumer}: ok, {' '.join(said.split())[:200]}")
     assert set(probe_matrix) == set(PROBE_IDS)
     assert all(set(row) == set(CONSUMER_NAMES) for row in probe_matrix.values())
 
 
 @pytest.mark.parametrize("consumer", CONSUMER_NAMES)
-@pytest.mark.parametrize("probe", [pid for pid, form, _, _ in PROBES if form in ("portable", "stays")])
+@pytest.mark.parametrize(
+    "probe", [pid for pid, form, _, _ in PROBES if form in ("portable", "stays")]
+)
 def test_portable_forms_pass_every_consumer(probe_matrix, probe, consumer):
     ok, error, _, _ = probe_matrix[probe][consumer]
     schema = next(s for pid, _, s, _ in PROBES if pid == probe)
