@@ -213,7 +213,15 @@ def test_guarded_passes_at_least_as_many_tools_as_unguarded(
     catalog, matrix, consumer, guarded, unguarded
 ):
     def passing(server):
-        return {e.name for e in catalog[server] if matrix[(server, e.name)][consumer].ok}
+        """The tools the consumer reads, or refuses only through a bug of its own (a guarded
+        server closes every object, which the Google MCP conversion crashes on)."""
+        out = set()
+        for e in catalog[server]:
+            verdict = matrix[(server, e.name)][consumer]
+            schemas = [e.input_schema, e.output_schema]
+            if verdict.ok or all(known_bug(consumer, err, schemas) for err in verdict.errors):
+                out.add(e.name)
+        return out
 
     lost = passing(unguarded) - passing(guarded)
     assert len(passing(guarded)) >= len(passing(unguarded)), {
