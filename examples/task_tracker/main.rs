@@ -33,16 +33,34 @@ async fn main() -> std::io::Result<()> {
         },
         None => 0,
     };
-    let server = tracker::server_of_node(node, SEEDED_TASKS);
+    // `--schema-profile NAME`: the form of the tools' schemas, for a model client that reads
+    // only one (`openai`, `gemini`; `portable` by default; see `guardrails lint`).
+    let profile = match args.iter().position(|arg| arg == "--schema-profile") {
+        Some(at) => match args.get(at + 1).map(|name| name.parse()) {
+            Some(Ok(profile)) => profile,
+            Some(Err(error)) => {
+                eprintln!("{error}");
+                std::process::exit(2);
+            }
+            None => {
+                eprintln!("--schema-profile takes a name: portable, strict, openai, gemini, anthropic");
+                std::process::exit(2);
+            }
+        },
+        None => guardrails::profile::SchemaProfile::Portable,
+    };
+    let server = tracker::server_of_node(node, SEEDED_TASKS).schema_profile(profile);
     match args.first().map(String::as_str) {
-        None | Some("--node") => {
+        None | Some("--node" | "--schema-profile") => {
             eprintln!(
                 "task-tracker: an MCP server on stdio with {SEEDED_TASKS} tasks and every guardrail on.\n\
                  Point an MCP client at this command (it speaks JSON-RPC on stdin/stdout), e.g. the \n\
                  MCP inspector or a client config entry: {{\"command\": \"cargo\", \"args\": [\"run\", \"--example\", \"task_tracker\"]}}.\n\
                  Or try:  --demo          a short session played in-process, showing the guardrails\n\
                  \x20        --http ADDR     Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)\n\
-                 \x20        --node N        as node N (1 to 999) of several: task ids carry N"
+                 \x20        --node N        as node N (1 to 999) of several: task ids carry N\n\
+                 \x20        --schema-profile P  the tools' schemas as the model client P reads them\n\
+                 \x20                        (portable by default; openai, gemini, anthropic, strict)"
             );
             server.serve_stdio().await
         }

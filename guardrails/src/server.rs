@@ -689,6 +689,6 @@ fn not_an_object(
 
 impl<S: 'static> ContractSource for Server<S> {
     fn server_contract(&self) -> ServerContract {
-        ServerContract::from_specs(self.specs())
+        ServerContract::from_specs(self.specs()).with_schema_profile(self.profiles.default)
     }
 }

@@ -249,7 +249,18 @@ fn label_place(args: LabelPlace) -> Labelled {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
+    // `--schema-profile NAME`: the tools' schemas in that profile (portable by default).
+    let args: Vec<String> = std::env::args().collect();
+    let profile = args
+        .iter()
+        .position(|a| a == "--schema-profile")
+        .and_then(|at| args.get(at + 1))
+        .map_or(Ok(guardrails::profile::SchemaProfile::Portable), |name| {
+            name.parse()
+        })
+        .map_err(std::io::Error::other)?;
     Server::new(())
+        .schema_profile(profile)
         .name("derive-shapes")
         .version(env!("CARGO_PKG_VERSION"))
         .tool(plan_trip)

@@ -236,6 +236,23 @@ pub fn diff(before: &ServerContract, after: &ServerContract) -> Diff {
             (None, None) => {}
         }
     }
+    if before.schema_profile() != after.schema_profile() {
+        let name = |p: Option<crate::profile::SchemaProfile>| {
+            Value::from(p.unwrap_or_default().name())
+        };
+        out.push(Delta {
+            severity: ChangeSeverity::Risky,
+            path: "schema_profile".to_owned(),
+            tool: String::new(),
+            argument: None,
+            before: Some(name(before.schema_profile())),
+            after: Some(name(after.schema_profile())),
+            description: "The tools' schemas are advertised in another profile: a client reads \
+                          them in another form (a model calibrated on one may send another \
+                          shape)."
+                .to_owned(),
+        });
+    }
     Diff { deltas: out }
 }
 

@@ -26,11 +26,18 @@ pub const FORMAT_VERSION: u64 = 1;
 /// (`GUARDRAILS_UPDATE_LOCK=1 cargo test`) to accept the current contracts deliberately.
 pub const UPDATE_ENV: &str = "GUARDRAILS_UPDATE_LOCK";
 
+/// What the server's digest is fed the schema profile under: no tool name holds a NUL.
+const PROFILE_KEY: &str = "\0schema_profile";
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LockfileRepr {
     format_version: u64,
     digest: String,
+    /// The profile the schemas are advertised in; absent for the default (`portable`), so
+    /// that lockfiles written before it read the same, with the same digests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    schema_profile: Option<String>,
     tools: BTreeMap<String, LockedTool>,
 }
 
@@ -122,6 +129,9 @@ impl ServerContract {
         for (name, contract) in &self.tools {
             digest.add(name, &canonical_bytes(contract));
         }
+        if let Some(profile) = self.profile {
+            digest.add(PROFILE_KEY, profile.name().as_bytes());
+        }
         digest.finish()
     }
 
@@ -132,6 +142,7 @@ impl ServerContract {
         let repr = LockfileRepr {
             format_version: FORMAT_VERSION,
             digest: self.digest(),
+            schema_profile: self.profile.map(|p| p.name().to_owned()),
             tools: self
                 .tools
                 .iter()
@@ -200,6 +211,19 @@ impl ServerContract {
             whole.add(&key, &bytes);
             tools.insert(key, locked.contract);
         }
+        let profile = match repr.schema_profile.as_deref() {
+            None => None,
+            Some(name) => Some(name.parse::<crate::profile::SchemaProfile>().map_err(|error| {
+                ContractError::Invalid {
+                    line: 1,
+                    column: 1,
+                    message: format!("`schema_profile`: {error}"),
+                }
+            })?),
+        };
+        if let Some(profile) = profile {
+            whole.add(PROFILE_KEY, profile.name().as_bytes());
+        }
         let computed = whole.finish();
         if computed != repr.digest {
             return Err(ContractError::DigestMismatch {
@@ -208,7 +232,10 @@ impl ServerContract {
                 computed,
             });
         }
-        Ok(Self { tools })
+        Ok(Self {
+            tools,
+            profile: profile.filter(|p| *p != crate::profile::SchemaProfile::Portable),
+        })
     }
 
     /// Why lockfile text that does not parse as this format was refused: a newer format
@@ -499,7 +526,30 @@ mod tests {
                 .into_iter()
                 .map(|name| (name.to_owned(), tool(name)))
                 .collect(),
+            profile: None,
         }
+    }
+
+    #[test]
+    fn the_schema_profile_is_recorded_when_not_the_default_and_read_back() {
+        use crate::profile::SchemaProfile;
+        let plain = sample().to_lockfile();
+        assert!(!plain.contains("schema_profile"), "{plain}");
+        let portable = sample().with_schema_profile(SchemaProfile::Portable);
+        assert_eq!(portable.to_lockfile(), plain);
+        let openai = sample().with_schema_profile(SchemaProfile::OpenAi);
+        let text = openai.to_lockfile();
+        assert!(text.contains("\"schema_profile\": \"openai\""), "{text}");
+        let read = ServerContract::from_lockfile(&text).unwrap();
+        assert_eq!(read.schema_profile(), Some(SchemaProfile::OpenAi));
+        assert_ne!(read.digest(), sample().digest());
+        // A hand edit of the profile breaks the digest.
+        let edited = text.replace("\"openai\"", "\"gemini\"");
+        assert!(ServerContract::from_lockfile(&edited).is_err());
+        // And a diff says the profile changed.
+        let diff = diff(&sample(), &read);
+        assert_eq!(diff.deltas().len(), 1, "{:?}", diff.deltas());
+        assert_eq!(diff.deltas()[0].path, "schema_profile");
     }
 
     #[test]

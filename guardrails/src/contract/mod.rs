@@ -122,6 +122,9 @@ pub use model::{Contract, Field, Hints, JsonType, Limit, OutputField};
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ServerContract {
     tools: BTreeMap<String, Contract>,
+    /// The profile the tools' schemas are advertised in, when it is not the default
+    /// ([`SchemaProfile::Portable`](crate::profile::SchemaProfile::Portable)).
+    profile: Option<crate::profile::SchemaProfile>,
 }
 
 impl ServerContract {
@@ -137,6 +140,21 @@ impl ServerContract {
         self.tools.get(tool)
     }
 
+    /// The profile the tools' schemas are advertised in, as the lockfile records it: `None`
+    /// for the default, [`SchemaProfile::Portable`](crate::profile::SchemaProfile::Portable).
+    #[must_use]
+    pub fn schema_profile(&self) -> Option<crate::profile::SchemaProfile> {
+        self.profile
+    }
+
+    /// These contracts, their schemas advertised in `profile` (recorded unless it is the
+    /// default).
+    #[must_use]
+    pub fn with_schema_profile(mut self, profile: crate::profile::SchemaProfile) -> Self {
+        self.profile = (profile != crate::profile::SchemaProfile::Portable).then_some(profile);
+        self
+    }
+
     /// Adds or replaces a tool's contract.
     pub fn insert(&mut self, contract: Contract) {
         self.tools.insert(contract.name.clone(), contract);
@@ -147,6 +165,7 @@ impl FromIterator<Contract> for ServerContract {
     fn from_iter<I: IntoIterator<Item = Contract>>(iter: I) -> Self {
         Self {
             tools: iter.into_iter().map(|c| (c.name.clone(), c)).collect(),
+            profile: None,
         }
     }
 }

@@ -75,6 +75,16 @@ fn openai_node(schema: &mut Map<String, Value>, depth: usize) {
     }
     each_subschema(schema, |child| openai_node(child, depth + 1));
     map_as_entries(schema);
+    // Strict mode needs the items of every array typed: an array of anything (a part of a
+    // `serde_json::Value`) is said as an array of scalars, the most strict mode can say.
+    if schema.get("type") == Some(&Value::from("array")) && !schema.contains_key("items") {
+        schema.insert(
+            "items".into(),
+            serde_json::json!({"anyOf": [
+                {"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}
+            ]}),
+        );
+    }
     restate_unsupported(schema, OPENAI_KEYWORDS);
     if schema.get("properties").is_some_and(Value::is_object) {
         let required: Vec<Value> = match schema.get("required") {
