@@ -43,7 +43,9 @@ async fn main() -> std::io::Result<()> {
                 std::process::exit(2);
             }
             None => {
-                eprintln!("--schema-profile takes a name: portable, strict, openai, gemini, anthropic");
+                eprintln!(
+                    "--schema-profile takes a name: portable, strict, openai, gemini, anthropic"
+                );
                 std::process::exit(2);
             }
         },

@@ -237,9 +237,8 @@ pub fn diff(before: &ServerContract, after: &ServerContract) -> Diff {
         }
     }
     if before.schema_profile() != after.schema_profile() {
-        let name = |p: Option<crate::profile::SchemaProfile>| {
-            Value::from(p.unwrap_or_default().name())
-        };
+        let name =
+            |p: Option<crate::profile::SchemaProfile>| Value::from(p.unwrap_or_default().name());
         out.push(Delta {
             severity: ChangeSeverity::Risky,
             path: "schema_profile".to_owned(),

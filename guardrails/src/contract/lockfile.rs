@@ -213,13 +213,14 @@ impl ServerContract {
         }
         let profile = match repr.schema_profile.as_deref() {
             None => None,
-            Some(name) => Some(name.parse::<crate::profile::SchemaProfile>().map_err(|error| {
-                ContractError::Invalid {
-                    line: 1,
-                    column: 1,
-                    message: format!("`schema_profile`: {error}"),
-                }
-            })?),
+            Some(name) => Some(
+                name.parse::<crate::profile::SchemaProfile>()
+                    .map_err(|error| ContractError::Invalid {
+                        line: 1,
+                        column: 1,
+                        message: format!("`schema_profile`: {error}"),
+                    })?,
+            ),
         };
         if let Some(profile) = profile {
             whole.add(PROFILE_KEY, profile.name().as_bytes());
