@@ -576,6 +576,13 @@ impl<S: Send + Sync + 'static> Server<S> {
         self
     }
 
+    /// Whether some client may be served a profile under which calls are read (`null` as left
+    /// out): a valid call of any other server pays nothing for profiles.
+    pub(crate) fn may_read_openai_calls(&self) -> bool {
+        self.profiles.default.null_is_absent()
+            || self.profiles.by_client.iter().any(|(_, p)| p.null_is_absent())
+    }
+
     /// The profile the tools are advertised in to a client of this name.
     pub(crate) fn profile_for(&self, client_name: Option<&str>) -> SchemaProfile {
         self.profiles.for_client(client_name)

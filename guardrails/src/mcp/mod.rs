@@ -411,9 +411,11 @@ impl<S: Send + Sync + 'static> ServerHandler for Server<S> {
     ) -> Result<CallToolResponse, ErrorData> {
         let name: Cow<'static, str> = request.name;
         let mut arguments = request.arguments.unwrap_or_default();
-        if self
-            .profile_for(client_name(&context).as_deref())
-            .null_is_absent()
+        // Only a server that serves some client the openai profile reads the client's name.
+        if self.may_read_openai_calls()
+            && self
+                .profile_for(client_name(&context).as_deref())
+                .null_is_absent()
             && let Some(spec) = self.spec(&name)
         {
             let portable = advertised(
