@@ -163,6 +163,109 @@ def ordered(value, schema, root=None):
     return value
 
 
+# --- the call a model in OpenAI strict mode makes ---------------------------------------------
+
+_JSON_TYPES = {
+    "null": lambda v: v is None,
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: (
+        isinstance(v, int) and not isinstance(v, bool) or isinstance(v, float) and v.is_integer()
+    ),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "string": lambda v: isinstance(v, str),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
+_NO_TAG = object()
+
+
+def map_entries(schema, root):
+    """The schema of a map's values when `schema` is the array of `{"key", "value"}` entries
+    that the openai profile advertises a map as, else None."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict) or schema.get("type") != "array":
+        return None
+    items = _resolve(schema.get("items"), root)
+    properties = items.get("properties") if isinstance(items, dict) else None
+    if not isinstance(properties, dict) or set(properties) != {"key", "value"}:
+        return None
+    if set(items.get("required") or []) != {"key", "value"}:
+        return None
+    return properties["value"]
+
+
+def _tag(schema, root):
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return _NO_TAG
+    if "const" in schema:
+        return schema["const"]
+    enum = schema.get("enum")
+    return enum[0] if isinstance(enum, list) and len(enum) == 1 else _NO_TAG
+
+
+def _fits(value, schema, root) -> bool:
+    """Whether `value` (as the portable schema takes it) is of the branch `schema`: its JSON
+    type, its `const` or `enum`, and for an object its keys and its tags (a property of one
+    value). Enough to tell the branches of an option or a tagged union apart."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return schema is not False
+    if "const" in schema and schema["const"] != value:
+        return False
+    if isinstance(schema.get("enum"), list) and value not in schema["enum"]:
+        return False
+    types = schema.get("type")
+    types = [types] if isinstance(types, str) else types or []
+    of_a_type = not types or any(_JSON_TYPES.get(t, lambda v: False)(value) for t in types)
+    # A map fits the array of its entries, which it is sent as.
+    if not of_a_type and not (isinstance(value, dict) and map_entries(schema, root) is not None):
+        return False
+    properties = schema.get("properties")
+    if isinstance(value, dict) and isinstance(properties, dict):
+        if schema.get("additionalProperties") is False and any(k not in properties for k in value):
+            return False
+        for name, sub in properties.items():
+            tag = _tag(sub, root)
+            if tag is not _NO_TAG and value.get(name, _NO_TAG) != tag:
+                return False
+    if isinstance(schema.get("anyOf"), list):
+        return any(_fits(value, branch, root) for branch in schema["anyOf"])
+    return True
+
+
+def strict_call(value, schema, root=None):
+    """The call a model in OpenAI strict mode makes for `value` (a call as the portable schema
+    takes it), held to `schema` (as the openai profile advertises it): every property of an
+    object sent, `null` for one that `value` leaves out; a map sent as the array of its
+    `{"key", "value"}` entries; at every depth. A key `schema` does not name is kept, for the
+    checks to refuse."""
+    root = schema if root is None else root
+    schema = _resolve(schema, root)
+    if value is None or not isinstance(schema, dict):
+        return value
+    branches = schema.get("anyOf")
+    if isinstance(branches, list) and branches:
+        real = [b for b in branches if _resolve(b, root) != {"type": "null"}]
+        fitting = [b for b in real if _fits(value, b, root)]
+        chosen = (fitting or real or [{}])[0]
+        return strict_call(value, chosen, root)
+    values = map_entries(schema, root)
+    if isinstance(value, dict) and values is not None:
+        return [{"key": k, "value": strict_call(v, values, root)} for k, v in value.items()]
+    properties = schema.get("properties")
+    if isinstance(value, dict) and isinstance(properties, dict):
+        out = {
+            name: strict_call(value[name], sub, root) if name in value else None
+            for name, sub in properties.items()
+        }
+        out.update({k: v for k, v in value.items() if k not in properties})
+        return out
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [strict_call(item, schema["items"], root) for item in value]
+    return value
+
+
 def with_unknown_key(example):
     if not isinstance(example, dict):
         return None
@@ -310,6 +413,21 @@ def google_mcp(schema, tool, kind, example):
     except Exception as error:  # noqa: BLE001
         return failure(error)
     return Outcome(True, dropped=dropped(before, after))
+
+
+def google_legacy_refusals(schema) -> list[tuple[str, str]]:
+    """Each error google-genai's legacy `Schema` raises on `schema`, as (pydantic's error type,
+    the field it is about): what a failure of `google_legacy`, cut short, said in full."""
+    import pydantic
+    from google.genai import _transformers
+
+    try:
+        _transformers.t_schema(None, copy.deepcopy(schema))
+    except pydantic.ValidationError as error:
+        return [(e["type"], str(e["loc"][-1]) if e["loc"] else "") for e in error.errors()]
+    except Exception as error:  # noqa: BLE001 - any other raise is a refusal of its own
+        return [(type(error).__name__, str(error)[:120])]
+    return []
 
 
 # Grammar engines: the arguments a model writes are constrained by the grammar of the input
