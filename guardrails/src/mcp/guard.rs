@@ -431,7 +431,8 @@ impl RouterGuard {
             if !self.audit
                 && let Some(output) = &route.attr.output_schema
             {
-                route.attr.output_schema = Some(Arc::new(self.profile.advertise(output)));
+                route.attr.output_schema =
+                    Some(Arc::new(self.profile.for_output().advertise(output)));
             }
             let destructive = route
                 .attr

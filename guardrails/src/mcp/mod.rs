@@ -139,7 +139,7 @@ pub fn definition_in(spec: &ToolSpec, profile: SchemaProfile) -> rmcp::model::To
         ));
     }
     if let Some(schema) = spec.output_schema() {
-        tool = tool.with_raw_output_schema(advertised(Some(schema), profile, false));
+        tool = tool.with_raw_output_schema(advertised(Some(schema), profile.for_output(), false));
     }
     tool
 }

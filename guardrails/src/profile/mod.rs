@@ -92,6 +92,18 @@ impl SchemaProfile {
         }
     }
 
+    /// The profile an `outputSchema` is advertised in under this one: the portable form, unless
+    /// this is [`SchemaProfile::Strict`]. The strict consumers read only input schemas, while
+    /// the MCP SDKs check each result against its output schema, which must describe the
+    /// result as the tool sends it (no `nullable`, no map turned into entries).
+    #[must_use]
+    pub const fn for_output(self) -> Self {
+        match self {
+            Self::Strict => Self::Strict,
+            _ => Self::Portable,
+        }
+    }
+
     /// Whether the server reads `null` sent for an optional property as the property left
     /// out: under a profile that makes every property required, a model sends `null` for the
     /// ones it means to leave out.

@@ -142,7 +142,8 @@ fn as_proxy(tools: &[Tool], profile: SchemaProfile) -> Vec<Tool> {
                 tool.input_schema = std::sync::Arc::new(profile.advertise(args.schema()));
             }
             if let Some(output) = &tool.output_schema {
-                tool.output_schema = Some(std::sync::Arc::new(profile.advertise(output)));
+                tool.output_schema =
+                    Some(std::sync::Arc::new(profile.for_output().advertise(output)));
             }
             tool
         })
