@@ -391,6 +391,12 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     let nested_schema = crate::expand::aliases::nested_schema(&input.fields);
     let info = info_expr(input);
     let check_names = crate::rules::names(&input.rules);
+    // The hidden struct of an enum's variant is no tool's arguments: a compile error about a
+    // type that is not names none of them as one that is.
+    let do_not_recommend = input
+        .rules
+        .whole_checks_elsewhere
+        .then(|| quote!(#[diagnostic::do_not_recommend]));
 
     quote! {
         #[doc(hidden)]
@@ -415,6 +421,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             );
 
             #[automatically_derived]
+            #do_not_recommend
             impl __gr::ToolArgs for #ident {
                 fn info() -> &'static __gr::ArgsInfo {
                     #info
