@@ -151,10 +151,10 @@ fn the_struct_example_sets_the_fields_it_names_and_passes_every_rule() {
     assert_eq!(schema["examples"][0], *example);
 }
 
-/// A custom check that no built example passes: only the text `"exactly this"`.
+/// A custom check that its written example does not pass: only the text `"exactly this"`.
 #[derive(Debug, serde::Deserialize, ToolArgs)]
 struct Exact {
-    #[guard(custom = is_exact)]
+    #[guard(custom = is_exact, example = "roughly this")]
     text: String,
 }
 
