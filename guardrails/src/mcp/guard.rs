@@ -762,6 +762,9 @@ impl NativeTool {
                 ignored,
                 &self.render,
             );
+            // The arguments as checked, for the corrected call should the call come again.
+            let checked = ctx.arguments.take().unwrap_or_default();
+            output.keep_arguments(Value::Object(checked));
             self.operations.finish(&call, &self.facts(), &mut output);
             let result = super::call_result(output);
             return Box::pin(ready(Ok(result.into())));
@@ -777,6 +780,7 @@ impl NativeTool {
             example: &self.example,
             repeatable: self.repeatable,
             format: self.render.format,
+            echo_values: self.render.echo_values,
         }
     }
 
