@@ -133,7 +133,10 @@ impl ResultLimits {
 ///   checked against it (none rather than one that does not validate), and the recovery
 ///   directive;
 /// - a valid call reaches the tool unchanged, and its result comes back unchanged unless a
-///   limit of [`tool`](Self::tool) cuts it;
+///   limit of [`tool`](Self::tool) cuts it or a repair of its arguments is reported (a text
+///   block and `_meta` receipts, where the tool repairs calls); an error result the tool
+///   returns itself (`isError: true`) is never cut, and gets nothing else: its failure is
+///   classified in telemetry, not in its `_meta`;
 /// - everything else (an unknown tool, a protocol error) is left to rmcp.
 ///
 /// An agent limit cuts a list result: a structured result that is an object with one array
@@ -818,13 +821,9 @@ impl NativeTool {
         let mut output = CallOutput::text(Vec::new());
         output.is_error = failed;
         output.leniency = leniency;
+        // Recorded and counted; the tool's own error result is not added to: it comes back as
+        // the tool wrote it, its classification only in telemetry.
         self.operations.finish(call, &self.facts(), &mut output);
-        if let Some(failure) = output.failure {
-            result
-                .meta
-                .get_or_insert_with(Default::default)
-                .insert(crate::operate::FAILURE_META_KEY.to_owned(), failure);
-        }
         let mut result = if failed || self.limits.is_none() {
             result
         } else {

@@ -23,9 +23,10 @@
 //! the tool declares, codes, classes, counts and durations. The README shows how to export
 //! them to OpenTelemetry and Prometheus.
 //!
-//! Every rejected or failed call carries in its result's `_meta`, under [`FAILURE_META_KEY`],
-//! a classification a model can act on and an operator can find in the logs by its
-//! correlation id.
+//! Every rejected call, and every failed call of a [`Server`](crate::Server)'s tools, carries in
+//! its result's `_meta`, under [`FAILURE_META_KEY`], a classification a model can act on and an
+//! operator can find in the logs by its correlation id. An error result a native tool returns
+//! itself comes back as the tool wrote it: its failure is recorded in telemetry only.
 
 mod classify;
 mod limits;
