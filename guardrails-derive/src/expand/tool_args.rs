@@ -153,6 +153,10 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
     let example = opt_str(field.guards.example.as_ref());
     let sensitive = field.guards.sensitive;
     let no_repair = field.guards.no_repair;
+    let aliases = (!field.aliases.is_empty()).then(|| {
+        let aliases = &field.aliases;
+        quote!(.with_aliases(&[#(#aliases),*]))
+    });
     quote! {
         // In the order of the runtime's `FieldInfo::from_parts`.
         __gr::FieldInfo::from_parts(
@@ -171,6 +175,7 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
             <#ty as __gr::ArgValue>::schema,
             <#ty as __gr::ArgValue>::example,
         )
+        #aliases
     }
 }
 
