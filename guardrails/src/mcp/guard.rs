@@ -814,7 +814,7 @@ impl NativeTool {
         repairs: &[Repair],
         leniency: Leniency,
     ) -> CallToolResponse {
-        let CallToolResponse::Complete(mut result) = response else {
+        let CallToolResponse::Complete(result) = response else {
             return response;
         };
         let failed = result.is_error == Some(true);
