@@ -215,7 +215,7 @@ async fn demo_operate(server: &guardrails::Server<tracker::Tracker>) {
                               "priorty": 1, "assignee_email": "ada@example.com"});
     step(
         server,
-        "16. The model sends call 1 again unchanged: a shorter answer that leads with the corrected call",
+        "16. The model sends call 1 again unchanged: a shorter answer that leads with its own call, corrected",
         "create_task",
         hallucinated.clone(),
     )

@@ -303,8 +303,9 @@ pub(crate) struct StructRules {
     pub(crate) field_checks: Vec<FieldsCheck>,
     /// `example = "{…}"`: a JSON object whose fields override the built example's.
     pub(crate) example: Option<At<String>>,
-    /// Set on the hidden struct of an enum's variant: its `check = f` takes the enum, so the
-    /// enum's reader runs it once the variant is built, not this struct's validator.
+    /// Set on the hidden struct of an enum's variant (and only there): its `check = f` takes
+    /// the enum, so the enum's reader runs it once the variant is built, not this struct's
+    /// validator; and its `ToolArgs` is never suggested in a compile error.
     pub(crate) whole_checks_elsewhere: bool,
 }
 

@@ -6,6 +6,7 @@
 use darling::error::Accumulator;
 use proc_macro2::Span;
 use syn::Ident;
+use syn::spanned::Spanned as _;
 
 use crate::ast::{At, Field, Guards, NumLit, PolicySource, RangeGuard, Scalar, Struct, ValueLit};
 use crate::checked::{
@@ -15,6 +16,26 @@ use crate::diagnostic::{error, unknown, unknown_or};
 use crate::names::{POLICY_PROFILES, STRING_FORMATS, lookup, names};
 
 /// The checked struct, or `None` when a check failed (each failure recorded in `acc`).
+/// A field's `custom` check is a rule the example builder cannot see, as a struct-level
+/// `check` is: the derive asks for the example written by hand, on the field or on the
+/// struct, which the runtime then validates, rather than a server that fails at start.
+fn check_custom_examples(input: &Struct<'_>, acc: &mut Accumulator) {
+    if input.rules.example.is_some() {
+        return;
+    }
+    for field in input.fields.iter().filter(|f| !f.skip) {
+        if let (Some(custom), None) = (&field.guards.custom, &field.guards.example) {
+            acc.push(error(
+                custom.span(),
+                format!(
+                    "a `custom` check is a rule the example cannot be built to pass: write the example of `{}`, `#[guard(example = ..)]` on the field, or the struct's, `#[guard(example = r#\"{{..}}\"#)]`",
+                    field.ident
+                ),
+            ));
+        }
+    }
+}
+
 pub(crate) fn check_struct<'a>(
     input: Struct<'a>,
     acc: &mut Accumulator,
@@ -27,6 +48,7 @@ pub(crate) fn check_struct<'a>(
         |field| field.guards.example.is_some(),
         &mut found,
     );
+    check_custom_examples(&input, &mut found);
     let mut seen: Vec<(String, &Ident)> = Vec::new();
     let mut fields = Vec::new();
     for field in input.fields {

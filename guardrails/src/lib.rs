@@ -61,7 +61,9 @@ pub mod present;
 /// example is built from the guards (a string matching the pattern, a number inside the range
 /// and on the step, the first allowed value, …). A `custom` check runs on the typed value after
 /// the declared guards pass; on an `Option<T>` field it may take `&T` and then runs only when a
-/// value is present.
+/// value is present. The derive cannot read a `custom` check, so no example can be built to
+/// pass it: a field with one states its example (`#[guard(custom = f, example = ..)]`, or the
+/// struct's), or it does not compile, as a struct-level `check` without one does not.
 ///
 /// # Struct-level rules
 ///

@@ -383,10 +383,12 @@ impl<S: Send + Sync + 'static> Server<S> {
         };
         let entry = &self.tools.entries[index];
         let spec = entry.tool.spec();
-        // The pipeline consumes the arguments: the loop breaker digests them before.
+        // The pipeline consumes the arguments: the loop breaker digests them before, and a
+        // call that may repeat a rejected one keeps them for its corrected call.
         let call = self
             .operations
             .start(&entry.telemetry, caller, Some(&arguments));
+        let kept = self.operations.may_repeat(&call).then(|| arguments.clone());
         let (arguments, not_object) = match arguments {
             Value::Object(arguments) => (arguments, None),
             Value::Null => (Map::new(), None),
@@ -406,6 +408,9 @@ impl<S: Send + Sync + 'static> Server<S> {
                 .await
             }
         };
+        if let Some(kept) = kept {
+            output.keep_arguments(kept);
+        }
         let hints = spec.annotations();
         let facts = ToolFacts {
             telemetry: &entry.telemetry,
@@ -413,6 +418,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             example: spec.example(),
             repeatable: hints.idempotent == Some(true) || hints.read_only == Some(true),
             format: self.options.format,
+            echo_values: entry.settings.render.echo_values,
         };
         self.operations.finish(&call, &facts, &mut output);
         Ok(output)

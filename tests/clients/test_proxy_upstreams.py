@@ -66,6 +66,23 @@ def test_an_upstream_that_dies_is_a_tool_error_and_is_started_again():
     assert "the upstream server stopped; starting it again" in log, log
 
 
+def test_a_repeated_invalid_call_is_answered_with_the_callers_own_call_corrected():
+    async def body(session):
+        arguments = {"nam": "Ada Lovelace", "title": "Countess"}
+        await session.call_tool("greet", arguments)
+        return await session.call_tool("greet", arguments)
+
+    repeated, _ = proxied(body)
+    assert repeated.is_error
+    text = text_of(repeated)
+    assert text.startswith('<repeated_call tool="greet" times="2">'), text
+    # The caller's name, under the field it meant; not the example's.
+    assert '<corrected_call>{"name":"greet","arguments":{"name":"Ada Lovelace"}}</corrected_call>' in text, text
+    corrected = repeated.meta["dev.guardrails/report"]["error"]["correctedCall"]
+    assert corrected["arguments"] == {"name": "Ada Lovelace"}
+    assert corrected["fill"] == []
+
+
 def test_an_upstream_that_hangs_times_out_and_the_proxy_keeps_serving():
     async def body(session):
         return await session.call_tool("hang", {}), await session.call_tool("greet", {"name": "Ada"})

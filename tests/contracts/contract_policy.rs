@@ -75,7 +75,7 @@ mod with_policy {
     #[derive(Debug, Deserialize, ToolArgs)]
     pub(super) struct Publish {
         /// The summary.
-        #[guard(length(max = 500), policy = "decision", custom = counted)]
+        #[guard(length(max = 500), policy = "decision", custom = counted, example = "Ship it.")]
         pub(super) summary: String,
         /// Lines, each with its comment.
         pub(super) lines: Vec<Line>,

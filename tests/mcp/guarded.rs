@@ -352,3 +352,41 @@ async fn a_guardrails_tool_beside_native_ones_keeps_its_own_coaching() {
         .unwrap_err();
     assert!(matches!(error, GuardError::DerivedTool { .. }), "{error}");
 }
+
+/// A tool that fails in its own words, with its own `_meta`.
+#[derive(Clone)]
+struct Refusing;
+
+#[guardrails::guarded]
+#[tool_router]
+impl Refusing {
+    #[tool(description = "Refuses to sum two numbers")]
+    fn sum(&self, Parameters(SumRequest { a, b }): Parameters<SumRequest>) -> CallToolResult {
+        let mut result = CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
+            "{a} + {b}: the abacus is broken"
+        ))]);
+        let mut meta = rmcp::model::MetaObject::new();
+        meta.insert("example.com/ticket".to_owned(), json!(42));
+        result.meta = Some(meta);
+        result
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Refusing {}
+
+#[tokio::test]
+async fn a_tools_own_error_result_comes_back_as_the_tool_wrote_it() {
+    let client = connect(Refusing).await;
+    let result = client
+        .call_tool(call("sum", json!({"a": 1, "b": 2})))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(text(&result, 0), "1 + 2: the abacus is broken");
+    assert_eq!(result.content.len(), 1);
+    let meta = result.meta.as_ref().expect("the tool's own _meta");
+    assert_eq!(meta.len(), 1, "{meta:?}");
+    assert_eq!(meta["example.com/ticket"], json!(42));
+    client.cancel().await.unwrap();
+}

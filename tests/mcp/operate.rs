@@ -233,17 +233,23 @@ async fn the_same_invalid_call_is_escalated_then_stopped_within_the_window() {
         text.starts_with("<repeated_call tool=\"check_room\" times=\"2\">\n<corrected_call>"),
         "{text}"
     );
-    assert!(text.len() < first.text[0].len(), "shorter:\n{text}");
-    // The corrected call is the tool's valid example, in a call's shape.
-    let example = server.spec("check_room").unwrap().example();
-    let corrected = json!({"name": "check_room", "arguments": example}).to_string();
+    // No issue is explained again: the model read the full coaching.
+    assert!(!text.contains("You sent:"), "{text}");
+    // The corrected call is the caller's, its two wrong values holes to fill in; the tool's
+    // example is shown beside it, labelled as an example.
     assert!(
         text.contains(
-            &corrected
-                .replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
+            r#"<corrected_call>{"name":"check_room","arguments":{"room":&lt;fill in: room&gt;,"seats":&lt;fill in: seats&gt;}}</corrected_call>"#
         ),
+        "{text}"
+    );
+    let example = server.spec("check_room").unwrap().example();
+    let example = json!({"name": "check_room", "arguments": example}).to_string();
+    assert!(
+        text.contains(&format!(
+            "<valid_example note=\"an example of a valid call, not your values\">{}</valid_example>",
+            example.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+        )),
         "{text}"
     );
     assert!(

@@ -69,7 +69,7 @@ pub struct PlaceOrder {
     #[guard(one_of("EUR", "USD", "GBP"))]
     pub currency: String,
     /// Delivery date.
-    #[guard(format = "date", custom = no_new_year)]
+    #[guard(format = "date", custom = no_new_year, example = "2026-03-02")]
     pub deliver_on: Option<String>,
     /// A note for the courier.
     #[serde(rename = "note")]

@@ -157,6 +157,8 @@ async fn a_tampered_cursor_is_rejected_with_a_clear_message() {
             text.contains("leave `cursor` out to start from the first page"),
             "{text}"
         );
+        // The fix is a sentence with one period.
+        assert!(!text.contains(".."), "{text}");
     }
     let out = call(&server, json!({"cursor": tampered})).await;
     assert!(

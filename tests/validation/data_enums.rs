@@ -473,3 +473,31 @@ fn untagged_says_what_was_sent_bounded() {
     assert!(!xml.contains("<b>"), "{xml}");
     assert!(xml.contains(r#"You sent: {"team":"&lt;b&gt;"#), "{xml}");
 }
+
+/// What to do with an item: a tag whose name starts with a vowel.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Act {
+    Create { name: String },
+    Delete { id: u32 },
+}
+
+/// Acts on an item.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Acting {
+    act: Act,
+}
+
+#[test]
+fn a_tag_is_named_in_words_that_fit_any_name() {
+    let report = Acting::validate_value(json!({"act": {"action": "delet", "id": 1}})).unwrap_err();
+    assert_eq!(
+        report.at("act.action").unwrap().message,
+        "This \"action\" names no variant. Did you mean \"delete\"? The \"action\" is one of \"create\", \"delete\"."
+    );
+    let report = Acting::validate_value(json!({"act": {"id": 1}})).unwrap_err();
+    assert_eq!(
+        report.at("act.action").unwrap().message,
+        "Missing the field \"action\", which names the variant: one of \"create\", \"delete\"."
+    );
+}

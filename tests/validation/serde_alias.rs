@@ -99,3 +99,38 @@ fn the_schema_accepts_exactly_what_the_validator_accepts() {
     let example: Value = BookRoom::example().clone();
     assert!(validator.is_valid(&example));
 }
+
+/// A booking whose end is read under another name too.
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[guard(check(end_after_start, fields(start, end)), check = whole_day)]
+struct Slot {
+    #[guard(example = 9)]
+    start: u8,
+    #[serde(alias = "finish")]
+    #[guard(example = 10)]
+    end: u8,
+}
+
+fn end_after_start(start: u8, end: u8) -> Result<(), guardrails::FieldIssue> {
+    if end <= start {
+        return Err(guardrails::FieldIssue::new("end", "Must be after `start`."));
+    }
+    Ok(())
+}
+
+fn whole_day(slot: &Slot) -> Result<(), guardrails::FieldIssue> {
+    if slot.end > 24 {
+        return Err(guardrails::FieldIssue::new("end", "A day has 24 hours."));
+    }
+    Ok(())
+}
+
+#[test]
+fn a_rule_says_what_was_sent_under_an_alias() {
+    let report = Slot::validate_value(json!({"start": 12, "finish": 11})).unwrap_err();
+    let issue = report.at("end").unwrap();
+    assert_eq!(issue.code, IssueCode::Custom);
+    assert_eq!(issue.received.as_deref(), Some("11"), "{report}");
+    let report = Slot::validate_value(json!({"start": 12, "finish": 30})).unwrap_err();
+    assert_eq!(report.at("end").unwrap().received.as_deref(), Some("30"));
+}

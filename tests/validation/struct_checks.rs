@@ -151,10 +151,10 @@ fn the_struct_example_sets_the_fields_it_names_and_passes_every_rule() {
     assert_eq!(schema["examples"][0], *example);
 }
 
-/// A custom check that no built example passes: only the text `"exactly this"`.
+/// A custom check that its written example does not pass: only the text `"exactly this"`.
 #[derive(Debug, serde::Deserialize, ToolArgs)]
 struct Exact {
-    #[guard(custom = is_exact)]
+    #[guard(custom = is_exact, example = "roughly this")]
     text: String,
 }
 
@@ -242,4 +242,55 @@ async fn a_server_serves_a_tool_with_a_checked_example_and_rejects_through_the_c
         .await
         .unwrap();
     assert_eq!(ok.text, ["A1 9-11"]);
+}
+
+/// A meeting between two instants.
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[guard(check(ends_after_it_starts, fields(starts, ends)))]
+struct Meeting {
+    #[guard(format = "date-time", example = "2026-03-01T09:00:00Z")]
+    starts: String,
+    #[guard(format = "date-time", example = "2026-03-01T10:00:00Z")]
+    ends: String,
+}
+
+fn ends_after_it_starts(starts: &str, ends: &str) -> Result<(), FieldIssue> {
+    if ends <= starts {
+        return Err(FieldIssue::new("ends", "Must be after `starts`.")
+            .expected(format!("a date-time after {starts}")));
+    }
+    Ok(())
+}
+
+#[test]
+fn a_rules_own_expectation_is_the_fix_in_every_format() {
+    let report = Meeting::validate_value(
+        json!({"starts": "2026-03-01T10:00:00Z", "ends": "2026-03-01T09:00:00Z"}),
+    )
+    .unwrap_err();
+    for format in [
+        RenderFormat::Xml,
+        RenderFormat::Markdown,
+        RenderFormat::Json,
+    ] {
+        let text = render_report(
+            "meet",
+            &report,
+            Meeting::info(),
+            Meeting::example(),
+            &RenderOptions::new(format),
+        );
+        // The value sent is a date-time: what the rule wants is said, not what the field takes.
+        assert!(
+            text.contains("a date-time after 2026-03-01T10:00:00Z"),
+            "{format:?}: {text}"
+        );
+        if format == RenderFormat::Xml {
+            assert!(
+                text.contains("Fix: a date-time after 2026-03-01T10:00:00Z.</field>"),
+                "{text}"
+            );
+            assert!(!text.contains("RFC 3339"), "{text}");
+        }
+    }
 }

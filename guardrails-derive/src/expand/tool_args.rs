@@ -153,6 +153,10 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
     let example = opt_str(field.guards.example.as_ref());
     let sensitive = field.guards.sensitive;
     let no_repair = field.guards.no_repair;
+    let aliases = (!field.aliases.is_empty()).then(|| {
+        let aliases = &field.aliases;
+        quote!(.with_aliases(&[#(#aliases),*]))
+    });
     quote! {
         // In the order of the runtime's `FieldInfo::from_parts`.
         __gr::FieldInfo::from_parts(
@@ -171,6 +175,7 @@ fn field_info(field: &CheckedField<'_>) -> TokenStream {
             <#ty as __gr::ArgValue>::schema,
             <#ty as __gr::ArgValue>::example,
         )
+        #aliases
     }
 }
 
@@ -391,6 +396,12 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
     let nested_schema = crate::expand::aliases::nested_schema(&input.fields);
     let info = info_expr(input);
     let check_names = crate::rules::names(&input.rules);
+    // The hidden struct of an enum's variant is no tool's arguments: a compile error about a
+    // type that is not names none of them as one that is.
+    let do_not_recommend = input
+        .rules
+        .whole_checks_elsewhere
+        .then(|| quote!(#[diagnostic::do_not_recommend]));
 
     quote! {
         #[doc(hidden)]
@@ -415,6 +426,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
             );
 
             #[automatically_derived]
+            #do_not_recommend
             impl __gr::ToolArgs for #ident {
                 fn info() -> &'static __gr::ArgsInfo {
                     #info

@@ -134,7 +134,10 @@ impl ResultLimits {
 ///   checked against it (none rather than one that does not validate), and the recovery
 ///   directive;
 /// - a valid call reaches the tool unchanged, and its result comes back unchanged unless a
-///   limit of [`tool`](Self::tool) cuts it;
+///   limit of [`tool`](Self::tool) cuts it or a repair of its arguments is reported (a text
+///   block and `_meta` receipts, where the tool repairs calls); an error result the tool
+///   returns itself (`isError: true`) is never cut, and gets nothing else: its failure is
+///   classified in telemetry, not in its `_meta`;
 /// - everything else (an unknown tool, a protocol error) is left to rmcp.
 ///
 /// An agent limit cuts a list result: a structured result that is an object with one array
@@ -802,6 +805,9 @@ impl NativeTool {
                 ignored,
                 &self.render,
             );
+            // The arguments as checked, for the corrected call should the call come again.
+            let checked = ctx.arguments.take().unwrap_or_default();
+            output.keep_arguments(Value::Object(checked));
             self.operations.finish(&call, &self.facts(), &mut output);
             let result = super::call_result(output);
             return Box::pin(ready(Ok(result.into())));
@@ -817,6 +823,7 @@ impl NativeTool {
             example: &self.example,
             repeatable: self.repeatable,
             format: self.render.format,
+            echo_values: self.render.echo_values,
         }
     }
 
@@ -847,20 +854,16 @@ impl NativeTool {
         repairs: &[Repair],
         leniency: Leniency,
     ) -> CallToolResponse {
-        let CallToolResponse::Complete(mut result) = response else {
+        let CallToolResponse::Complete(result) = response else {
             return response;
         };
         let failed = result.is_error == Some(true);
         let mut output = CallOutput::text(Vec::new());
         output.is_error = failed;
         output.leniency = leniency;
+        // Recorded and counted; the tool's own error result is not added to: it comes back as
+        // the tool wrote it, its classification only in telemetry.
         self.operations.finish(call, &self.facts(), &mut output);
-        if let Some(failure) = output.failure {
-            result
-                .meta
-                .get_or_insert_with(Default::default)
-                .insert(crate::operate::FAILURE_META_KEY.to_owned(), failure);
-        }
         let mut result = if failed || self.limits.is_none() {
             result
         } else {

@@ -18,8 +18,9 @@ use super::Instant;
 /// process otherwise, for [`window`](Self::window) after it was last seen, and at most
 /// [`max_entries`](Self::max_entries) calls are remembered (the least recently seen go first).
 ///
-/// - The second time, the answer is a shorter message that leads with the exact corrected
-///   call (the tool's valid example).
+/// - The second time, the answer is a shorter message that leads with the caller's own call,
+///   corrected: what the server is sure of fixed, a marked hole for each value only the caller
+///   knows, never an invented one (see the README's "Operating" section).
 /// - From the [`stop_after`](Self::stop_after)th time on, the classification in `_meta` says
 ///   `retryable: false` and the message tells the model to stop and ask the user.
 ///
@@ -141,6 +142,13 @@ impl<K: std::hash::Hash + Eq + Clone, V> Bounded<K, V> {
         &mut entry.1
     }
 
+    /// Whether `key` has a live entry.
+    fn contains(&self, key: &K, now: Instant) -> bool {
+        self.entries
+            .get(key)
+            .is_some_and(|(seen, _)| now.saturating_duration_since(*seen) <= self.window)
+    }
+
     /// Takes the live entry of `key` out.
     fn take(&mut self, key: &K, now: Instant) -> Option<V> {
         let (seen, value) = self.entries.remove(key)?;
@@ -152,11 +160,17 @@ impl<K: std::hash::Hash + Eq + Clone, V> Bounded<K, V> {
     }
 }
 
-/// The memory of the loop breaker: how often each rejected call was seen.
+/// The memory of the loop breaker: how often each rejected call was seen, and which
+/// arguments were rejected (whatever the issues), so that a call that may be a repeat keeps
+/// its arguments for the corrected call.
 #[derive(Debug)]
 pub(crate) struct Loops {
     config: LoopBreaker,
     seen: Mutex<Bounded<u64, u32>>,
+    rejected: Mutex<Bounded<u64, ()>>,
+    /// Whether any arguments are remembered: a call reads this rather than taking the lock
+    /// when none are. Written under the lock.
+    any_rejected: AtomicBool,
 }
 
 impl Loops {
@@ -164,7 +178,26 @@ impl Loops {
         config.enabled.then(|| Self {
             config,
             seen: Mutex::new(Bounded::new(config.window, config.max_entries)),
+            rejected: Mutex::new(Bounded::new(config.window, config.max_entries)),
+            any_rejected: AtomicBool::new(false),
         })
+    }
+
+    /// Notes that the arguments `key` (the caller, the tool and the arguments, digested) were
+    /// rejected.
+    pub(crate) fn note_rejected(&self, key: u64, now: Instant) {
+        let mut rejected = self.rejected.lock().unwrap_or_else(PoisonError::into_inner);
+        rejected.touch(&key, now, || ());
+        self.any_rejected.store(true, Ordering::Release);
+    }
+
+    /// Whether the arguments `key` were rejected within the window.
+    pub(crate) fn was_rejected(&self, key: u64, now: Instant) -> bool {
+        if !self.any_rejected.load(Ordering::Acquire) {
+            return false;
+        }
+        let rejected = self.rejected.lock().unwrap_or_else(PoisonError::into_inner);
+        rejected.contains(&key, now)
     }
 
     /// Counts one more rejection of the call `digest` (its caller, tool, arguments and issue
@@ -273,7 +306,7 @@ impl Digest {
         self.0.write(text.as_bytes());
     }
 
-    fn finish(&self) -> u64 {
+    pub(crate) fn finish(&self) -> u64 {
         self.0.finish()
     }
 }

@@ -23,9 +23,10 @@
 //! the tool declares, codes, classes, counts and durations. The README shows how to export
 //! them to OpenTelemetry and Prometheus.
 //!
-//! Every rejected or failed call carries in its result's `_meta`, under [`FAILURE_META_KEY`],
-//! a classification a model can act on and an operator can find in the logs by its
-//! correlation id.
+//! Every rejected call, and every failed call of a [`Server`](crate::Server)'s tools, carries in
+//! its result's `_meta`, under [`FAILURE_META_KEY`], a classification a model can act on and an
+//! operator can find in the logs by its correlation id. An error result a native tool returns
+//! itself comes back as the tool wrote it: its failure is recorded in telemetry only.
 
 mod classify;
 mod limits;
@@ -52,6 +53,7 @@ use crate::render::RenderFormat;
 use crate::text::{escape_xml, escape_xml_attr, json_text};
 use crate::tool::CallOutput;
 use crate::tool::output::Signal;
+use crate::validation::correction::{self, Corrected, Findings};
 
 /// The clock of the loop breaker.
 #[cfg(not(feature = "rmcp"))]
@@ -81,6 +83,8 @@ pub(crate) struct ToolFacts<'a> {
     pub(crate) repeatable: bool,
     /// The format of the server's messages.
     pub(crate) format: RenderFormat,
+    /// Whether the server's messages echo values the caller sent.
+    pub(crate) echo_values: bool,
 }
 
 /// One call being observed.
@@ -89,6 +93,8 @@ pub(crate) struct Observed {
     start: Instant,
     caller: Caller,
     digest: Option<loops::Digest>,
+    /// The digest of the caller, the tool and the arguments alone, with the digest.
+    arguments_key: Option<u64>,
 }
 
 impl Operations {
@@ -135,13 +141,26 @@ impl Operations {
         caller: Caller,
         arguments: Option<&Value>,
     ) -> Observed {
+        let digest = arguments
+            .filter(|_| self.loops.is_some())
+            .map(|arguments| arguments_digest(caller, &tool.label, arguments));
         Observed {
             span: call_span(tool),
             start: Instant::now(),
             caller,
-            digest: arguments
-                .filter(|_| self.loops.is_some())
-                .map(|arguments| arguments_digest(caller, &tool.label, arguments)),
+            arguments_key: digest.as_ref().map(loops::Digest::finish),
+            digest,
+        }
+    }
+
+    /// Whether the call may be a repeat of a rejected one: the same caller sent the same
+    /// arguments to the same tool within the loop breaker's window, and they were rejected.
+    /// Such a call keeps its arguments ([`CallOutput::keep_arguments`]), for the corrected
+    /// call should it be rejected again; no other call pays for a copy of them.
+    pub(crate) fn may_repeat(&self, call: &Observed) -> bool {
+        match (&self.loops, call.arguments_key) {
+            (Some(loops), Some(key)) => loops.was_rejected(key, Instant::now()),
+            _ => false,
         }
     }
 
@@ -165,7 +184,9 @@ impl Operations {
     ) {
         call.caller = caller;
         if self.loops.is_some() {
-            call.digest = Some(arguments_digest(caller, tool, arguments));
+            let digest = arguments_digest(caller, tool, arguments);
+            call.arguments_key = Some(digest.finish());
+            call.digest = Some(digest);
         }
     }
 
@@ -207,8 +228,8 @@ impl Operations {
                 }
                 Outcome::Ok
             }
-            Signal::Rejected(issues) => {
-                self.rejected(call, tool, issues, Instant::now(), output);
+            Signal::Rejected(findings) => {
+                self.rejected(call, tool, findings, Instant::now(), output);
                 Outcome::Rejected
             }
             Signal::Limited { retry_after } => {
@@ -256,13 +277,13 @@ impl Operations {
         &self,
         call: &Observed,
         tool: &ToolFacts<'_>,
-        issues: &[(String, crate::validation::IssueCode)],
+        findings: &Findings,
         now: Instant,
         output: &mut CallOutput,
     ) {
         let id = correlate(&call.span);
-        let fields: Vec<(String, &'static str)> = issues
-            .iter()
+        let fields: Vec<(String, &'static str)> = findings
+            .issues()
             .map(|(path, code)| (telemetry::declared_path(tool.schema, path), code.as_str()))
             .collect();
         for (field, code) in &fields {
@@ -273,6 +294,9 @@ impl Operations {
         }
         let seen = match (&self.loops, call.digest.clone()) {
             (Some(loops), Some(digest)) => {
+                if let Some(key) = call.arguments_key {
+                    loops.note_rejected(key, now);
+                }
                 let digest = loops::call_digest(digest, fields.iter().map(|(_, c)| *c));
                 loops.observe(digest, now)
             }
@@ -290,8 +314,8 @@ impl Operations {
             telemetry::record_loop(&tool.telemetry.label, stop);
             // The model reads the paths as it sent them, as in the full message;
             // telemetry above read only the declared ones.
-            let sent: Vec<(String, &str)> = issues
-                .iter()
+            let sent: Vec<(String, &str)> = findings
+                .issues()
                 .map(|(path, code)| {
                     let path = if path.is_empty() { "(root)" } else { path };
                     (
@@ -300,7 +324,29 @@ impl Operations {
                     )
                 })
                 .collect();
-            output.text = vec![escalation(tool, &sent, seen, stop)];
+            let write_only = correction::write_only_names(tool.schema);
+            let corrected = correction::correct(findings, &write_only, tool.echo_values);
+            let repeat = Repeat {
+                tool,
+                fields: &sent,
+                seen,
+                stop,
+                corrected: corrected.as_ref(),
+            };
+            output.text = vec![escalation(&repeat)];
+            // The report in `_meta` carries the corrected call too, as data.
+            if let Some(corrected) = &corrected
+                && let Some(Value::Object(error)) = output
+                    .report
+                    .as_mut()
+                    .and_then(|report| report.get_mut("error"))
+            {
+                error.insert(
+                    "correctedCall".into(),
+                    corrected.to_value(&tool.telemetry.label),
+                );
+                error.insert("repeated".into(), Value::from(seen));
+            }
         }
         output.failure = Some(classify::failure_meta(
             "validation",
@@ -328,47 +374,108 @@ const REPEAT_GUIDANCE: &str =
     "This exact call was rejected before: send the corrected call shown, not the same one.";
 const STOP_GUIDANCE: &str = "Stop calling this tool with these arguments and ask the user how to proceed: the same invalid call was rejected several times.";
 
-/// The answer to an invalid call seen `seen` times: the exact corrected call first, then the
-/// fields at fault, then what to do. Shorter than the full coaching, which the model has read.
-fn escalation(tool: &ToolFacts<'_>, fields: &[(String, &str)], seen: u32, stop: bool) -> String {
+/// A repeated invalid call, as its escalation says it.
+struct Repeat<'a> {
+    tool: &'a ToolFacts<'a>,
+    /// Each issue's path as sent and code.
+    fields: &'a [(String, &'a str)],
+    seen: u32,
+    stop: bool,
+    /// The caller's call, corrected; `None` when its arguments were not kept.
+    corrected: Option<&'a Corrected>,
+}
+
+/// The label of the example beside a corrected call.
+const EXAMPLE_LABEL: &str = "an example of a valid call, not your values";
+
+/// The answer to an invalid call seen again: the caller's own call corrected first (see
+/// [`correction`]), with the fields only the caller can fill in, then the fields at fault and
+/// what to do. The tool's example is shown, labelled as one, only where something is left to
+/// fill in or the call is not repeated: a complete corrected call needs no other. No issue is
+/// explained again: the model has read the full coaching.
+fn escalation(repeat: &Repeat<'_>) -> String {
+    let tool = repeat.tool;
     let name = &*tool.telemetry.label;
-    let call = (!tool.example.is_null())
+    let seen = repeat.seen;
+    let corrected = repeat.corrected;
+    let call = corrected.and_then(|c| c.call_text(name));
+    let show_example = !tool.example.is_null() && corrected.is_none_or(|c| !c.is_complete());
+    let example = show_example
         .then(|| json_text(&serde_json::json!({"name": name, "arguments": tool.example})));
-    let faults: Vec<String> = fields.iter().map(|(f, c)| format!("{f} ({c})")).collect();
+    let faults: Vec<String> = repeat
+        .fields
+        .iter()
+        .map(|(f, c)| format!("{f} ({c})"))
+        .collect();
     let faults = faults.join(", ");
-    let directive = if stop {
+    let directive = if repeat.stop {
         format!(
             "Stop. Do not call {name} again with these arguments: the same invalid call was rejected {seen} times. Ask the user how to proceed."
         )
     } else {
-        "This exact call was rejected before for the same reasons. Send the corrected call above, with your values in the example's shape.".to_owned()
+        let send = match corrected {
+            Some(c) if c.is_complete() => {
+                "Send the corrected call above as it is: it keeps every value you sent that was right."
+            }
+            Some(c) if c.withheld().is_some() => {
+                "Send your call again with the changes listed, and a value of your own for each field to fill in."
+            }
+            Some(_) => {
+                "Send the corrected call above, each <fill in: …> replaced by a value of your own; change nothing else."
+            }
+            None => "Fix the fields listed above; do not send the same call again.",
+        };
+        format!("This exact call was rejected before for the same reasons. {send}")
     };
     match tool.format {
         RenderFormat::Markdown => {
             let mut out = format!("## Repeated invalid call to `{name}` ({seen} times)\n\n");
-            if let Some(call) = &call {
-                out.push_str("Corrected call:\n\n```json\n");
-                out.push_str(call);
-                out.push_str("\n```\n\n");
+            if let Some(corrected) = corrected {
+                markdown_corrected(corrected, call.as_deref(), &mut out);
+            }
+            if let Some(example) = &example {
+                let _ = write!(
+                    out,
+                    "An example of a valid call, not your values:\n\n```json\n{example}\n```\n\n"
+                );
             }
             let _ = write!(out, "Fields at fault: {faults}\n\n{directive}\n");
             out
         }
-        RenderFormat::Json => json_text(&serde_json::json!({"error": {
-            "type": "repeated_call",
-            "tool": name,
-            "times": seen,
-            "correctedCall": call.as_ref().map(|_| serde_json::json!({"name": name, "arguments": tool.example})),
-            "fields": fields.iter().map(|(f, c)| serde_json::json!({"field": f, "code": c})).collect::<Vec<_>>(),
-            "recovery": directive,
-        }})),
+        RenderFormat::Json => {
+            let mut error = serde_json::json!({
+                "type": "repeated_call",
+                "tool": name,
+                "times": seen,
+                "fields": repeat.fields.iter().map(|(f, c)| serde_json::json!({"field": f, "code": c})).collect::<Vec<_>>(),
+                "recovery": directive,
+            });
+            if let Some(corrected) = corrected {
+                error["correctedCall"] = corrected.to_value(name);
+            }
+            if show_example {
+                error["validExample"] = serde_json::json!({
+                    "name": name,
+                    "arguments": tool.example,
+                    "note": EXAMPLE_LABEL,
+                });
+            }
+            json_text(&serde_json::json!({ "error": error }))
+        }
         _ => {
             let mut out = format!(
                 "<repeated_call tool=\"{}\" times=\"{seen}\">\n",
                 escape_xml_attr(name)
             );
-            if let Some(call) = &call {
-                let _ = writeln!(out, "<corrected_call>{}</corrected_call>", escape_xml(call));
+            if let Some(corrected) = corrected {
+                xml_corrected(corrected, call.as_deref(), &mut out);
+            }
+            if let Some(example) = &example {
+                let _ = writeln!(
+                    out,
+                    "<valid_example note=\"{EXAMPLE_LABEL}\">{}</valid_example>",
+                    escape_xml(example)
+                );
             }
             let _ = write!(
                 out,
@@ -378,6 +485,67 @@ fn escalation(tool: &ToolFacts<'_>, fields: &[(String, &str)], seen: u32, stop: 
             );
             out
         }
+    }
+}
+
+/// The corrected call in XML: the call (or why it is not repeated), each field to fill in,
+/// the changes.
+fn xml_corrected(corrected: &Corrected, call: Option<&str>, out: &mut String) {
+    match (call, corrected.withheld()) {
+        (Some(call), _) => {
+            let _ = writeln!(out, "<corrected_call>{}</corrected_call>", escape_xml(call));
+        }
+        (None, Some(why)) => {
+            let _ = writeln!(
+                out,
+                "<corrected_call repeated=\"false\">Not repeated: {why}.</corrected_call>"
+            );
+        }
+        (None, None) => {}
+    }
+    for (field, need) in corrected.fill() {
+        let _ = writeln!(
+            out,
+            "<fill_in field=\"{}\">{}</fill_in>",
+            escape_xml_attr(field),
+            escape_xml(need)
+        );
+    }
+    if !corrected.changes().is_empty() {
+        let _ = writeln!(
+            out,
+            "<changes>{}</changes>",
+            escape_xml(&corrected.changes().join("; "))
+        );
+    }
+}
+
+/// The corrected call in Markdown.
+fn markdown_corrected(corrected: &Corrected, call: Option<&str>, out: &mut String) {
+    match (call, corrected.withheld()) {
+        (Some(call), _) => {
+            let fence = if corrected.is_complete() {
+                "json"
+            } else {
+                "text"
+            };
+            let _ = write!(out, "Your call, corrected:\n\n```{fence}\n{call}\n```\n\n");
+        }
+        (None, Some(why)) => {
+            let _ = write!(out, "Your call, corrected: not repeated ({why}).\n\n");
+        }
+        (None, None) => {}
+    }
+    let mut fill = corrected.fill().peekable();
+    if fill.peek().is_some() {
+        out.push_str("Fill in:\n\n");
+        for (field, need) in fill {
+            let _ = writeln!(out, "- {}: {need}", crate::text::code_span(field));
+        }
+        out.push('\n');
+    }
+    if !corrected.changes().is_empty() {
+        let _ = write!(out, "Changed: {}.\n\n", corrected.changes().join("; "));
     }
 }
 

@@ -57,14 +57,23 @@ impl Renderer for Xml {
                 escape_xml_into(out, received_text(issue));
                 out.push('.');
             }
-            if let Some(fix) = &issue.fix {
+            // A rule's own expectation says more than the field's fix text, which the value
+            // already met for the rule to run.
+            let rule_expects = issue
+                .expected
+                .as_ref()
+                .filter(|_| issue.code == IssueCode::Custom);
+            if let Some(fix) = rule_expects.or(issue.fix.as_ref()) {
                 if issue.code == IssueCode::UnknownField {
                     out.push(' ');
                     escape_xml_into(out, fix);
                 } else {
                     out.push_str(" Fix: ");
                     escape_xml_into(out, fix);
-                    out.push('.');
+                    // A fix text that is a sentence already ends with its own period.
+                    if !fix.ends_with('.') {
+                        out.push('.');
+                    }
                 }
             }
             out.push_str("</field>\n");

@@ -7,7 +7,8 @@ use serde_json::Value;
 use crate::message::RepairNotice;
 use crate::message::{Failure, Rejection, ToolError};
 use crate::render::RenderOptions;
-use crate::validation::{IssueCode, Repair, RepairKind};
+use crate::validation::correction::Findings;
+use crate::validation::{Repair, RepairKind};
 
 /// What a call produced, before a transport turns it into its own result type.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,14 +53,15 @@ pub(crate) struct Leniency {
 
 /// What went wrong in a call, for the operations layer ([`crate::operate`]): each issue's path
 /// as found (it may hold a key the caller sent, so it is turned into a declared path before
-/// it leaves the process) and code, or the tool error's code and retry delay.
+/// it leaves the process), code and what the corrected call of a repeat needs, or the tool
+/// error's code and retry delay.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) enum Signal {
     /// A success, or an output made outside the pipeline.
     #[default]
     None,
     /// The arguments were rejected.
-    Rejected(Vec<(String, IssueCode)>),
+    Rejected(Box<Findings>),
     /// A rate limit refused the call before the handler ran.
     Limited {
         /// How long to wait before calling again.
@@ -119,14 +121,15 @@ impl CallOutput {
             failure: None,
             repairs: None,
             leniency: Leniency::default(),
-            signal: Signal::Rejected(
-                rejection
-                    .report
-                    .issues()
-                    .iter()
-                    .map(|issue| (issue.path.clone().into_owned(), issue.code))
-                    .collect(),
-            ),
+            signal: Signal::Rejected(Box::new(Findings::of(rejection.report))),
+        }
+    }
+
+    /// Keeps `arguments`, the arguments of a rejected call as they were checked, for the
+    /// corrected call should the same call come again; nothing for another output.
+    pub(crate) fn keep_arguments(&mut self, arguments: Value) {
+        if let Signal::Rejected(findings) = &mut self.signal {
+            findings.keep_sent(arguments);
         }
     }
 
@@ -143,6 +146,9 @@ impl CallOutput {
         self.leniency.ignored = ignored;
         if repairs.is_empty() {
             return self;
+        }
+        if let Signal::Rejected(findings) = &mut self.signal {
+            findings.repaired(repairs);
         }
         self.text.push(crate::render::repairs(
             &RepairNotice::new(tool, repairs),

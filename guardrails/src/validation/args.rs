@@ -10,6 +10,12 @@ use super::report::Report;
 
 /// Arguments of a tool: a struct whose fields are checked strictly, in one pass, before a
 /// handler ever sees them. Implemented by `#[derive(ToolArgs)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool's arguments type",
+    label = "not a struct that derives `ToolArgs`",
+    note = "a tool's arguments are a struct with named fields that derives `ToolArgs`",
+    note = "an enum with data that derives `ToolArgs` is read as a field: hold it in a struct, as a field (`action: Action`) or flattened into it (`#[serde(flatten)] action: Action`)"
+)]
 pub trait ToolArgs: Sized {
     /// What the derive knows about the type.
     fn info() -> &'static ArgsInfo;

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use super::correction::{self, Meant, Step, Suggestion};
 use super::info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 use super::misplaced::{self, Place};
 use super::repair::Repair;
@@ -53,6 +54,8 @@ pub struct Cx {
     repair: bool,
     /// The repairs made so far.
     repairs: Vec<Repair>,
+    /// What unknown keys surely meant, for the corrected call.
+    suggestions: Vec<Suggestion>,
 }
 
 /// One step of the path to a field whose text a policy checks, as a probe pass records it.
@@ -95,6 +98,7 @@ impl Cx {
             pending_move: None,
             repair: false,
             repairs: Vec::new(),
+            suggestions: Vec::new(),
         }
     }
 
@@ -255,6 +259,9 @@ impl Cx {
     #[must_use]
     pub fn into_report(mut self) -> Report {
         let mut report = std::mem::take(&mut self.report);
+        for suggestion in std::mem::take(&mut self.suggestions) {
+            report.suggest(suggestion);
+        }
         if !self.moves.is_empty() {
             for issue in report.issues_mut() {
                 if issue.code != IssueCode::Missing {
@@ -350,11 +357,13 @@ impl Cx {
     pub(crate) fn trial<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> (R, usize) {
         let kept = std::mem::take(&mut self.report);
         let moves = self.moves.len();
+        let suggestions = self.suggestions.len();
         let repair = std::mem::replace(&mut self.repair, false);
         let out = f(self);
         self.repair = repair;
         let tried = std::mem::replace(&mut self.report, kept);
         self.moves.truncate(moves);
+        self.suggestions.truncate(suggestions);
         (out, tried.len() + tried.omitted())
     }
 
@@ -493,12 +502,16 @@ impl Cx {
             (Cow::Owned(message), Cow::Owned(fix), sensitive)
         };
         let (message, fix, sensitive) = if let Some(field) = by_rust_name {
+            self.suggest_rename(key, field);
             worded(rename(&not_a_field, field))
         } else if let Some(places) = misplaced(false) {
+            self.suggest_move(key, &places);
             worded(self.moved(&not_a_field, key, &places, true))
         } else if let Some(field) = near_here() {
+            self.suggest_rename(key, field);
             worded(rename(&not_a_field, field))
         } else if let Some(places) = misplaced(true) {
+            self.suggest_move(key, &places);
             worded(self.moved(&not_a_field, key, &places, false))
         } else {
             // The fix depends on the declaration alone and is lent; so is the message at the
@@ -536,6 +549,47 @@ impl Cx {
             fix: Some(fix),
         };
         self.report.push(issue);
+    }
+
+    /// The place of the unknown key `key` of the current object, as sent.
+    fn key_steps(&self, key: &str) -> Vec<Step> {
+        let mut steps: Vec<Step> = self
+            .path
+            .iter()
+            .map(|segment| match segment {
+                Segment::Field(field, _) => Step::Key(field.name.to_owned()),
+                Segment::Index(i) => Step::Index(*i),
+                Segment::Key(key) => Step::Key(key.clone()),
+            })
+            .collect();
+        if let Some((field, _)) = self.leaf {
+            steps.push(Step::Key(field.name.to_owned()));
+        }
+        steps.push(Step::Key(key.to_owned()));
+        steps
+    }
+
+    /// Notes that the unknown key `key` of the current object is `field` of the same object.
+    fn suggest_rename(&mut self, key: &str, field: &FieldInfo) {
+        let key = self.key_steps(key);
+        self.suggestions.push(Suggestion {
+            key,
+            meant: Meant::Rename(field.name.to_owned()),
+        });
+    }
+
+    /// Notes that the unknown key `key` of the current object is the field at `places` of
+    /// another level, when there is one such place.
+    fn suggest_move(&mut self, key: &str, places: &[&'static Place]) {
+        let [place] = places else { return };
+        let Some(to) = correction::parse_place(&place.container, place.field.name) else {
+            return;
+        };
+        let key = self.key_steps(key);
+        self.suggestions.push(Suggestion {
+            key,
+            meant: Meant::Move(to),
+        });
     }
 
     /// The message, fix and sensitivity of an unknown key that is a field at other `places`
@@ -678,7 +732,7 @@ pub(crate) fn unknown_field_issue(
     rename_to: Option<&str>,
 ) -> Issue {
     let not_a_field = not_a_field(container);
-    let (message, fix) = match rename_to.or_else(|| did_you_mean(key, names.iter().copied())) {
+    let (message, fix) = match rename_target(key, names, rename_to) {
         Some(best) => rename_texts(&not_a_field, best),
         None => (not_a_field.into_owned(), remove_fix(names)),
     };
@@ -692,6 +746,16 @@ pub(crate) fn unknown_field_issue(
         expected: None,
         fix: Some(fix.into()),
     }
+}
+
+/// The field an unknown key `key` of an object whose fields are `names` is told to be
+/// renamed to: `rename_to` (the field a Rust name stands for), else the closest field.
+pub(crate) fn rename_target<'a>(
+    key: &str,
+    names: &[&'a str],
+    rename_to: Option<&'a str>,
+) -> Option<&'a str> {
+    rename_to.or_else(|| did_you_mean(key, names.iter().copied()))
 }
 
 /// Which object a key is not a field of: the tool's arguments at the top, the nested object

@@ -212,5 +212,6 @@ fn duplicate(f: &FieldInfo) -> FieldInfo {
         kind: f.kind,
         schema: f.schema,
         generate_example: f.generate_example,
+        aliases: f.aliases,
     }
 }

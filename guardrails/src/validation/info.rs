@@ -232,6 +232,8 @@ pub struct FieldInfo {
     pub schema: fn() -> Map<String, Value>,
     /// The example the field's type builds under constraints.
     pub generate_example: fn(&Constraints, usize) -> Value,
+    /// The other names serde reads the field under (`#[serde(alias = "..")]`).
+    pub aliases: &'static [&'static str],
 }
 
 impl FieldInfo {
@@ -275,7 +277,24 @@ impl FieldInfo {
             kind,
             schema,
             generate_example,
+            aliases: &[],
         }
+    }
+
+    /// This field, read under the other names `aliases` too. Not part of the public API.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn with_aliases(mut self, aliases: &'static [&'static str]) -> Self {
+        self.aliases = aliases;
+        self
+    }
+
+    /// The value of this field in `object`, the object as sent: under its name, or under one
+    /// of its aliases.
+    pub(crate) fn sent_in<'v>(&self, object: &'v Map<String, Value>) -> Option<&'v Value> {
+        object
+            .get(self.name)
+            .or_else(|| self.aliases.iter().find_map(|alias| object.get(*alias)))
     }
 
     /// The fix text of the field: what a valid value is.

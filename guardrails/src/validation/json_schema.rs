@@ -16,6 +16,7 @@ use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::{Map, Value};
 
 use super::constraint::first_duplicate;
+use super::correction::Suggestion;
 use super::example::regex_sample::plausible_sample;
 use super::info::Kind;
 use super::number::{Bound, Num};
@@ -199,6 +200,9 @@ impl SchemaArgs {
         }
         for _ in 0..found.omitted {
             report.count_omitted();
+        }
+        for suggestion in found.suggestions {
+            report.suggest(suggestion);
         }
         if report.is_empty() {
             // The validator rejects the value without saying where: say so rather than pass it.
@@ -438,6 +442,13 @@ impl SchemaArgs {
                     format!("Not a field of this variant: it belongs to the variant with {owner}.")
                         .into();
                 issue.fix = Some(format!("Remove it, or send {owner} with it.").into());
+            } else if let Some(to) = context::rename_target(key, &names, None) {
+                // The did-you-mean the issue words, for the corrected call.
+                report.suggestions.push(Suggestion::rename_at_pointer(
+                    error.instance_path().as_str(),
+                    key,
+                    to,
+                ));
             }
             report.push(issue);
         }
@@ -1028,6 +1039,8 @@ struct Found {
     omitted: usize,
     /// The instance paths (JSON pointers) of the unions that failed.
     failed_unions: Vec<String>,
+    /// What unknown keys surely meant, for the corrected call.
+    suggestions: Vec<Suggestion>,
 }
 
 impl Found {

@@ -16,6 +16,7 @@ pub(crate) mod aliases;
 pub(crate) mod args;
 pub(crate) mod constraint;
 mod context;
+pub(crate) mod correction;
 pub(crate) mod example;
 mod field_types;
 pub(crate) mod flatten;

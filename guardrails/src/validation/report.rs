@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::correction::Suggestion;
+
 /// A machine-readable category of a validation [`Issue`].
 ///
 /// The string form ([`IssueCode::as_str`]) is part of the rendered output and is stable.
@@ -165,6 +167,11 @@ const FIRST_ROOM: usize = 8;
 pub struct Report {
     issues: Vec<Issue>,
     omitted: usize,
+    /// What the validator is sure some unknown keys meant, in the structured form the
+    /// corrected call of a repeated call applies ([`correction`](super::correction)); the
+    /// issues word the same in text.
+    #[serde(skip)]
+    suggestions: Vec<Suggestion>,
 }
 
 impl Report {
@@ -174,7 +181,18 @@ impl Report {
         Self {
             issues: Vec::new(),
             omitted: 0,
+            suggestions: Vec::new(),
         }
+    }
+
+    /// Notes what the validator is sure an unknown key meant.
+    pub(crate) fn suggest(&mut self, suggestion: Suggestion) {
+        self.suggestions.push(suggestion);
+    }
+
+    /// What the validator is sure the unknown keys meant.
+    pub(crate) fn suggestions(&self) -> &[Suggestion] {
+        &self.suggestions
     }
 
     /// Adds an issue; past [`MAX_KEPT_ISSUES`] it is only counted.

@@ -267,7 +267,7 @@ fn record(cx: &mut Cx, fields: &'static [FieldInfo], sent: &Map<String, Value>, 
             cx.fail(
                 IssueCode::Custom,
                 message,
-                sent.get(field.name),
+                field.sent_in(sent),
                 expected.map(Into::into),
             );
             cx.leave(previous);

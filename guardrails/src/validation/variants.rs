@@ -528,7 +528,7 @@ fn take_tag(
     match object.remove(tag) {
         None => {
             let message =
-                format!("Missing the {tag} {tag:?}, which names the variant: one of {names}.");
+                format!("Missing the field {tag:?}, which names the variant: one of {names}.");
             let fix = format!("{tag:?}: one of {names}, with the fields of that {tag}");
             record_missing(cx, tag, message, fix);
             None
@@ -564,11 +564,21 @@ fn unknown_variant(info: &'static EnumInfo, name: &str, sent: &Value, cx: &mut C
     let names = info.names();
     let list = quoted_list(&names);
     let word = info.variant_word();
+    // A tag's value is named by the tag ("This \"action\" names no variant."); a variant
+    // without a tag is named a variant.
+    let (wrong, allowed) = match info.tagging {
+        Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => (
+            format!("This {tag:?} names no variant."),
+            format!("The {tag:?} is one of {list}."),
+        ),
+        Tagging::External | Tagging::Untagged => (
+            "Not a variant of this field.".to_owned(),
+            format!("The variants are {list}."),
+        ),
+    };
     let message = match did_you_mean(name, names.iter().copied()) {
-        Some(best) => {
-            format!("Not a {word} of this field. Did you mean {best:?}? The {word}s are {list}.")
-        }
-        None => format!("Not a {word} of this field. The {word}s are {list}."),
+        Some(best) => format!("{wrong} Did you mean {best:?}? {allowed}"),
+        None => format!("{wrong} {allowed}"),
     };
     let path = cx.path();
     let received = received(cx, sent);
