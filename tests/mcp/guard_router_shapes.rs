@@ -3,16 +3,13 @@
 //! reach the tools and come back byte for byte as rmcp alone serves them; unknown keys,
 //! overflows and wrong variants are refused with coaching at their paths.
 
-#[path = "../clients/serde_shapes_server.rs"]
-mod serde_shapes_server;
-
+use crate::serde_shapes_server::Shapes;
 use guardrails::mcp::{RouterGuard, guard_router};
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::testing::object;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
-use serde_shapes_server::Shapes;
 
 type Client = RunningService<RoleClient, ()>;
 

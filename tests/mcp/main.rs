@@ -2,6 +2,7 @@
 //! native rmcp servers, both protocol revisions, stdio, and Streamable HTTP under hostile clients
 //! and load.
 
+mod guard_reading;
 mod guard_router;
 mod guard_router_differential;
 mod guard_router_leniency;
@@ -15,4 +16,7 @@ mod mcp_client;
 mod mcp_mixed;
 mod operate;
 mod protocol_revisions;
+/// The native server of every serde shape, which `guard_router_shapes` and `guard_reading` drive.
+#[path = "../clients/serde_shapes_server.rs"]
+mod serde_shapes_server;
 mod stdio;

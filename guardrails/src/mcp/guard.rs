@@ -30,6 +30,8 @@ use crate::tool::run::audit_log;
 use crate::validation::Repair;
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
+use super::reading::ArgsReader;
+
 /// Guards every tool of an rmcp `ToolRouter`, rendering messages as XML-style tags: the
 /// router, with each tool's `inputSchema` made strict and its arguments checked against it
 /// before the handler runs. The same as `RouterGuard::new().guard(router)`; see
@@ -171,6 +173,22 @@ pub struct RouterGuard {
     known_good: Option<KnownGood>,
     repair: RepairPolicy,
     ignore_keys: IgnoreKeys,
+    /// The tools whose own argument type can be asked whether it reads a call's arguments,
+    /// by name (what [`#[guarded]`](macro@crate::guarded) registers; see [`with_readers`]).
+    readers: BTreeMap<String, ArgsReader>,
+}
+
+/// `guard`, each tool of `readers` let through when its own argument type reads a call the
+/// schema refuses only for what that type decides (see the module `reading`): what
+/// [`#[guarded]`](macro@crate::guarded) guards a router with, the type of each tool's
+/// `Parameters<T>` known where the tool is written.
+#[doc(hidden)]
+#[must_use]
+pub fn with_readers(mut guard: RouterGuard, readers: &[(&str, ArgsReader)]) -> RouterGuard {
+    for (name, read) in readers {
+        guard.readers.insert((*name).to_owned(), *read);
+    }
+    guard
 }
 
 impl RouterGuard {
@@ -434,7 +452,8 @@ impl RouterGuard {
                     hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
                 }),
             )
-            .lenient(self.repair, destructive, self.ignore_keys.clone());
+            .lenient(self.repair, destructive, self.ignore_keys.clone())
+            .read_by(self.readers.get(name.as_ref()).copied());
             let awareness = self.known_good.as_ref().and_then(|known_good| {
                 known_good.awareness(
                     &Contract::from_definition(&route.attr),
@@ -593,6 +612,8 @@ struct NativeTool {
     repair: bool,
     /// The keys dropped from the arguments before they are checked.
     ignore_keys: IgnoreKeys,
+    /// The tool's own reading of its arguments, when it is known (see [`reading`](super::reading)).
+    reader: Option<ArgsReader>,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -630,6 +651,7 @@ impl NativeTool {
             repair_policy: RepairPolicy::Off,
             repair: false,
             ignore_keys: IgnoreKeys::new(),
+            reader: None,
             name,
             args,
             limits,
@@ -663,6 +685,25 @@ impl NativeTool {
         self.repair = policy.applies(destructive);
         self.ignore_keys = ignore_keys;
         self
+    }
+
+    /// This tool, a call its schema refuses let through when `reader` reads it as sent.
+    fn read_by(mut self, reader: Option<ArgsReader>) -> Self {
+        self.reader = reader;
+        self
+    }
+
+    /// Whether the tool's own type takes `value`, which its schema refused: logged when it
+    /// does, through the audit target, with the issues the schema found.
+    fn taken_by_the_tool(&self, value: &Value, report: &crate::validation::Report) -> bool {
+        let (Some(read), Value::Object(arguments)) = (self.reader, value) else {
+            return false;
+        };
+        let taken = super::reading::taken_as_sent(read, arguments, &self.args.grounds(value));
+        if taken {
+            taken_log(&self.name, report);
+        }
+        taken
     }
 
     /// Drops the keys this tool ignores from `arguments`, except the properties its schema
@@ -730,6 +771,12 @@ impl NativeTool {
                 },
                 checked => checked,
             }
+        };
+        // Refused by the schema, a call may still be one the tool's own type reads: asked
+        // only now, so that a valid call pays nothing for it.
+        let checked = match checked {
+            Err(report) if self.taken_by_the_tool(&value, &report) => Ok(()),
+            checked => checked,
         };
         let leniency = Leniency {
             repairs: repairs.iter().map(|r| (r.path.clone(), r.kind)).collect(),
@@ -975,6 +1022,28 @@ impl Future for Running<'_> {
             leniency,
         )))
     }
+}
+
+/// Logs a call the schema refused and the tool's own type reads, let through: its tool and the
+/// path and code of each issue the schema found, never a value (target `guardrails::audit`).
+fn taken_log(tool: &str, report: &crate::validation::Report) {
+    use std::fmt::Write as _;
+    let mut issues = String::new();
+    for issue in report.issues() {
+        if !issues.is_empty() {
+            issues.push_str(", ");
+        }
+        let _ = write!(issues, "{}:{}", issue.location(), issue.code);
+    }
+    tracing::warn!(
+        target: "guardrails::audit",
+        tool,
+        issues = report.issues().len() + report.omitted(),
+        codes = ?issues,
+        let_through = true,
+        read_by = "the tool's own type",
+        "a call the schema refuses and the tool's own type reads",
+    );
 }
 
 /// Receipts that show no value: what a server that echoes none says of each.

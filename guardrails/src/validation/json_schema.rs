@@ -214,6 +214,82 @@ impl SchemaArgs {
         Err(report)
     }
 
+    /// What a refusal of `arguments` rests on, for a caller that can also ask the tool's own
+    /// type whether it reads them ([`Grounds`]). Call it on arguments [`SchemaArgs::check`]
+    /// refuses: it walks the validator's errors again, the branches of failed unions included.
+    #[must_use]
+    pub(crate) fn grounds(&self, arguments: &Value) -> Grounds {
+        let mut grounds = Grounds::default();
+        for error in self.validator.iter_errors(arguments) {
+            self.ground(&error, &mut grounds, 0);
+        }
+        grounds
+    }
+
+    fn ground(&self, error: &ValidationError<'_>, grounds: &mut Grounds, depth: usize) {
+        match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected }
+            | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                let at = error.instance_path().as_str();
+                for key in unexpected {
+                    if !grounds.keys.iter().any(|(o, k)| o == at && k == key) {
+                        grounds.keys.push((at.to_owned(), key.clone()));
+                    }
+                }
+            }
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context }
+            | ValidationErrorKind::OneOfMultipleValid { context } => {
+                if depth >= MAX_UNION_DEPTH {
+                    grounds.declared = true;
+                    return;
+                }
+                for inner in context.iter().flatten() {
+                    self.ground(inner, grounds, depth + 1);
+                }
+            }
+            // What the type a value is read into decides: its JSON type, the names it takes,
+            // the fields it needs, the length of a tuple, a whole number, the duplicates of a
+            // set (which serde folds).
+            ValidationErrorKind::Type { .. }
+            | ValidationErrorKind::Enum { .. }
+            | ValidationErrorKind::Constant { .. }
+            | ValidationErrorKind::Required { .. }
+            | ValidationErrorKind::FalseSchema
+            | ValidationErrorKind::AdditionalItems { .. }
+            | ValidationErrorKind::UnevaluatedItems { .. }
+            | ValidationErrorKind::UniqueItems => {}
+            ValidationErrorKind::Custom { keyword, .. } if keyword == WHOLE_INTEGER => {}
+            ValidationErrorKind::MinItems { .. } | ValidationErrorKind::MaxItems { .. }
+                if self
+                    .at_failed(error)
+                    .is_some_and(|s| s.get("prefixItems").is_some()) => {}
+            ValidationErrorKind::Minimum { limit }
+            | ValidationErrorKind::Maximum { limit }
+            | ValidationErrorKind::ExclusiveMinimum { limit }
+            | ValidationErrorKind::ExclusiveMaximum { limit }
+                if self
+                    .at_failed(error)
+                    .and_then(|s| s.get("format"))
+                    .and_then(Value::as_str)
+                    .and_then(integer_format_bounds)
+                    .is_some_and(|(low, high)| *limit == low || *limit == high) => {}
+            // A rule the schema declares (a length, a range, a pattern, an asserted format):
+            // the tool's reading does not check it.
+            _ => grounds.declared = true,
+        }
+    }
+
+    /// The schema whose keyword `error` failed.
+    fn at_failed(&self, error: &ValidationError<'_>) -> Option<&Value> {
+        let parent = error
+            .schema_path()
+            .as_str()
+            .rsplit_once('/')
+            .map_or("", |(parent, _)| parent);
+        lookup(&self.schema, parent)
+    }
+
     /// `arguments` with the slips whose meaning is not in doubt repaired, and the receipts;
     /// `None` when there is none to repair. Call it on arguments [`SchemaArgs::check`]
     /// refuses, then check what it returns: the repaired arguments are checked like any
@@ -1045,6 +1121,17 @@ impl Found {
     }
 }
 
+/// What a refusal rests on: whether a rule the schema declares failed, and the keys no schema
+/// of their object takes. Every other issue is about what the type a value is read into
+/// accepts (a JSON type, a name, a field it needs), which that type's own reading can decide.
+#[derive(Debug, Default)]
+pub(crate) struct Grounds {
+    /// A rule the schema declares failed: a length, a range, a pattern, an asserted format.
+    pub(crate) declared: bool,
+    /// The keys no schema of their object takes: the JSON pointer of the object, and the key.
+    pub(crate) keys: Vec<(String, String)>,
+}
+
 fn type_noun(t: JsonType) -> &'static str {
     match t {
         JsonType::Array => "an array",
@@ -1563,18 +1650,8 @@ fn integer_bounds(schema: &mut Map<String, Value>) {
     if !is_integer {
         return;
     }
-    let (low, high): (Value, Value) = match format {
-        "int8" => (i8::MIN.into(), i8::MAX.into()),
-        "int16" => (i16::MIN.into(), i16::MAX.into()),
-        "int32" => (i32::MIN.into(), i32::MAX.into()),
-        "int64" => (i64::MIN.into(), i64::MAX.into()),
-        "uint8" => (0.into(), u8::MAX.into()),
-        "uint16" => (0.into(), u16::MAX.into()),
-        "uint32" => (0.into(), u32::MAX.into()),
-        "uint64" => (0.into(), u64::MAX.into()),
-        "int" => (isize::MIN.into(), isize::MAX.into()),
-        "uint" => (0.into(), usize::MAX.into()),
-        _ => return,
+    let Some((low, high)) = integer_format_bounds(format) else {
+        return;
     };
     // A bound of the schema's own is kept where it is tighter than the type's.
     let number = |key: &str, schema: &Map<String, Value>| schema.get(key).and_then(Value::as_f64);
@@ -1590,6 +1667,23 @@ fn integer_bounds(schema: &mut Map<String, Value>) {
     {
         schema.insert("maximum".to_owned(), high);
     }
+}
+
+/// The bounds of the type an integer `format` names (`int32`, `uint8`, …).
+fn integer_format_bounds(format: &str) -> Option<(Value, Value)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0.into(), u8::MAX.into()),
+        "uint16" => (0.into(), u16::MAX.into()),
+        "uint32" => (0.into(), u32::MAX.into()),
+        "uint64" => (0.into(), u64::MAX.into()),
+        "int" => (isize::MIN.into(), isize::MAX.into()),
+        "uint" => (0.into(), usize::MAX.into()),
+        _ => return None,
+    })
 }
 
 fn is_object_schema(schema: &Map<String, Value>) -> bool {
