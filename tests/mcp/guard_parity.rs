@@ -1,121 +1,464 @@
-//! exploration
-#![allow(dead_code)]
-use guardrails::ToolArgs;
+//! One coaching whichever way a tool declares its arguments: the same mistakes sent to a
+//! derived tool (`#[derive(ToolArgs)]`) and to a native rmcp tool of the same shapes (schemars,
+//! checked against the schema rmcp advertises, as `guard_router` and `#[guarded]` check it)
+//! are answered with the same issues: the same codes, at the same paths, with the same fix
+//! texts. Both validators are driven directly, and through a guarded rmcp router for the
+//! native side.
+//!
+//! The types are written once (`shapes!`) and derived both ways; the arguments, which flatten an
+//! enum, are written out on each side (the derive's code for a flattened field is spanned at
+//! the field's type, which a `macro_rules!` body keeps apart). Their fields are declared in
+//! the order of their names: a schema's `properties` are a JSON object, kept in the order of
+//! its keys, so a list of fields reads the same only then.
+//!
+//! The differences allowed are listed in [`DIFFERENCES`], each with why; the test checks that
+//! each is still one, so that the list cannot outlive it.
+
 use guardrails::validation::SchemaArgs;
+use guardrails::{Report, ToolArgs};
 use rmcp::handler::server::common::schema_for_type;
-use rmcp::schemars;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 macro_rules! shapes {
     ($($derive:tt)*) => {
-#[derive(Debug, Deserialize, $($derive)*)]
-struct Repository {
-    name: String,
-    branch: String,
-}
+        #[derive(Debug, Deserialize, $($derive)*)]
+        pub(crate) struct Repository {
+            pub(crate) branch: String,
+            pub(crate) name: String,
+        }
 
-#[derive(Debug, Deserialize, $($derive)*)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum Shape {
-    Circle { radius: f64 },
-    Square { side: f64 },
-    Dot,
-}
+        #[derive(Debug, Deserialize, $($derive)*)]
+        pub(crate) struct Polygon {
+            pub(crate) sides: u8,
+        }
 
-#[derive(Debug, Deserialize, $($derive)*)]
-#[serde(rename_all = "lowercase")]
-enum Action {
-    Create { title: String },
-    Close { id: u32, reason: String },
-    Noop,
-}
+        /// Internally tagged, with a newtype variant.
+        #[derive(Debug, Deserialize, $($derive)*)]
+        #[serde(tag = "type", rename_all = "lowercase")]
+        pub(crate) enum Shape {
+            Circle { radius: f64 },
+            Dot,
+            Polygon(Polygon),
+            Square { side: f64 },
+        }
 
-#[derive(Debug, Deserialize, $($derive)*)]
-#[serde(tag = "t", content = "c", rename_all = "lowercase")]
-enum Step {
-    Wait { ms: u16 },
-    Jump { dx: i8, dy: i8 },
-}
+        /// Externally tagged, variants with data only.
+        #[derive(Debug, Deserialize, $($derive)*)]
+        #[serde(rename_all = "lowercase")]
+        pub(crate) enum Action {
+            Close { id: u32, reason: String },
+            Create { title: String },
+        }
 
-#[derive(Debug, Deserialize, $($derive)*)]
-struct Filter {
-    search: Option<String>,
-    status: Option<String>,
-}
+        /// Externally tagged, a unit variant declared after one with data.
+        #[derive(Debug, Deserialize, $($derive)*)]
+        #[serde(rename_all = "lowercase")]
+        pub(crate) enum Mode {
+            Manual { speed: u8 },
+            Auto,
+        }
 
-#[derive(Debug, Deserialize, $($derive)*)]
-pub(crate) struct Args {
-    repositories: Vec<Repository>,
-    shape: Shape,
-    action: Action,
-    step: Option<Step>,
-    filter: Option<Filter>,
-    count: u8,
-}
+        /// Adjacently tagged.
+        #[derive(Debug, Deserialize, $($derive)*)]
+        #[serde(tag = "t", content = "c", rename_all = "lowercase")]
+        pub(crate) enum Step {
+            Jump { dx: i8, dy: i8 },
+            Never,
+            Wait { ms: u16 },
+        }
 
+        /// Untagged.
+        #[derive(Debug, Deserialize, $($derive)*)]
+        #[serde(untagged)]
+        pub(crate) enum Size {
+            Named { label: String },
+            Points { points: u16 },
+        }
+
+        /// Flattened into the arguments.
+        #[derive(Debug, Deserialize, $($derive)*)]
+        #[serde(tag = "by", rename_all = "lowercase")]
+        pub(crate) enum Target {
+            Id { id: u64 },
+            Name { name: String },
+        }
+
+        #[derive(Debug, Deserialize, $($derive)*)]
+        pub(crate) struct Filter {
+            pub(crate) search: Option<String>,
+            pub(crate) status: Option<String>,
+        }
     };
 }
 
 mod derived {
+    #![allow(dead_code, reason = "only validated")]
     use guardrails::ToolArgs;
     use serde::Deserialize;
     shapes!(ToolArgs);
+
+    #[derive(Debug, Deserialize, ToolArgs)]
+    pub(crate) struct Args {
+        pub(crate) action: Action,
+        pub(crate) count: u8,
+        pub(crate) filter: Option<Filter>,
+        pub(crate) mode: Mode,
+        pub(crate) repositories: Vec<Repository>,
+        pub(crate) shape: Shape,
+        pub(crate) size: Option<Size>,
+        pub(crate) step: Option<Step>,
+        #[serde(flatten)]
+        pub(crate) target: Target,
+    }
 }
 
 mod native {
+    #![allow(dead_code, reason = "only read")]
     use rmcp::schemars;
     use serde::Deserialize;
     shapes!(schemars::JsonSchema);
-}
 
-fn base() -> Value {
-    json!({"repositories": [{"name": "a", "branch": "main"}], "shape": {"type": "dot"}, "action": "noop", "count": 1})
-}
-
-fn with(path: &[&str], v: Value) -> Value {
-    let mut b = base();
-    let mut at = &mut b;
-    for p in &path[..path.len() - 1] {
-        at = at.get_mut(*p).unwrap();
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    pub(crate) struct Args {
+        pub(crate) action: Action,
+        pub(crate) count: u8,
+        pub(crate) filter: Option<Filter>,
+        pub(crate) mode: Mode,
+        pub(crate) repositories: Vec<Repository>,
+        pub(crate) shape: Shape,
+        pub(crate) size: Option<Size>,
+        pub(crate) step: Option<Step>,
+        #[serde(flatten)]
+        pub(crate) target: Target,
     }
-    at.as_object_mut().unwrap().insert(path[path.len() - 1].to_string(), v);
-    b
+}
+
+/// A valid call, which both take.
+fn valid() -> Value {
+    json!({
+        "action": {"create": {"title": "a"}},
+        "count": 1,
+        "mode": "auto",
+        "repositories": [{"branch": "main", "name": "a"}],
+        "shape": {"type": "dot"},
+        "by": "id",
+        "id": 7,
+    })
+}
+
+/// `valid()` with the value at each pointer set (`Some`) or removed (`None`).
+fn with(edits: &[(&str, Option<Value>)]) -> Value {
+    let mut call = valid();
+    for (pointer, value) in edits {
+        let (parent, key) = pointer.rsplit_once('/').expect("a pointer");
+        let object = call
+            .pointer_mut(parent)
+            .and_then(Value::as_object_mut)
+            .expect("an object");
+        match value {
+            Some(value) => object.insert(key.to_owned(), value.clone()),
+            None => object.remove(key),
+        };
+    }
+    call
+}
+
+/// The mistakes, by name.
+fn mistakes() -> Vec<(&'static str, Value)> {
+    let mut all = misplaced();
+    all.extend(externally_tagged());
+    all.extend(tagged());
+    all.extend(values());
+    all
+}
+
+/// Fields at the wrong level.
+fn misplaced() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "a field of each item beside the list",
+            with(&[
+                ("/repositories/0/branch", None),
+                ("/branch", Some(json!("main"))),
+            ]),
+        ),
+        (
+            "a field of an optional object beside it",
+            with(&[("/search", Some(json!("late")))]),
+        ),
+        (
+            "a top-level field inside a nested object",
+            with(&[("/count", None), ("/filter", Some(json!({"count": 1})))]),
+        ),
+        (
+            "a near miss of a field elsewhere",
+            with(&[("/serach", Some(json!("late")))]),
+        ),
+        (
+            "a near miss here wins over a field elsewhere",
+            with(&[("/repositores", Some(json!([])))]),
+        ),
+        (
+            "a variant's field beside its enum",
+            with(&[("/speed", Some(json!(3)))]),
+        ),
+    ]
+}
+
+/// Externally tagged enums.
+fn externally_tagged() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "an empty object for an externally tagged enum",
+            with(&[("/action", Some(json!({})))]),
+        ),
+        (
+            "two variants at once",
+            with(&[(
+                "/action",
+                Some(json!({"create": {"title": "a"}, "close": {"id": 1, "reason": "r"}})),
+            )]),
+        ),
+        (
+            "an extra key beside the variant's key",
+            with(&[(
+                "/action",
+                Some(json!({"create": {"title": "a"}, "extra": 1})),
+            )]),
+        ),
+        (
+            "a misspelt variant",
+            with(&[("/action", Some(json!({"creat": {"title": "a"}})))]),
+        ),
+        (
+            "a variant with data named as a string",
+            with(&[("/action", Some(json!("create")))]),
+        ),
+        (
+            "an unknown key in a variant",
+            with(&[("/action", Some(json!({"create": {"title": "a", "zz": 1}})))]),
+        ),
+        (
+            "a wrong type in a variant",
+            with(&[(
+                "/action",
+                Some(json!({"close": {"id": "x", "reason": "r"}})),
+            )]),
+        ),
+        (
+            "a missing field in a variant",
+            with(&[("/action", Some(json!({"close": {"id": 1}})))]),
+        ),
+        (
+            "a number for an externally tagged enum",
+            with(&[("/action", Some(json!(3)))]),
+        ),
+        (
+            "a unit variant with fields",
+            with(&[("/mode", Some(json!({"auto": {"speed": 1}})))]),
+        ),
+        (
+            "a misspelt unit variant",
+            with(&[("/mode", Some(json!("auot")))]),
+        ),
+    ]
+}
+
+/// Internally, adjacently tagged and untagged enums.
+fn tagged() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "an unknown key in a tagged variant",
+            with(&[(
+                "/shape",
+                Some(json!({"type": "circle", "radius": 1.0, "zzz": 1})),
+            )]),
+        ),
+        (
+            "a near miss in a tagged variant",
+            with(&[("/shape", Some(json!({"type": "circle", "radus": 1.0})))]),
+        ),
+        (
+            "a field of another variant",
+            with(&[(
+                "/shape",
+                Some(json!({"type": "circle", "radius": 1.0, "side": 2.0})),
+            )]),
+        ),
+        (
+            "a field of another variant beside a wrong value",
+            with(&[(
+                "/shape",
+                Some(json!({"type": "circle", "radius": "x", "side": 2.0})),
+            )]),
+        ),
+        (
+            "a misspelt tag",
+            with(&[("/shape", Some(json!({"type": "circel", "radius": 1.0})))]),
+        ),
+        (
+            "a misspelt tag beside a field of another variant",
+            with(&[("/shape", Some(json!({"type": "circel", "side": 1.0})))]),
+        ),
+        (
+            "a missing tag",
+            with(&[("/shape", Some(json!({"radius": 1.0})))]),
+        ),
+        (
+            "a tag that is not a string",
+            with(&[("/shape", Some(json!({"type": 3})))]),
+        ),
+        (
+            "a newtype variant's field of the wrong type",
+            with(&[("/shape", Some(json!({"type": "polygon", "sides": "x"})))]),
+        ),
+        (
+            "a string for an internally tagged enum",
+            with(&[("/shape", Some(json!("circle")))]),
+        ),
+        // Adjacently tagged.
+        (
+            "an unknown key in the content",
+            with(&[("/step", Some(json!({"t": "wait", "c": {"ms": 1, "zz": 2}})))]),
+        ),
+        (
+            "a field of another variant in the content",
+            with(&[("/step", Some(json!({"t": "wait", "c": {"ms": 1, "dx": 2}})))]),
+        ),
+        (
+            "a missing content",
+            with(&[("/step", Some(json!({"t": "jump"})))]),
+        ),
+        (
+            "a content for a unit variant",
+            with(&[("/step", Some(json!({"t": "never", "c": {"ms": 1}})))]),
+        ),
+        (
+            "a key beside the tag and the content",
+            with(&[("/step", Some(json!({"t": "wait", "c": {"ms": 1}, "tt": 1})))]),
+        ),
+        (
+            "a misspelt adjacent tag",
+            with(&[("/step", Some(json!({"t": "wiat", "c": {"ms": 1}})))]),
+        ),
+        // Flattened and internally tagged.
+        ("a flattened enum's missing tag", with(&[("/by", None)])),
+        (
+            "a flattened enum's misspelt tag",
+            with(&[("/by", Some(json!("idd")))]),
+        ),
+        (
+            "a flattened enum's field of another variant",
+            with(&[("/name", Some(json!("ada")))]),
+        ),
+        (
+            "a flattened enum's unknown key",
+            with(&[("/zzz", Some(json!(1)))]),
+        ),
+        (
+            "a near miss of a flattened variant's field",
+            with(&[("/id", None), ("/idd", Some(json!(7)))]),
+        ),
+        // Untagged.
+        (
+            "an untagged value that fits no variant",
+            with(&[("/size", Some(json!({"label": 3})))]),
+        ),
+        (
+            "a number for an optional enum",
+            with(&[("/step", Some(json!(3)))]),
+        ),
+    ]
+}
+
+/// Values and missing fields.
+fn values() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "a string for a number",
+            with(&[("/count", Some(json!("3")))]),
+        ),
+        ("an overflow", with(&[("/count", Some(json!(300)))])),
+        ("a missing field", with(&[("/count", None)])),
+        ("a missing enum", with(&[("/shape", None)])),
+        (
+            "a missing field in an item",
+            with(&[("/repositories/0/name", None)]),
+        ),
+        (
+            "an object for a list",
+            with(&[("/repositories", Some(json!({"branch": "main"})))]),
+        ),
+    ]
+}
+
+/// The differences allowed, by mistake, and why each is one.
+const DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "a misspelt unit variant",
+        "the schema lists the unit variants before the variants with data (schemars writes \
+         them as one `enum` branch first), so the list of variants is in another order",
+    ),
+    (
+        "a misspelt tag beside a field of another variant",
+        "for a misspelt tag, the schema path also names at once the keys that belong to another \
+         variant than the one the tag was meant for (`side` is the square's, the tag meant \
+         the circle), where the derive names the tag alone",
+    ),
+];
+
+/// The issues of a report, as compared: code, path and fix text, in path order.
+fn issues(report: &Report) -> Vec<(String, String, String)> {
+    let mut out: Vec<(String, String, String)> = report
+        .issues()
+        .iter()
+        .map(|issue| {
+            (
+                issue.path.to_string(),
+                issue.code.to_string(),
+                issue.fix.as_deref().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn native_args() -> SchemaArgs {
+    SchemaArgs::new(&schema_for_type::<native::Args>()).expect("compiles")
 }
 
 #[test]
-fn explore() {
-    let schema = schema_for_type::<native::Args>();
-    let native = SchemaArgs::new(&schema).unwrap();
-    let mut cases = vec![];
-    let mut b = base();
-    b["repositories"][0].as_object_mut().unwrap().remove("branch");
-    b["branch"] = json!("main");
-    cases.push(("misplaced", b));
-    cases.push(("empty external", with(&["action"], json!({}))));
-    cases.push(("two keys external", with(&["action"], json!({"create": {"title": "x"}, "close": {"id": 1, "reason": "r"}}))));
-    cases.push(("extra beside variant key", with(&["action"], json!({"create": {"title": "x"}, "extra": 1}))));
-    cases.push(("unknown in tagged", with(&["shape"], json!({"type": "circle", "radius": 1.0, "zzz": 1}))));
-    cases.push(("near miss in tagged", with(&["shape"], json!({"type": "circle", "radus": 1.0}))));
-    cases.push(("foreign in tagged", with(&["shape"], json!({"type": "circle", "radius": 1.0, "side": 2}))));
-    cases.push(("misspelt tag", with(&["shape"], json!({"type": "circel", "radius": 1.0}))));
-    cases.push(("missing tag", with(&["shape"], json!({"radius": 1.0}))));
-    cases.push(("unknown variant ext", with(&["action"], json!({"creat": {"title": "x"}}))));
-    cases.push(("unknown unit ext", with(&["action"], json!("nop"))));
-    cases.push(("unknown in ext variant", with(&["action"], json!({"create": {"title": "x", "zz": 1}}))));
-    cases.push(("wrong type in ext variant", with(&["action"], json!({"close": {"id": "x", "reason": "r"}}))));
-    cases.push(("adjacent unknown", with(&["step"], json!({"t": "wait", "c": {"ms": 1, "zz": 2}}))));
-    cases.push(("adjacent foreign", with(&["step"], json!({"t": "wait", "c": {"ms": 1, "dx": 2}}))));
-    cases.push(("adjacent missing c", with(&["step"], json!({"t": "jump"}))));
-    cases.push(("search beside filter", with(&["search"], json!("x"))));
-    cases.push(("count string", with(&["count"], json!("3"))));
-    cases.push(("count overflow", with(&["count"], json!(300))));
-    cases.push(("missing count", { let mut b = base(); b.as_object_mut().unwrap().remove("count"); b }));
-    for (name, call) in cases {
-        let derived = derived::Args::validate_value(call.clone());
-        let n = native.check(&call);
-        println!("=== {name}: {call}");
-        match derived { Ok(_) => println!("  DERIVED ok"), Err(r) => for i in r.issues() { println!("  D {} [{}] {} | fix: {:?}", i.path, i.code, i.message, i.fix) } }
-        match n { Ok(_) => println!("  NATIVE ok"), Err(r) => for i in r.issues() { println!("  N {} [{}] {} | fix: {:?}", i.path, i.code, i.message, i.fix) } }
+fn the_valid_call_passes_both() {
+    assert!(derived::Args::validate_value(valid()).is_ok());
+    assert!(native_args().check(&valid()).is_ok());
+    assert!(serde_json::from_value::<native::Args>(valid()).is_ok());
+}
+
+#[test]
+fn the_same_mistakes_get_the_same_codes_paths_and_fixes() {
+    let native = native_args();
+    let mut failures = Vec::new();
+    for (name, call) in mistakes() {
+        let derived = derived::Args::validate_value(call.clone())
+            .err()
+            .unwrap_or_else(|| panic!("{name}: the derive takes {call}"));
+        let schema = native
+            .check(&call)
+            .err()
+            .unwrap_or_else(|| panic!("{name}: the schema takes {call}"));
+        let (d, n) = (issues(&derived), issues(&schema));
+        let allowed = DIFFERENCES.iter().any(|(case, _)| *case == name);
+        if allowed || d != n {
+            eprintln!("{name}: {call}\n  derived: {d:?}\n  native:  {n:?}");
+        }
+        if allowed && d == n {
+            failures.push(format!("{name} is listed as a difference, and is none"));
+        } else if !allowed && d != n {
+            failures.push(format!(
+                "{name}: {call}\n  derived: {d:#?}\n  native:  {n:#?}"
+            ));
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -2,6 +2,7 @@
 //! native rmcp servers, both protocol revisions, stdio, and Streamable HTTP under hostile clients
 //! and load.
 
+mod guard_parity;
 mod guard_reading;
 mod guard_router;
 mod guard_router_differential;

@@ -18,12 +18,13 @@ use serde_json::{Map, Value};
 use super::constraint::first_duplicate;
 use super::example::regex_sample::plausible_sample;
 use super::info::Kind;
+use super::misplaced::{self, Place as FieldPlace};
 use super::number::{Bound, Num};
 use super::repair::Repair;
 use super::report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 use super::string_format::StringFormat;
 use super::wording::{self, CHARACTERS, ENTRIES, ITEMS, Unit};
-use super::{context, json_type_noun};
+use super::{context, json_type_noun, variants};
 use crate::text::{cut, preview};
 
 /// The most characters of a description of what a value must be (a long pattern or a long
@@ -87,6 +88,9 @@ pub struct SchemaArgs {
     schema: Value,
     validator: Validator,
     example: Option<Value>,
+    /// The places of the fields of the schema, where a key sent at the wrong level is looked
+    /// up (see `misplaced.rs`).
+    places: Box<[FieldPlace]>,
 }
 
 impl SchemaArgs {
@@ -140,10 +144,12 @@ impl SchemaArgs {
                 .into_iter()
                 .find(|candidate| validator.is_valid(candidate))
         });
+        let places = schema_places(&document);
         Ok(Self {
             schema: document,
             validator,
             example,
+            places,
         })
     }
 
@@ -193,6 +199,8 @@ impl SchemaArgs {
         }
         // Unknown keys last, as the derive reports them: the model reads about its real
         // fields first.
+        // A missing field that a misplaced key belongs to says where that key was sent.
+        misplaced::note_moves(found.fields.iter_mut(), &found.moves);
         let mut report = Report::new();
         for issue in found.fields.into_iter().chain(found.unknown) {
             report.push(issue);
@@ -411,6 +419,11 @@ impl SchemaArgs {
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
                 self.record_unknown_keys(error, unexpected, &path, here, report);
             }
+            ValidationErrorKind::Required { property }
+                if let Some(issue) = self.missing_content(parent, property, &path) =>
+            {
+                report.push(issue);
+            }
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 let field = here
@@ -459,6 +472,16 @@ impl SchemaArgs {
                     fix: fix.map(Into::into),
                 });
             }
+            ValidationErrorKind::Minimum { limit } | ValidationErrorKind::Maximum { limit }
+                if type_bound(here, limit).is_some() =>
+            {
+                // The bound of the type an integer `format` names: worded as the derive words
+                // the range of an integer type.
+                let upper = matches!(error.kind(), ValidationErrorKind::Maximum { .. });
+                let bound = type_bound(here, limit).unwrap_or_default();
+                let (code, message, expected) = super::value::type_range_issue(bound, upper);
+                push(code, message, path, Some(expected));
+            }
             other => {
                 let (code, message, expected) = plain_issue(other, sent, here, root_schema);
                 push(code, message, path, expected);
@@ -466,8 +489,12 @@ impl SchemaArgs {
         }
     }
 
-    /// The issues of keys that no schema of their object takes: each with a did-you-mean,
-    /// or the variant it belongs to; none for keys a failed union leaves unevaluated.
+    /// The issues of keys that no schema of their object takes, judged as the derive judges
+    /// them: a field of another variant than the one the tag names is said to be one, a field
+    /// at another level of the arguments is pointed to its place, a near miss gets a
+    /// did-you-mean, and anything else the list of the fields the object takes as sent (those
+    /// of the variant its tag names, not of every variant). Keys a union's own issue covers
+    /// (its tag is wrong or missing, the value is an externally tagged one) are not named again.
     fn record_unknown_keys(
         &self,
         error: &ValidationError<'_>,
@@ -477,11 +504,9 @@ impl SchemaArgs {
         report: &mut Found,
     ) {
         let root = self.root();
-        let sent = error.instance();
-        let mut names: Vec<&str> = Vec::new();
-        if let Some(here) = here {
-            declared_names(here, root, 0, &mut names);
-        }
+        let Value::Object(object) = &**error.instance() else {
+            return;
+        };
         let union_failed = matches!(
             error.kind(),
             ValidationErrorKind::UnevaluatedProperties { .. }
@@ -489,40 +514,321 @@ impl SchemaArgs {
             .failed_unions
             .iter()
             .any(|at| at == error.instance_path().as_str());
-        // The one key of an object that names no variant of an externally tagged
-        // enum is the union's issue, a variant that does not exist.
-        let names_a_variant = union_failed
-            && sent.as_object().is_some_and(|o| o.len() == 1)
-            && here.is_some_and(|h| {
-                ["oneOf", "anyOf"].iter().any(|k| {
-                    h.get(*k).and_then(Value::as_array).is_some_and(|b| {
-                        let b: Vec<&Value> = b.iter().map(|b| resolve(b, root)).collect();
-                        !variant_keys(&b).is_empty()
-                    })
-                })
-            });
+        let keys = match here {
+            Some(here) => self.keys_of(here, object, error.schema_path().as_str(), union_failed),
+            None => ObjectKeys::default(),
+        };
+        if keys.covered {
+            return;
+        }
         for key in unexpected {
-            if union_failed && (names_a_variant || names.contains(&key.as_str())) {
+            // A field the object takes is unevaluated only because a branch failed: that
+            // branch's issues say what is wrong.
+            if keys.skipped.contains(&key.as_str()) || keys.fields.contains(&key.as_str()) {
                 continue;
             }
-            let value = sent.get(key).unwrap_or(&Value::Null);
-            let mut issue = context::unknown_field_issue(path, key, value, &names, None);
-            if let Some(owner) = here.and_then(|h| variant_owning(h, root, key)) {
-                // A field of another variant: say which, rather than "did you mean"
-                // the same name.
-                issue.message =
-                    format!("Not a field of this variant: it belongs to the variant with {owner}.")
-                        .into();
-                issue.fix = Some(format!("Remove it, or send {owner} with it.").into());
+            let value = object.get(key).unwrap_or(&Value::Null);
+            let mut at = path.to_owned();
+            super::report::push_key(&mut at, &cut(key, 64));
+            if let Some((tag, content)) = keys.adjacent {
+                let issue = match &keys.unit {
+                    Some(name) if key == content => {
+                        let (message, fix) = variants::words::unit_content(tag, content, name);
+                        Issue {
+                            code: IssueCode::Type,
+                            ..key_issue(at, message, value, fix)
+                        }
+                    }
+                    _ => {
+                        let (message, fix) =
+                            variants::words::beside_tag_and_content(key, tag, content);
+                        key_issue(at, message, value, fix)
+                    }
+                };
+                report.push(issue);
+                continue;
             }
+            if let Some(chosen) = &keys.chosen
+                && let Some((owner, _)) = chosen
+                    .others
+                    .iter()
+                    .find(|(_, fields)| fields.contains(&key.as_str()))
+            {
+                let (message, fix) = variants::words::foreign_field(
+                    chosen.word,
+                    key,
+                    owner,
+                    &chosen.name,
+                    &chosen.fields,
+                );
+                report.push(key_issue(at, message, value, fix));
+                continue;
+            }
+            let issue = self.unknown_key_issue(path, key, value, &keys, report);
             report.push(issue);
         }
+        let _ = root;
+    }
+
+    /// The issue of `key`, which the object at `container` (whose fields are `names`) does not
+    /// take, as the derive words it: a field of another level pointed to its place, a near miss
+    /// here, a near miss elsewhere, else the fields there are.
+    fn unknown_key_issue(
+        &self,
+        container: &str,
+        key: &str,
+        value: &Value,
+        keys: &ObjectKeys<'_>,
+        report: &mut Found,
+    ) -> Issue {
+        let names = &keys.fields;
+        let here = misplaced::template_of(container);
+        let moved = |near_misses: bool| {
+            misplaced::find(&self.places[..], &here, key, near_misses).map(|places| {
+                misplaced::moved(&context::not_a_field(container), key, &places, !near_misses)
+            })
+        };
+        let moved = moved(false).or_else(|| {
+            if crate::text::did_you_mean(key, names.iter().copied()).is_some() {
+                None
+            } else {
+                moved(true)
+            }
+        });
+        let Some(moved) = moved else {
+            let rename = crate::text::did_you_mean(key, names.iter().copied());
+            return context::unknown_field_issue(container, key, value, &keys.listed, rename);
+        };
+        let mut path = container.to_owned();
+        super::report::push_key(&mut path, &cut(key, 64));
+        if let Some(to) = moved.to {
+            report.moves.push((to, path.clone()));
+        }
+        Issue {
+            path: path.into(),
+            code: IssueCode::UnknownField,
+            message: moved.message.into(),
+            received: Some(
+                if moved.sensitive {
+                    super::withheld(value)
+                } else {
+                    preview(value)
+                }
+                .into(),
+            ),
+            expected: None,
+            fix: Some(moved.fix.into()),
+        }
+    }
+
+    /// What the keys of `object`, whose schema is `here` (failed at `schema_path`), are judged
+    /// against: its own fields and those of the variant each of its unions names.
+    fn keys_of<'s>(
+        &'s self,
+        here: &'s Value,
+        object: &Map<String, Value>,
+        schema_path: &str,
+        union_failed: bool,
+    ) -> ObjectKeys<'s> {
+        let root = self.root();
+        let here = resolve(here, root);
+        let mut keys = ObjectKeys::default();
+        // The object is the content of an adjacently tagged variant: the fields of the other
+        // variants are theirs.
+        if let Some(chosen) = self.content_of(schema_path) {
+            keys.chosen = Some(chosen);
+        }
+        let mut own: Vec<&'s str> = Vec::new();
+        own_names(here, root, 0, &mut own);
+        keys.listed.clone_from(&own);
+        keys.fields = own;
+        for branches in unions_at(here, root) {
+            match variants_of(&branches) {
+                Variants::External { .. } => keys.covered = true,
+                Variants::Tagged {
+                    tag,
+                    tags,
+                    content: Some(content),
+                } => {
+                    keys.adjacent = Some((tag, content));
+                    keys.skipped.push(tag);
+                    // The content is a key of the variants that have fields; a unit variant
+                    // takes none.
+                    let unit = object
+                        .get(tag)
+                        .and_then(|sent| tags.iter().find(|(_, t)| *t == sent))
+                        .filter(|(i, _)| {
+                            branches[*i]
+                                .get("properties")
+                                .is_none_or(|p| p.get(content).is_none())
+                        });
+                    match unit {
+                        Some((_, name)) => keys.unit = Some(tag_name(name)),
+                        None => keys.skipped.push(content),
+                    }
+                }
+                Variants::Tagged {
+                    tag,
+                    tags,
+                    content: None,
+                } => {
+                    let Some((i, value)) = object
+                        .get(tag)
+                        .and_then(|sent| tags.iter().find(|(_, t)| *t == sent))
+                    else {
+                        // The union names the tag that is wrong or missing.
+                        keys.covered = true;
+                        continue;
+                    };
+                    let fields_of = |b: &'s Value| -> Vec<&'s str> {
+                        property_names(b)
+                            .into_iter()
+                            .filter(|name| *name != tag)
+                            .collect()
+                    };
+                    let chosen = fields_of(branches[*i]);
+                    keys.fields.extend(chosen.iter().copied());
+                    // The fields listed are the variant's; beside the fields of an object that
+                    // flattens the enum, those of that object (as the derive lists them).
+                    if keys.listed.is_empty() {
+                        keys.listed.extend(chosen.iter().copied());
+                    }
+                    keys.skipped.push(tag);
+                    keys.chosen = Some(Chosen {
+                        word: tag,
+                        name: tag_name(value),
+                        fields: chosen,
+                        others: tags
+                            .iter()
+                            .filter(|(j, _)| j != i)
+                            .map(|(j, t)| (tag_name(t), fields_of(branches[*j])))
+                            .collect(),
+                    });
+                }
+                Variants::Untagged => {
+                    let mut declared = Vec::new();
+                    for branch in &branches {
+                        declared_names(branch, root, 0, &mut declared);
+                    }
+                    if union_failed {
+                        // The union's issue says what is wrong with the branch meant.
+                        keys.skipped.extend(declared.iter().copied());
+                    }
+                    for name in declared {
+                        if !keys.fields.contains(&name) {
+                            keys.fields.push(name);
+                        }
+                        if !keys.listed.contains(&name) {
+                            keys.listed.push(name);
+                        }
+                    }
+                }
+            }
+        }
+        keys
+    }
+
+    /// The issue of the missing content `property` of the variant at `branch_path`, when that
+    /// is a variant of an adjacently tagged enum, as the derive words it.
+    fn missing_content(&self, branch_path: &str, property: &Value, path: &str) -> Option<Issue> {
+        let (tag, content, name) = self.adjacent_branch(branch_path)?;
+        if property.as_str() != Some(content) {
+            return None;
+        }
+        let (message, fix) = variants::words::missing_content(tag, content, &name);
+        let mut at = path.to_owned();
+        super::report::push_key(&mut at, &cut(content, 64));
+        Some(Issue {
+            path: at.into(),
+            code: IssueCode::Missing,
+            message: message.into(),
+            received: None,
+            expected: None,
+            fix: Some(fix.into()),
+        })
+    }
+
+    /// The tag, the content and the variant's name of the branch at `branch_path`
+    /// (`…/anyOf/<i>`), when it is a variant of an adjacently tagged enum.
+    fn adjacent_branch(&self, branch_path: &str) -> Option<(&str, &str, String)> {
+        let root = self.root();
+        let (union_path, index) = branch_path.rsplit_once('/')?;
+        let index: usize = index.parse().ok()?;
+        let (union_path, keyword) = union_path.rsplit_once('/')?;
+        if keyword != "anyOf" && keyword != "oneOf" {
+            return None;
+        }
+        let branches: Vec<&Value> = lookup(&self.schema, union_path)?
+            .get(keyword)?
+            .as_array()?
+            .iter()
+            .map(|b| resolve(b, root))
+            .collect();
+        let Variants::Tagged {
+            tag,
+            tags,
+            content: Some(content),
+        } = variants_of(&branches)
+        else {
+            return None;
+        };
+        let (_, name) = tags.iter().find(|(i, _)| *i == index)?;
+        Some((tag, content, tag_name(name)))
+    }
+
+    /// The variant an object is the content of, when its schema (failed at `schema_path`) is
+    /// the content of an adjacently tagged variant: that variant, and the fields of the others.
+    fn content_of<'s>(&'s self, schema_path: &str) -> Option<Chosen<'s>> {
+        let root = self.root();
+        // `…/anyOf/<i>/properties/<content>/<keyword>`
+        let mut segments: Vec<&str> = schema_path.split('/').collect();
+        segments.pop()?;
+        let content = segments.pop()?;
+        if segments.pop()? != "properties" {
+            return None;
+        }
+        let index: usize = segments.pop()?.parse().ok()?;
+        let keyword = segments.pop()?;
+        if keyword != "anyOf" && keyword != "oneOf" {
+            return None;
+        }
+        let union = lookup(&self.schema, &segments.join("/"))?;
+        let branches: Vec<&Value> = union
+            .get(keyword)?
+            .as_array()?
+            .iter()
+            .map(|b| resolve(b, root))
+            .collect();
+        let Variants::Tagged {
+            tag,
+            tags,
+            content: Some(declared),
+        } = variants_of(&branches)
+        else {
+            return None;
+        };
+        if declared != content {
+            return None;
+        }
+        let fields_of = |b: &'s Value| fields_in(b, content, root);
+        let (_, chosen) = tags.iter().find(|(i, _)| *i == index)?;
+        Some(Chosen {
+            word: tag,
+            name: tag_name(chosen),
+            fields: fields_of(branches[index]),
+            others: tags
+                .iter()
+                .filter(|(i, _)| *i != index)
+                .map(|(i, t)| (tag_name(t), fields_of(branches[*i])))
+                .collect(),
+        })
     }
 
     /// The issues of a value that matches none of a union's branches, coached as serde
     /// would and better: the branch its tag (or its one key, or its type and fewest issues)
     /// picks, with that branch's own issues at their paths; a wrong or missing tag with the
-    /// tags allowed and a did-you-mean.
+    /// tags allowed and a did-you-mean. A union whose branches are the variants of a tagged
+    /// enum is worded as the derive words that enum.
     fn record_union(
         &self,
         union: &Union<'_, '_>,
@@ -536,49 +842,16 @@ impl SchemaArgs {
                 self.record(inner, root, report);
             }
         };
-        if let Value::Object(object) = union.sent {
-            if let Some((tag, tags)) = tag_property(branches) {
-                let allowed: Vec<&Value> = tags.iter().map(|(_, v)| *v).collect();
-                match object.get(tag) {
-                    Some(value) => match tags.iter().find(|(_, t)| *t == value) {
-                        Some((i, _)) => branch(*i, report),
-                        None => wrong_tag(union, object, (tag, value), &tags, report),
-                    },
-                    None => {
-                        let mut at = union.path.clone();
-                        super::report::push_key(&mut at, &cut(tag, 64));
-                        report.push(Issue {
-                            path: at.into(),
-                            code: IssueCode::Missing,
-                            message: "Required field is missing: it says which variant this is."
-                                .into(),
-                            received: None,
-                            expected: Some(allowed_values_of(&allowed).into()),
-                            fix: Some(allowed_values_of(&allowed).into()),
-                        });
-                    }
-                }
+        match variants_of(branches) {
+            Variants::Tagged { tag, tags, content } => {
+                self.record_tagged(union, (tag, &tags, content), context, root, report);
                 return;
             }
-            let keys = variant_keys(branches);
-            if !keys.is_empty() {
-                if let Some((i, _)) = keys.iter().find(|(_, k)| object.contains_key(*k)) {
-                    branch(*i, report);
-                    return;
-                }
-                if let Some(key) = object.keys().next() {
-                    let mut allowed: Vec<Value> = string_constants(branches);
-                    allowed.extend(keys.iter().map(|(_, k)| Value::from(*k)));
-                    let allowed: Vec<&Value> = allowed.iter().collect();
-                    report.push(not_one_of(
-                        union.path.clone(),
-                        "variant",
-                        &Value::from(key.as_str()),
-                        &allowed,
-                    ));
-                    return;
-                }
+            Variants::External { keys, units } => {
+                self.record_external(union, (&keys, &units), context, root, report);
+                return;
             }
+            Variants::Untagged => {}
         }
         // A string where every string the union takes is a constant (a unit variant) names a
         // variant; where a branch takes other strings, that branch's issues say more.
@@ -588,9 +861,7 @@ impl SchemaArgs {
         if let (Value::String(_), false) = (union.sent, free_strings) {
             let constants = string_constants(branches);
             if !constants.is_empty() && !constants.contains(union.sent) {
-                let mut allowed = constants;
-                allowed.extend(variant_keys(branches).iter().map(|(_, k)| Value::from(*k)));
-                let allowed: Vec<&Value> = allowed.iter().collect();
+                let allowed: Vec<&Value> = constants.iter().collect();
                 report.push(not_one_of(
                     union.path.clone(),
                     "variant",
@@ -615,11 +886,331 @@ impl SchemaArgs {
                 .is_some_and(|b| b.get("const").is_some() || b.get("enum").is_some())
         };
         if let Some(best) = fitting.min_by_key(|i| (context[*i].len(), constant(*i))) {
+            // The branches of an untagged enum with data: which fits best, as the derive says.
+            if let Some(shapes) = untagged_shapes(branches)
+                && let Some(closest) = shapes.get(best)
+            {
+                let noun = variants::words::untagged_noun(&shapes);
+                report.push(Issue {
+                    path: union.path.clone().into(),
+                    code: IssueCode::Type,
+                    message: variants::words::fits_none_message(shapes.len(), closest).into(),
+                    received: Some(preview(union.sent).into()),
+                    expected: Some(noun.clone().into()),
+                    fix: Some(noun.into()),
+                });
+            }
             branch(best, report);
             return;
         }
         report.push(no_branch_issue(union, self.root()));
     }
+
+    /// [`record_union`](Self::record_union) of the variants of an internally or adjacently
+    /// tagged enum: the variant its tag names, or the tag's issue.
+    fn record_tagged(
+        &self,
+        union: &Union<'_, '_>,
+        (tag, tags, content_key): (&str, &[(usize, &Value)], Option<&str>),
+        context: &[Vec<ValidationError<'static>>],
+        root: &Value,
+        report: &mut Found,
+    ) {
+        let branch = |i: usize, report: &mut Found| {
+            for inner in &context[i] {
+                self.record(inner, root, report);
+            }
+        };
+        let names: Vec<String> = tags.iter().map(|(_, t)| tag_name(t)).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let Value::Object(object) = union.sent else {
+            let noun = variants::words::tagged_noun(tag, content_key, &names);
+            report.push(mismatch(union, &noun));
+            return;
+        };
+        let mut at = union.path.clone();
+        super::report::push_key(&mut at, &cut(tag, 64));
+        match object.get(tag) {
+            Some(sent) => match tags.iter().find(|(_, t)| *t == sent) {
+                Some((i, _)) => branch(*i, report),
+                None if sent.is_string() => {
+                    let (message, expected, fix) = variants::words::unknown_variant(
+                        tag,
+                        sent.as_str().unwrap_or_default(),
+                        &names,
+                    );
+                    report.push(Issue {
+                        path: at.into(),
+                        code: IssueCode::Enum,
+                        message: message.into(),
+                        received: Some(preview(sent).into()),
+                        expected: Some(expected.into()),
+                        fix: Some(fix.into()),
+                    });
+                    wrong_tag(union, object, (tag, sent), tags, report);
+                }
+                None => {
+                    let (message, expected, fix) = variants::words::tag_not_a_string(tag, &names);
+                    report.push(Issue {
+                        path: at.into(),
+                        code: IssueCode::Type,
+                        message: message.into(),
+                        received: Some(preview(sent).into()),
+                        expected: Some(expected.into()),
+                        fix: Some(fix.into()),
+                    });
+                }
+            },
+            None => {
+                let (message, fix) = variants::words::missing_tag(tag, &names);
+                report.push(Issue {
+                    path: at.into(),
+                    code: IssueCode::Missing,
+                    message: message.into(),
+                    received: None,
+                    expected: None,
+                    fix: Some(fix.into()),
+                });
+            }
+        }
+    }
+
+    /// [`record_union`](Self::record_union) of the variants of an externally tagged enum: the
+    /// variant the value's one key names, or what is wrong with the value.
+    fn record_external(
+        &self,
+        union: &Union<'_, '_>,
+        (keys, units): (&[(usize, &str)], &[Value]),
+        context: &[Vec<ValidationError<'static>>],
+        root: &Value,
+        report: &mut Found,
+    ) {
+        let branch = |i: usize, report: &mut Found| {
+            for inner in &context[i] {
+                self.record(inner, root, report);
+            }
+        };
+        let data: Vec<&str> = keys.iter().map(|(_, k)| *k).collect();
+        let units: Vec<&str> = units.iter().filter_map(|u| u.as_str()).collect();
+        let names: Vec<&str> = units.iter().chain(&data).copied().collect();
+        let noun = variants::words::external_noun(&units, &data);
+        let unknown = |name: &str, report: &mut Found| {
+            let (message, expected, fix) =
+                variants::words::unknown_variant("variant", name, &names);
+            report.push(Issue {
+                path: union.path.clone().into(),
+                code: IssueCode::Enum,
+                message: message.into(),
+                received: Some(preview(&Value::from(name)).into()),
+                expected: Some(expected.into()),
+                fix: Some(fix.into()),
+            });
+        };
+        match union.sent {
+            Value::Object(object) if object.len() == 1 => {
+                let Some((name, fields)) = object.iter().next() else {
+                    return;
+                };
+                if let Some((i, _)) = keys.iter().find(|(_, k)| k == name) {
+                    branch(*i, report);
+                } else if units.contains(&name.as_str()) {
+                    let (message, fix) = variants::words::carries_no_fields(name);
+                    let mut at = union.path.clone();
+                    super::report::push_key(&mut at, &cut(name, 64));
+                    report.push(Issue {
+                        path: at.into(),
+                        code: IssueCode::Type,
+                        message: message.into(),
+                        received: Some(preview(fields).into()),
+                        expected: None,
+                        fix: Some(fix.into()),
+                    });
+                } else {
+                    unknown(name, report);
+                }
+            }
+            Value::Object(object) => report.push(Issue {
+                path: union.path.clone().into(),
+                code: IssueCode::Type,
+                message: variants::words::key_count_message(object.len()).into(),
+                received: Some(preview(union.sent).into()),
+                expected: Some(noun.clone().into()),
+                fix: Some(noun.into()),
+            }),
+            Value::String(name) if data.contains(&name.as_str()) => report.push(Issue {
+                path: union.path.clone().into(),
+                code: IssueCode::Type,
+                message: variants::words::carries_fields_message(name).into(),
+                received: Some(preview(union.sent).into()),
+                expected: Some(noun.clone().into()),
+                fix: Some(noun.into()),
+            }),
+            Value::String(name) => unknown(name, report),
+            _ => report.push(mismatch(union, &noun)),
+        }
+    }
+}
+
+/// The keys of one object as the coaching judges them (see [`SchemaArgs::keys_of`]).
+#[derive(Default)]
+struct ObjectKeys<'s> {
+    /// The fields the object takes as sent: a near miss of one is a did-you-mean.
+    fields: Vec<&'s str>,
+    /// The fields a key that is no near miss is told of.
+    listed: Vec<&'s str>,
+    /// Keys not named: a tag, a key whose union's issue says what is wrong.
+    skipped: Vec<&'s str>,
+    /// Every key is the union's: the object is an externally tagged value, or its tag names
+    /// no variant.
+    covered: bool,
+    /// The tag and the content of an adjacently tagged value, the only keys it takes.
+    adjacent: Option<(&'s str, &'s str)>,
+    /// The name of the unit variant an adjacently tagged value's tag names, which takes no
+    /// content.
+    unit: Option<String>,
+    /// The variant the object's tag names, and the others.
+    chosen: Option<Chosen<'s>>,
+}
+
+/// The variant a tag names: the tag's name, the variant's name and fields, and the other
+/// variants' names and fields.
+struct Chosen<'s> {
+    word: &'s str,
+    name: String,
+    fields: Vec<&'s str>,
+    others: Vec<(String, Vec<&'s str>)>,
+}
+
+/// The name a tag's value gives its variant (a string; any other constant written as JSON).
+fn tag_name(value: &Value) -> String {
+    value.as_str().map_or_else(|| preview(value), str::to_owned)
+}
+
+/// The fields of the content `content` of the variant `branch` of an adjacently tagged enum.
+fn fields_in<'a>(branch: &'a Value, content: &str, root: &'a Map<String, Value>) -> Vec<&'a str> {
+    branch
+        .get("properties")
+        .and_then(|p| p.get(content))
+        .map(|c| property_names(resolve(c, root)))
+        .unwrap_or_default()
+}
+
+/// The names of the properties `schema` declares itself.
+fn property_names(schema: &Value) -> Vec<&str> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The keys an object schema declares in itself and in the schemas it is made of in whole
+/// (`allOf`), not in the branches of its unions.
+fn own_names<'a>(
+    schema: &'a Value,
+    root: &'a Map<String, Value>,
+    depth: usize,
+    names: &mut Vec<&'a str>,
+) {
+    if depth > MAX_EXAMPLE_DEPTH {
+        return;
+    }
+    let schema = resolve(schema, root);
+    for name in property_names(schema) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    for branch in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        own_names(branch, root, depth + 1, names);
+    }
+}
+
+/// An issue of a key, with texts of its own.
+fn key_issue(path: String, message: String, value: &Value, fix: String) -> Issue {
+    Issue {
+        path: path.into(),
+        code: IssueCode::UnknownField,
+        message: message.into(),
+        received: Some(preview(value).into()),
+        expected: None,
+        fix: Some(fix.into()),
+    }
+}
+
+/// The issue of a value of a type no variant of an enum takes, worded as the derive words it.
+fn mismatch(union: &Union<'_, '_>, noun: &str) -> Issue {
+    Issue {
+        path: union.path.clone().into(),
+        code: IssueCode::Type,
+        message: format!("Expected {noun}, got {}.", json_type_noun(union.sent)).into(),
+        received: Some(preview(union.sent).into()),
+        expected: Some(noun.to_owned().into()),
+        fix: Some(noun.to_owned().into()),
+    }
+}
+
+/// How the branches of a union name their variant, read as serde's representations of an
+/// enum write them.
+enum Variants<'a> {
+    /// Internally tagged (`content` none) or adjacently tagged: the tag, and each branch's
+    /// value of it.
+    Tagged {
+        tag: &'a str,
+        tags: Vec<(usize, &'a Value)>,
+        content: Option<&'a str>,
+    },
+    /// Externally tagged: the key of each variant with data, and the names of the unit
+    /// variants.
+    External {
+        keys: Vec<(usize, &'a str)>,
+        units: Vec<Value>,
+    },
+    /// Anything else: the first branch that reads the value.
+    Untagged,
+}
+
+/// How `branches` name their variant. A union of objects that all carry one constant property
+/// is tagged by it, adjacently when the only other property any branch has is one name shared
+/// by at least two of them (the content); a union of objects of one closed key and of string
+/// constants is externally tagged.
+fn variants_of<'a>(branches: &[&'a Value]) -> Variants<'a> {
+    if let Some((tag, tags)) = tag_property(branches) {
+        let others: Vec<Vec<&str>> = branches
+            .iter()
+            .map(|b| {
+                property_names(b)
+                    .into_iter()
+                    .filter(|name| *name != tag)
+                    .collect()
+            })
+            .collect();
+        let content = others.iter().find_map(|o| o.first().copied()).filter(|c| {
+            others.iter().all(|o| o.is_empty() || o.as_slice() == [*c])
+                && others.iter().filter(|o| !o.is_empty()).count() >= 2
+        });
+        return Variants::Tagged { tag, tags, content };
+    }
+    let keys = variant_keys(branches);
+    let all_variants = branches.iter().all(|b| {
+        variant_keys(&[b]).len() == 1 || {
+            let constants = string_constants(&[b]);
+            !constants.is_empty()
+                && b.get("enum").and_then(Value::as_array).map_or(1, Vec::len) == constants.len()
+        }
+    });
+    if !keys.is_empty() && all_variants {
+        return Variants::External {
+            keys,
+            units: string_constants(branches),
+        };
+    }
+    Variants::Untagged
 }
 
 /// The issue of a value of a type no branch of its union takes: what each branch takes.
@@ -657,28 +1248,9 @@ fn failed_unions(error: &ValidationError<'_>, out: &mut Vec<String>, depth: usiz
     }
 }
 
-/// The tag (`"kind": "line"`) of the variant of `schema`'s tagged union that declares `key`.
-fn variant_owning(schema: &Value, root: &Map<String, Value>, key: &str) -> Option<String> {
-    ["oneOf", "anyOf"].iter().find_map(|keyword| {
-        let branches: Vec<&Value> = schema
-            .get(*keyword)?
-            .as_array()?
-            .iter()
-            .map(|b| resolve(b, root))
-            .collect();
-        let (tag, tags) = tag_property(&branches)?;
-        let (_, value) = tags.iter().find(|(i, _)| {
-            branches[*i]
-                .get("properties")
-                .is_some_and(|p| p.get(key).is_some())
-        })?;
-        Some(format!("{}: {}", Value::from(tag), preview(value)))
-    })
-}
-
-/// The issues of a tag that names no variant: the tags allowed, with a did-you-mean, and the
-/// keys that belong to another variant than the one the tag was surely meant for (its
-/// did-you-mean), now rather than once the tag is fixed.
+/// The issues of the keys of an object whose tag names no variant that belong to another
+/// variant than the one the tag was surely meant for (its did-you-mean), now rather than once
+/// the tag is fixed.
 fn wrong_tag(
     union: &Union<'_, '_>,
     object: &Map<String, Value>,
@@ -686,10 +1258,6 @@ fn wrong_tag(
     tags: &[(usize, &Value)],
     report: &mut Found,
 ) {
-    let allowed: Vec<&Value> = tags.iter().map(|(_, v)| *v).collect();
-    let mut at = union.path.clone();
-    super::report::push_key(&mut at, &cut(tag, 64));
-    report.push(not_one_of(at, "tag", value, &allowed));
     let meant = value.as_str().and_then(|sent| {
         let names = tags.iter().filter_map(|(_, t)| t.as_str());
         let best = crate::text::did_you_mean(sent, names)?;
@@ -943,6 +1511,184 @@ fn declared_names<'a>(
     }
 }
 
+/// The places of the fields of the strict schema `document`, as the derive's field tree gives
+/// them (see `misplaced.rs`): each property of an object with the template of its container,
+/// nearest the top first; the variants' fields where their enum's representation puts them
+/// (beside the tag, in the content, under the variant's key), the keys of the representation
+/// (tags, contents, variants' keys) not fields themselves. Maps are not entered: their keys are
+/// data, not places.
+fn schema_places(document: &Value) -> Box<[FieldPlace]> {
+    let Some(root) = document.as_object() else {
+        return Box::new([]);
+    };
+    let mut out: Vec<FieldPlace> = Vec::new();
+    // Each object to read: its container's template, its schema, and a property that is its
+    // tag rather than a field.
+    let mut level: Vec<(String, &Value, Option<&str>)> = vec![(String::new(), document, None)];
+    for _ in 0..misplaced::MAX_DEPTH {
+        let mut next = Vec::new();
+        for (container, schema, tag) in &level {
+            let schema = resolve(schema, root);
+            for branch in schema
+                .get("allOf")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                next.push((container.clone(), branch, None));
+            }
+            for branches in unions_at(schema, root) {
+                match variants_of(&branches) {
+                    Variants::External { keys, .. } => {
+                        for (i, key) in keys {
+                            if let Some(fields) =
+                                branches[i].get("properties").and_then(|p| p.get(key))
+                            {
+                                let mut place = container.clone();
+                                super::report::push_key(&mut place, key);
+                                next.push((place, fields, None));
+                            }
+                        }
+                    }
+                    Variants::Tagged {
+                        content: Some(content),
+                        ..
+                    } => {
+                        for branch in &branches {
+                            if let Some(fields) =
+                                branch.get("properties").and_then(|p| p.get(content))
+                            {
+                                let mut place = container.clone();
+                                super::report::push_key(&mut place, content);
+                                next.push((place, fields, None));
+                            }
+                        }
+                    }
+                    Variants::Tagged { tag, .. } => {
+                        for branch in branches {
+                            next.push((container.clone(), branch, Some(tag)));
+                        }
+                    }
+                    Variants::Untagged => {
+                        for branch in branches {
+                            next.push((container.clone(), branch, None));
+                        }
+                    }
+                }
+            }
+            for (name, field) in schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                if Some(name.as_str()) == *tag {
+                    continue;
+                }
+                if out.len() == misplaced::MAX_PLACES {
+                    return out.into_boxed_slice();
+                }
+                let mut field = resolve(field, root);
+                let sensitive = field.get("writeOnly") == Some(&Value::Bool(true));
+                out.push(FieldPlace::new(
+                    container.clone(),
+                    Cow::Owned(name.clone()),
+                    Cow::Owned(name.clone()),
+                    sensitive,
+                ));
+                let mut inner = container.clone();
+                super::report::push_key(&mut inner, name);
+                while let Some(items) = field
+                    .get("items")
+                    .filter(|_| types_of(field).contains(&"array"))
+                {
+                    inner.push_str("[]");
+                    field = resolve(items, root);
+                }
+                next.push((inner, field, None));
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    out.into_boxed_slice()
+}
+
+/// The unions of the object `schema` describes, each as its branches: those of its `anyOf` and
+/// `oneOf`, seen through an `Option` (a union of one schema and `null`, whose schema is itself
+/// a union).
+fn unions_at<'a>(schema: &'a Value, root: &'a Map<String, Value>) -> Vec<Vec<&'a Value>> {
+    unions_within(schema, root, 0)
+}
+
+fn unions_within<'a>(
+    schema: &'a Value,
+    root: &'a Map<String, Value>,
+    depth: usize,
+) -> Vec<Vec<&'a Value>> {
+    let mut out = Vec::new();
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = schema.get(keyword) else {
+            continue;
+        };
+        let branches: Vec<&Value> = branches.iter().map(|b| resolve(b, root)).collect();
+        let mut others = branches.iter().filter(|b| types_of(b) != ["null"]);
+        if let (Some(only), None) = (others.next(), others.next())
+            && branches.len() == 2
+            && depth < MAX_NOUN_DEPTH
+            && (only.get("anyOf").is_some() || only.get("oneOf").is_some())
+        {
+            out.extend(unions_within(only, root, depth + 1));
+            continue;
+        }
+        out.push(branches);
+    }
+    out
+}
+
+/// The shapes of the branches of an untagged enum with data, as the derive names them: each an
+/// object with its fields, or `null` (a unit variant); `None` unless at least two branches are
+/// objects with fields and every other is `null`.
+fn untagged_shapes(branches: &[&Value]) -> Option<Vec<String>> {
+    let mut objects = 0;
+    let shapes: Option<Vec<String>> = branches
+        .iter()
+        .map(|b| {
+            if types_of(b) == ["null"] {
+                return Some("null".to_owned());
+            }
+            let names = property_names(b);
+            if names.is_empty() || b.get("anyOf").is_some() || b.get("oneOf").is_some() {
+                return None;
+            }
+            objects += 1;
+            Some(variants::words::object_shape(&names))
+        })
+        .collect();
+    shapes.filter(|_| objects >= 2)
+}
+
+/// What a union of the variants of an enum accepts, as the derive words that enum: `None`
+/// unless `schema`'s branches are a tagged, externally tagged or untagged enum's.
+fn enum_noun(schema: &Value, root: &Map<String, Value>) -> Option<String> {
+    let [branches] = unions_at(schema, root).try_into().ok()?;
+    Some(match variants_of(&branches) {
+        Variants::Tagged { tag, tags, content } => {
+            let names: Vec<String> = tags.iter().map(|(_, t)| tag_name(t)).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            variants::words::tagged_noun(tag, content, &names)
+        }
+        Variants::External { keys, units } => {
+            let data: Vec<&str> = keys.iter().map(|(_, k)| *k).collect();
+            let units: Vec<&str> = units.iter().filter_map(|u| u.as_str()).collect();
+            variants::words::external_noun(&units, &data)
+        }
+        Variants::Untagged => variants::words::untagged_noun(&untagged_shapes(&branches)?),
+    })
+}
+
 /// How many levels of values sent as strings a repair reads into.
 const MAX_REPAIR_ROUNDS: usize = 8;
 
@@ -1104,6 +1850,8 @@ struct Found {
     omitted: usize,
     /// The instance paths (JSON pointers) of the unions that failed.
     failed_unions: Vec<String>,
+    /// Misplaced keys: the template of the field each belongs to, and the path it was sent at.
+    moves: Vec<(String, String)>,
 }
 
 impl Found {
@@ -1669,6 +2417,19 @@ fn integer_bounds(schema: &mut Map<String, Value>) {
     }
 }
 
+/// `limit`, when it is a bound of the type the integer `format` of `schema` names.
+fn type_bound(schema: Option<&Value>, limit: &Value) -> Option<i128> {
+    let format = schema?.get("format")?.as_str()?;
+    let (low, high) = integer_format_bounds(format)?;
+    if *limit != low && *limit != high {
+        return None;
+    }
+    limit
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| limit.as_u64().map(i128::from))
+}
+
 /// The bounds of the type an integer `format` names (`int32`, `uint8`, …).
 fn integer_format_bounds(format: &str) -> Option<(Value, Value)> {
     Some(match format {
@@ -1819,6 +2580,9 @@ fn noun(schema: &Value, root: &Map<String, Value>) -> String {
 /// than a few levels (a union of itself would never end).
 fn noun_at(schema: &Value, root: &Map<String, Value>, depth: usize) -> String {
     let schema = resolve(schema, root);
+    if let Some(noun) = enum_noun(schema, root) {
+        return noun;
+    }
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         return allowed_values(values);
     }
@@ -1858,10 +2622,27 @@ fn allowed_values(values: &[Value]) -> String {
 /// What a schema accepts, in full: `a string of 3 to 20 characters matching ^[a-z]+$`,
 /// `an integer from 1 to 100`, `an array of at most 5 items, each item a string`.
 fn describe(schema: &Value, root: &Map<String, Value>) -> String {
+    describe_at(schema, root, 0)
+}
+
+/// [`describe`] of a schema `depth` items or values deep: past a few levels (a recursive type
+/// would never end), an item is named by its [`noun`].
+fn describe_at(schema: &Value, root: &Map<String, Value>, depth: usize) -> String {
     let schema = resolve(schema, root);
+    if let Some(noun) = enum_noun(schema, root) {
+        return noun;
+    }
     if schema.get("enum").is_some() || schema.get("const").is_some() {
         return noun(schema, root);
     }
+    // An item or a value, described as the derive describes it, in full.
+    let inner = |schema: &Value| {
+        if depth < MAX_NOUN_DEPTH {
+            describe_at(schema, root, depth + 1)
+        } else {
+            noun(schema, root)
+        }
+    };
     let types = types_of(schema);
     let Some(first) = types.first() else {
         if let Some(branches) = schema
@@ -1888,7 +2669,7 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
                 wording::unique_phrase(&mut s);
             }
             if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
-                let _ = write!(s, ", each item {}", noun(items, root));
+                let _ = write!(s, ", each item {}", inner(items));
             }
             s
         }
@@ -1907,7 +2688,7 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
                 let max = keyword_count(schema, "maxProperties");
                 wording::length_window(&mut s, min, max, ENTRIES);
                 if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
-                    let _ = write!(s, ", each value {}", noun(values, root));
+                    let _ = write!(s, ", each value {}", inner(values));
                 }
                 s
             }
@@ -2536,7 +3317,11 @@ mod tests {
         let other = report.at("many[1].len").unwrap();
         assert_eq!(
             other.message,
-            "Not a field of this variant: it belongs to the variant with \"kind\": \"line\".",
+            "`len` belongs to kind `line`; you chose `dot`."
+        );
+        assert_eq!(
+            other.fix.as_deref(),
+            Some("Remove it: kind \"dot\" has no fields; or choose kind \"line\".")
         );
     }
 
