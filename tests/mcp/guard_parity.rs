@@ -14,7 +14,7 @@
 //! The differences allowed are listed in [`DIFFERENCES`], each with why; the test checks that
 //! each is still one, so that the list cannot outlive it.
 
-use guardrails::validation::SchemaArgs;
+use guardrails::validation::{Cx, SchemaArgs};
 use guardrails::{Report, ToolArgs};
 use rmcp::handler::server::common::schema_for_type;
 use serde_json::{Value, json};
@@ -461,4 +461,77 @@ fn the_same_mistakes_get_the_same_codes_paths_and_fixes() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Slips whose meaning is not in doubt (a number sent as a string), in each representation.
+fn slips() -> Vec<(&'static str, Value)> {
+    vec![
+        ("at the top", with(&[("/count", Some(json!("3")))])),
+        (
+            "in an internally tagged variant",
+            with(&[("/shape", Some(json!({"type": "circle", "radius": "2.5"})))]),
+        ),
+        (
+            "in a newtype variant",
+            with(&[("/shape", Some(json!({"type": "polygon", "sides": "6"})))]),
+        ),
+        (
+            "in an externally tagged variant",
+            with(&[(
+                "/action",
+                Some(json!({"close": {"id": "7", "reason": "r"}})),
+            )]),
+        ),
+        (
+            "in an optional adjacently tagged variant",
+            with(&[("/step", Some(json!({"t": "wait", "c": {"ms": "5"}})))]),
+        ),
+        ("in a flattened variant", with(&[("/id", Some(json!("8")))])),
+        (
+            "a tagged value sent whole as a string",
+            with(&[(
+                "/shape",
+                Some(json!(r#"{"type": "circle", "radius": 1.5}"#)),
+            )]),
+        ),
+        (
+            "in an untagged variant, which is not repaired",
+            with(&[("/size", Some(json!({"points": "3"})))]),
+        ),
+    ]
+}
+
+#[test]
+fn the_same_slips_are_repaired_in_every_representation() {
+    let native = native_args();
+    for (name, call) in slips() {
+        let Value::Object(object) = call.clone() else {
+            unreachable!("an object");
+        };
+        let (read, derived) = derived::Args::validate_repairing(object, Cx::new().repairing(true));
+        let repaired = native.repair(&call);
+        let d: Vec<(String, String)> = derived
+            .iter()
+            .map(|r| (r.path.clone(), r.message()))
+            .collect();
+        let n: Vec<(String, String)> = repaired
+            .iter()
+            .flat_map(|(_, made)| made)
+            .map(|r| (r.path.clone(), r.message()))
+            .collect();
+        // Repaired, the call is valid on both sides, or on neither.
+        let fixed_is_valid = repaired
+            .as_ref()
+            .is_some_and(|(fixed, _)| native.check(fixed).is_ok());
+        assert_eq!(read.is_ok(), fixed_is_valid, "{name}: {call}");
+        if name.ends_with("not repaired") {
+            // The one difference: the derive notes a repair in the untagged variant closest to
+            // the value, though it refuses the call all the same (it has no variant it fits);
+            // the schema path repairs nothing there.
+            assert!(read.is_err() && n.is_empty(), "{name}: {d:?} {n:?}");
+            continue;
+        }
+        assert_eq!(d, n, "{name}: {call}");
+        assert!(!d.is_empty(), "{name}: nothing repaired");
+    }
 }

@@ -305,35 +305,23 @@ impl SchemaArgs {
     ///
     /// A value is repaired where the schema expects one JSON type (or that type or `null`)
     /// and the value is a string holding exactly such a value (see
-    /// [`Repair`](super::Repair)): never where a string is accepted, never in a branch of a
-    /// union (`oneOf`, `anyOf`: which branch a value matches is not for a repair to decide),
-    /// never in a `writeOnly` value (a secret) or inside one.
+    /// [`Repair`](super::Repair)): never where a string is accepted, never in a `writeOnly`
+    /// value (a secret) or inside one. In a union (`oneOf`, `anyOf`), only where the value
+    /// says which branch it is, as the derive repairs an enum: in the variant a tag names, in
+    /// the variant an externally tagged value's one key names, in the value of an `Option`
+    /// that is not `null`, and a tagged value sent whole as a string (every branch an object);
+    /// never in an untagged union, where which branch a value matches is not for a repair to
+    /// decide.
     #[must_use]
     pub fn repair(&self, arguments: &Value) -> Option<(Value, Vec<Repair>)> {
         let mut fixed = arguments.clone();
         let mut repairs = Vec::new();
         // A repaired object may hold slips of its own: each round reads one level deeper.
         for _ in 0..MAX_REPAIR_ROUNDS {
-            let slips: Vec<(String, Kind)> = self
-                .validator
-                .iter_errors(&fixed)
-                .filter_map(|error| {
-                    let ValidationErrorKind::Type { kind } = error.kind() else {
-                        return None;
-                    };
-                    let schema_path = error.schema_path().as_str();
-                    if schema_path.contains("/oneOf/")
-                        || schema_path.contains("/anyOf/")
-                        || self.write_only_along(schema_path)
-                    {
-                        return None;
-                    }
-                    Some((
-                        error.instance_path().as_str().to_owned(),
-                        repair_kind(kind)?,
-                    ))
-                })
-                .collect();
+            let mut slips: Vec<(String, Kind)> = Vec::new();
+            for error in self.validator.iter_errors(&fixed) {
+                self.slips(&error, &fixed, &mut slips, 0);
+            }
             let before = repairs.len();
             for (pointer, kind) in slips {
                 let path = instance_path(&pointer_segments(&pointer), &fixed);
@@ -356,6 +344,65 @@ impl SchemaArgs {
             }
         }
         (!repairs.is_empty()).then_some((fixed, repairs))
+    }
+
+    /// The slips `error` reports in `arguments`: a value of the wrong type that a repair may
+    /// read, where its pointer and the kind it is read as; in a union, those of the branch the
+    /// value names (see [`repair`](Self::repair)).
+    fn slips(
+        &self,
+        error: &ValidationError<'_>,
+        arguments: &Value,
+        out: &mut Vec<(String, Kind)>,
+        depth: usize,
+    ) {
+        match error.kind() {
+            ValidationErrorKind::Type { kind } => {
+                if self.write_only_along(error.schema_path().as_str()) {
+                    return;
+                }
+                if let Some(kind) = repair_kind(kind) {
+                    out.push((error.instance_path().as_str().to_owned(), kind));
+                }
+            }
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context }
+                if depth < MAX_UNION_DEPTH =>
+            {
+                let Some(sent) = arguments.pointer(error.instance_path().as_str()) else {
+                    return;
+                };
+                let schema_path = error.schema_path().as_str();
+                let (parent, keyword) = schema_path.rsplit_once('/').unwrap_or(("", ""));
+                let root = self.root();
+                let branches: Vec<&Value> = lookup(&self.schema, parent)
+                    .and_then(|u| u.get(keyword))
+                    .and_then(Value::as_array)
+                    .map(|b| b.iter().map(|b| resolve(b, root)).collect())
+                    .unwrap_or_default();
+                if branches.len() != context.len() {
+                    return;
+                }
+                match chosen_branch(&branches, sent) {
+                    Some(i) => {
+                        for inner in &context[i] {
+                            self.slips(inner, arguments, out, depth + 1);
+                        }
+                    }
+                    // A tagged value sent whole as a string: every branch reads an object.
+                    None if sent.is_string()
+                        && matches!(variants_of(&branches), Variants::Tagged { .. }) =>
+                    {
+                        out.push((
+                            error.instance_path().as_str().to_owned(),
+                            Kind::Map(Box::new(Kind::Any)),
+                        ));
+                    }
+                    None => {}
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Whether the schema at `schema_path`, or one it is inside, is `writeOnly`.
@@ -1646,6 +1693,31 @@ fn unions_within<'a>(
         out.push(branches);
     }
     out
+}
+
+/// The branch of a union that `sent` names itself: the variant its tag names, the variant its
+/// one key names (externally tagged), the schema of an `Option` when it is not `null`. `None`
+/// when the value does not say (an untagged union), as serde would have to try each.
+fn chosen_branch(branches: &[&Value], sent: &Value) -> Option<usize> {
+    match variants_of(branches) {
+        Variants::Tagged { tag, tags, .. } => {
+            let value = sent.get(tag)?;
+            tags.iter().find(|(_, t)| *t == value).map(|(i, _)| *i)
+        }
+        Variants::External { keys, .. } => {
+            let object = sent.as_object().filter(|o| o.len() == 1)?;
+            keys.iter()
+                .find(|(_, k)| object.contains_key(*k))
+                .map(|(i, _)| *i)
+        }
+        Variants::Untagged => {
+            let mut others = (0..branches.len()).filter(|i| types_of(branches[*i]) != ["null"]);
+            match (others.next(), others.next(), sent.is_null()) {
+                (Some(only), None, false) if branches.len() == 2 => Some(only),
+                _ => None,
+            }
+        }
+    }
 }
 
 /// The shapes of the branches of an untagged enum with data, as the derive names them: each an
