@@ -2,8 +2,8 @@
 //! derived tool (`#[derive(ToolArgs)]`) and to a native rmcp tool of the same shapes (schemars,
 //! checked against the schema rmcp advertises, as `guard_router` and `#[guarded]` check it)
 //! are answered with the same issues: the same codes, at the same paths, with the same fix
-//! texts. Both validators are driven directly, and through a guarded rmcp router for the
-//! native side.
+//! texts. Both validators are driven directly, and the native tool again as a `#[guarded]`
+//! rmcp server serves it.
 //!
 //! The types are written once (`shapes!`) and derived both ways; the arguments, which flatten an
 //! enum, are written out on each side (the derive's code for a flattened field is spanned at
@@ -534,4 +534,51 @@ fn the_same_slips_are_repaired_in_every_representation() {
         assert_eq!(d, n, "{name}: {call}");
         assert!(!d.is_empty(), "{name}: nothing repaired");
     }
+}
+
+/// The native tool, served by rmcp under `#[guarded]`.
+#[derive(Clone)]
+struct Native;
+
+#[guardrails::guarded]
+#[rmcp::tool_router(server_handler)]
+impl Native {
+    #[rmcp::tool(description = "Takes every shape")]
+    #[allow(clippy::unused_self, reason = "rmcp tools are methods")]
+    fn parity(
+        &self,
+        rmcp::handler::server::wrapper::Parameters(_args): rmcp::handler::server::wrapper::Parameters<
+            native::Args,
+        >,
+    ) -> String {
+        "taken".to_owned()
+    }
+}
+
+#[tokio::test]
+async fn the_guarded_native_tool_says_what_the_derive_says() {
+    let client = guardrails_tests::client::connect(Native).await;
+    for (name, call) in mistakes() {
+        if DIFFERENCES.iter().any(|(case, _)| *case == name) {
+            continue;
+        }
+        let report = derived::Args::validate_value(call.clone()).expect_err("refused");
+        let result = client
+            .call_tool(guardrails_tests::client::call("parity", call.clone()))
+            .await
+            .expect("a result");
+        assert_eq!(result.is_error, Some(true), "{name}: reached the tool");
+        let text = guardrails_tests::client::text(&result, 0);
+        for issue in report.issues() {
+            let field = format!(r#"<field name="{}" code="{}">"#, issue.path, issue.code);
+            assert!(text.contains(&field), "{name}: {field} not in {text}");
+            let fix = issue.fix.as_deref().unwrap_or_default();
+            assert!(text.contains(fix), "{name}: {fix} not in {text}");
+        }
+        assert!(
+            text.contains(&format!(r#"issues="{}""#, report.len())),
+            "{name}: {text}"
+        );
+    }
+    client.cancel().await.expect("closed");
 }

@@ -129,11 +129,18 @@ impl ResultLimits {
 ///   runs; string `format`s are annotations unless [`assert_formats`](Self::assert_formats)
 ///   is set;
 /// - a call that does not validate gets every issue in one tool result with `isError: true`,
-///   rendered as the derived tools' are: each issue's path, code, what was sent, what is
-///   expected, how to fix it, a did-you-mean for unknown keys and mistyped tags, the issues
-///   of the variant a tag names at their paths, a valid example built from the schema and
-///   checked against it (none rather than one that does not validate), and the recovery
-///   directive;
+///   coached as the derived tools' are, through the same routines: each issue's path, code,
+///   what was sent, what is expected, how to fix it, a did-you-mean for unknown keys and
+///   mistyped tags, a field sent at the wrong level pointed to its place, each enum
+///   representation's mistakes worded as the derive words them (the issues of the variant a
+///   tag names at their paths, that variant's fields for a key it does not take), a valid
+///   example built from the schema and checked against it (none rather than one that does
+///   not validate), and the recovery directive;
+/// - under [`#[guarded]`](macro@crate::guarded), which knows each tool's argument type, a call
+///   the schema refuses only for what that type decides, and that serde reads into it, reaches
+///   the tool as sent (an alias, a string the type reads itself, a `Deserialize` written by
+///   hand), and is logged on the audit target; a key serde drops and a rule the schema
+///   declares are still refused;
 /// - a valid call reaches the tool unchanged, and its result comes back unchanged unless a
 ///   limit of [`tool`](Self::tool) cuts it;
 /// - everything else (an unknown tool, a protocol error) is left to rmcp.
@@ -217,7 +224,9 @@ impl RouterGuard {
     /// the guard would refuse. Most are the model's slips (a misspelt key, a value out of
     /// range) that serde ignored or that failed later in the handler; the rest are behaviours
     /// of serde that a schema cannot express (an alias, `#[serde(other)]`, a lenient
-    /// `deserialize_with`, duplicates in a set): see the crate's README for how each shows.
+    /// `deserialize_with`, duplicates in a set), which [`#[guarded]`](macro@crate::guarded)
+    /// lets through (logged with `let_through = true`) and a guard that knows only the schema
+    /// refuses: see the crate's README for how each shows.
     ///
     /// ```
     /// use guardrails::mcp::RouterGuard;
