@@ -343,6 +343,21 @@ impl<'de> Deserialize<'de> for Retry {
     }
 }
 
+/// How to roll out, flattened into the arguments of `deploy`: internally tagged, a variant with
+/// an alias.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "strategy", rename_all = "snake_case")]
+pub(crate) enum Rollout {
+    Rolling {
+        batch: u8,
+    },
+    #[serde(alias = "bluegreen")]
+    BlueGreen {
+        #[serde(alias = "warm")]
+        warmup_s: u16,
+    },
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub(crate) struct DeployArgs {
     #[serde(deserialize_with = "string_or_struct")]
@@ -352,6 +367,8 @@ pub(crate) struct DeployArgs {
     pub(crate) regions: BTreeMap<String, Vec<Host>>,
     #[serde(alias = "dry")]
     pub(crate) dry_run: Option<bool>,
+    #[serde(flatten)]
+    pub(crate) rollout: Rollout,
 }
 
 /// Tools whose argument types read more than their schemas say, under `#[guarded]`: the guard

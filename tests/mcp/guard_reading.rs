@@ -11,17 +11,18 @@
 //!
 //! The property tests generate valid calls, apply mutations that serde reads and mistakes, and
 //! hold the guard to serde: a call reaches the tool exactly when it holds no mistake and serde
-//! reads it. Reproducible: CI fixes the seed with `PROPTEST_RNG_SEED`, which the runner reads.
+//! reads it. Reproducible: the seed is fixed, or set with `PROPTEST_RNG_SEED` (as CI does).
 
 use std::collections::BTreeMap;
 
 use crate::serde_shapes_server::{
-    Brush, Canvas, Color, DeployArgs, Edge, Fill, Finish, Host, Lenient, PaintArgs, Retry, Stroke,
+    Brush, Canvas, Color, DeployArgs, Edge, Fill, Finish, Host, Lenient, PaintArgs, Retry, Rollout,
+    Stroke,
 };
 use guardrails::validation::SchemaArgs;
 use guardrails_tests::client::{call, connect, text};
 use proptest::prelude::*;
-use proptest::test_runner::TestRunner;
+use proptest::test_runner::{RngSeed, TestRunner};
 use rmcp::model::CallToolResult;
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
@@ -52,6 +53,8 @@ fn deploy() -> Value {
         "host": {"name": "web", "port": 443},
         "retry": {"count": 3, "backoff_ms": 250},
         "regions": {"eu": [{"name": "a", "port": 80}]},
+        "strategy": "blue_green",
+        "warmup_s": 30,
     })
 }
 
@@ -149,6 +152,8 @@ async fn what_the_type_reads_reaches_the_tool_as_sent() {
         ),
         edit(deploy(), &[("/retry", Some(json!(5)))]),
         edit(deploy(), &[("/dry", Some(json!(true)))]),
+        edit(deploy(), &[("/strategy", Some(json!("bluegreen")))]),
+        rename(deploy(), "/warmup_s", "warm"),
     ];
     for args in deploys {
         assert!(
@@ -201,6 +206,11 @@ async fn keys_serde_drops_and_declared_rules_are_still_refused() {
             "deploy-app",
             edit(deploy(), &[("/port", Some(json!(80)))]),
             r#"<field name="port" code="unknown_field">"#,
+        ),
+        (
+            "deploy-app",
+            edit(deploy(), &[("/batch", Some(json!(2)))]),
+            r#"<field name="batch" code="unknown_field">`batch` belongs to strategy `rolling`; you chose `blue_green`."#,
         ),
         // An alias beside the name it stands for: serde refuses the duplicate.
         (
@@ -297,17 +307,23 @@ fn host() -> impl Strategy<Value = Host> {
 }
 
 fn deploy_args() -> impl Strategy<Value = DeployArgs> {
+    let rollout = prop_oneof![
+        any::<u8>().prop_map(|batch| Rollout::Rolling { batch }),
+        any::<u16>().prop_map(|warmup_s| Rollout::BlueGreen { warmup_s }),
+    ];
     (
         host(),
         (any::<u8>(), any::<u32>()).prop_map(|(count, backoff_ms)| Retry { count, backoff_ms }),
         prop::collection::btree_map("[a-z]{1,3}", prop::collection::vec(host(), 0..3), 0..3),
         prop::option::of(any::<bool>()),
+        rollout,
     )
-        .prop_map(|(host, retry, regions, dry_run)| DeployArgs {
+        .prop_map(|(host, retry, regions, dry_run, rollout)| DeployArgs {
             host,
             retry,
             regions,
             dry_run,
+            rollout,
         })
 }
 
@@ -467,6 +483,26 @@ fn deploy_mutations() -> Vec<Mutation> {
             apply: |c| rename_at(c, "", "dry_run", "dry"),
         },
         Mutation {
+            mistake: false,
+            apply: |c| {
+                if c.get("strategy") == Some(&json!("blue_green")) {
+                    set_at(c, "", "strategy", json!("bluegreen"));
+                }
+                rename_at(c, "", "warmup_s", "warm");
+            },
+        },
+        Mutation {
+            mistake: true,
+            apply: |c| {
+                let other = if c.get("strategy") == Some(&json!("rolling")) {
+                    "warmup_s"
+                } else {
+                    "batch"
+                };
+                set_at(c, "", other, json!(1));
+            },
+        },
+        Mutation {
             mistake: true,
             apply: |c| set_at(c, "", "port", json!(80)),
         },
@@ -558,10 +594,15 @@ where
     let (runtime, client) = runtime_and_client();
     let schema = schema_of(&runtime, &client, tool);
     let tally = std::cell::RefCell::new(Tally::default());
-    let mut runner = TestRunner::new(ProptestConfig {
+    let mut config = ProptestConfig {
         failure_persistence: None,
         ..ProptestConfig::with_cases(256)
-    });
+    };
+    // A fixed seed unless CI sets one.
+    if std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+        config.rng_seed = RngSeed::Fixed(0x5eed_0035);
+    }
+    let mut runner = TestRunner::new(config);
     let strategy = (
         values,
         prop::collection::vec(prop::bool::weighted(p), mutations.len()),
