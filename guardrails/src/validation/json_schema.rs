@@ -550,7 +550,6 @@ impl SchemaArgs {
         here: Option<&Value>,
         report: &mut Found,
     ) {
-        let root = self.root();
         let Value::Object(object) = &**error.instance() else {
             return;
         };
@@ -614,7 +613,6 @@ impl SchemaArgs {
             let issue = self.unknown_key_issue(path, key, value, &keys, report);
             report.push(issue);
         }
-        let _ = root;
     }
 
     /// The issue of `key`, which the object at `container` (whose fields are `names`) does not
