@@ -242,6 +242,58 @@ async fn aliases_other_variants_and_set_duplicates_show_in_the_audit_log() {
     client.cancel().await.unwrap();
 }
 
+/// The same tool guarded, not audited: the calls its type reads reach it all the same, and the
+/// audit log counts each.
+#[derive(Clone)]
+struct EnforcedStyles;
+
+#[guardrails::guarded]
+#[tool_router]
+impl EnforcedStyles {
+    #[tool(name = "enforced_style", description = "Describes a style")]
+    fn style(&self, Parameters(style): Parameters<Style>) -> String {
+        format!("{} {:?} {}", style.color, style.shade, style.tags.len())
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for EnforcedStyles {}
+
+#[tokio::test]
+async fn a_call_the_tool_reads_is_let_through_and_logged() {
+    let _ = logged("");
+    let client = connect(EnforcedStyles).await;
+    let result = client
+        .call_tool(call(
+            "enforced_style",
+            json!({"colour": "blue", "shade": "dim", "tags": ["a", "a"]}),
+        ))
+        .await
+        .unwrap();
+    assert_ne!(result.is_error, Some(true), "{}", text(&result, 0));
+    assert_eq!(text(&result, 0), "blue Unknown 1");
+    let lines = logged("enforced_style");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let line = &lines[0];
+    assert!(line.starts_with("WARN "), "{line}");
+    assert!(line.contains("let_through=true "), "{line}");
+    assert!(line.contains("read_by=the tool's own type "), "{line}");
+    assert!(line.contains("colour:unknown_field"), "{line}");
+    assert!(!line.contains("blue"), "{line}");
+    // A key serde drops is refused, and not logged as let through.
+    let result = client
+        .call_tool(call(
+            "enforced_style",
+            json!({"color": "red", "shade": "dark", "tags": [], "shadow": true}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert!(text(&result, 0).contains(r#"<field name="shadow" code="unknown_field">"#));
+    assert_eq!(logged("enforced_style").len(), 1);
+    client.cancel().await.unwrap();
+}
+
 /// A `#[tool]` server in audit mode.
 mod derived {
     use guardrails::{Server, ToolArgs, tool};

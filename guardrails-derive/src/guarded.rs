@@ -8,7 +8,10 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
-use syn::{Attribute, Expr, Ident, ItemImpl, Meta, Token, Visibility};
+use syn::{
+    Attribute, Expr, FnArg, GenericArgument, Ident, ImplItem, ItemImpl, LitStr, Meta,
+    PathArguments, Token, Type, Visibility,
+};
 
 /// What `#[guarded]` rewrites.
 pub(crate) struct Guarded {
@@ -140,6 +143,10 @@ pub(crate) fn expand(model: Guarded) -> TokenStream {
         || quote!(#krate::__private::RouterGuard::new()),
         ToTokens::into_token_stream,
     );
+    // Each tool's own reading of its arguments, for the calls its schema refuses.
+    let readers = readers(&item)
+        .into_iter()
+        .map(|(name, args)| quote!((#name, #krate::__private::reads::<#args> as fn(&_) -> bool)));
     let doc = format!(
         "The tool router with every tool guarded (`#[guarded]`), built once; \
          `Self::{unguarded}()` is the router as rmcp builds it."
@@ -147,7 +154,9 @@ pub(crate) fn expand(model: Guarded) -> TokenStream {
     item.items.push(syn::parse_quote! {
         #[doc = #doc]
         #vis fn #router() -> #krate::__private::ToolRouter<Self> {
-            #krate::__private::guarded_router(Self::#unguarded, || #guard)
+            #krate::__private::guarded_router(Self::#unguarded, || {
+                #krate::__private::with_readers(#guard, &[#(#readers),*])
+            })
         }
     });
     let handler = server_handler.then(|| {
@@ -161,6 +170,76 @@ pub(crate) fn expand(model: Guarded) -> TokenStream {
     quote! {
         #item
         #handler
+    }
+}
+
+/// The tools of the impl whose arguments are a `Parameters<T>`: each tool's name (rmcp's
+/// `#[tool(name = "..")]`, else the method's) and `T`. A method with generics of its own, or a
+/// name that is not a string literal, is left out: its calls are checked by the schema alone.
+fn readers(item: &ItemImpl) -> Vec<(LitStr, Type)> {
+    let mut out = Vec::new();
+    for member in &item.items {
+        let ImplItem::Fn(method) = member else {
+            continue;
+        };
+        let Some(tool) = method.attrs.iter().find(|attr| {
+            attr.path()
+                .segments
+                .last()
+                .is_some_and(|segment| segment.ident == "tool")
+        }) else {
+            continue;
+        };
+        if !method.sig.generics.params.is_empty() {
+            continue;
+        }
+        let mut name = Some(LitStr::new(
+            &method.sig.ident.to_string(),
+            method.sig.ident.span(),
+        ));
+        if let Meta::List(list) = &tool.meta
+            && let Ok(metas) = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+        {
+            for meta in metas {
+                if let Meta::NameValue(pair) = meta
+                    && pair.path.is_ident("name")
+                {
+                    name = match pair.value {
+                        Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(text),
+                            ..
+                        }) => Some(text),
+                        _ => None,
+                    };
+                }
+            }
+        }
+        let args = method.sig.inputs.iter().find_map(|input| match input {
+            FnArg::Typed(typed) => parameters_of(&typed.ty),
+            FnArg::Receiver(_) => None,
+        });
+        if let (Some(name), Some(args)) = (name, args) {
+            out.push((name, args));
+        }
+    }
+    out
+}
+
+/// `T` of the type `Parameters<T>` (rmcp's wrapper, found by the last segment of its path).
+fn parameters_of(ty: &Type) -> Option<Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Parameters" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.iter().collect::<Vec<_>>().as_slice() {
+        [GenericArgument::Type(inner)] => Some(inner.clone()),
+        _ => None,
     }
 }
 
@@ -196,7 +275,7 @@ mod tests {
         );
         assert!(out.contains("pub fn tool_router ()"), "{out}");
         assert!(
-            out.contains("guarded_router (Self :: tool_router_unguarded , | | :: guardrails :: __private :: RouterGuard :: new ())"),
+            out.contains("guarded_router (Self :: tool_router_unguarded , | | { :: guardrails :: __private :: with_readers (:: guardrails :: __private :: RouterGuard :: new () , & [])"),
             "{out}"
         );
         assert!(
@@ -221,6 +300,37 @@ mod tests {
         assert!(out.contains("fn math ()"), "{out}");
         assert!(out.contains("RouterGuard :: new () . audit ()"), "{out}");
         assert!(!out.contains("ServerHandler"), "{out}");
+    }
+
+    #[test]
+    fn each_tool_registers_how_its_parameters_are_read() {
+        let out = expanded(
+            quote!(),
+            &quote! {
+                #[tool_router]
+                impl Notes {
+                    #[tool(description = "Adds")]
+                    fn add(&self, Parameters(args): Parameters<AddArgs>) -> String { todo!() }
+                    #[rmcp::tool(name = "find-notes", description = "Finds")]
+                    async fn find(&self, ctx: RequestContext<RoleServer>, p: rmcp::handler::server::wrapper::Parameters<Find<'static>>) -> String { todo!() }
+                    #[tool(description = "Counts")]
+                    fn count(&self) -> String { todo!() }
+                    fn helper(&self, Parameters(x): Parameters<Other>) {}
+                }
+            },
+        );
+        assert!(
+            out.contains(
+                "(\"add\" , :: guardrails :: __private :: reads :: < AddArgs > as fn (& _) -> bool)"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("(\"find-notes\" , :: guardrails :: __private :: reads :: < Find < 'static > > as fn (& _) -> bool)"),
+            "{out}"
+        );
+        assert!(!out.contains("reads :: < Other >"), "{out}");
+        assert!(!out.contains("\"count\""), "{out}");
     }
 
     #[test]

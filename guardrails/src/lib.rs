@@ -642,7 +642,7 @@ pub mod __private {
 
     /// What `#[guarded]` makes `Self::tool_router()` return.
     #[cfg(feature = "rmcp")]
-    pub use crate::mcp::{RouterGuard, guarded_router};
+    pub use crate::mcp::{RouterGuard, guarded_router, reads, with_readers};
     /// What a `#[tool]` method of an rmcp `#[tool_router]` impl returns to rmcp.
     #[cfg(feature = "rmcp")]
     pub use crate::mcp::{call_result as mcp_call_result, definition as mcp_definition};

@@ -586,7 +586,11 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// out): a valid call of any other server pays nothing for profiles.
     pub(crate) fn may_read_openai_calls(&self) -> bool {
         self.profiles.default.null_is_absent()
-            || self.profiles.by_client.iter().any(|(_, p)| p.null_is_absent())
+            || self
+                .profiles
+                .by_client
+                .iter()
+                .any(|(_, p)| p.null_is_absent())
     }
 
     /// The profile the tools are advertised in to a client of this name.

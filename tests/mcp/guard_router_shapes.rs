@@ -3,16 +3,13 @@
 //! reach the tools and come back byte for byte as rmcp alone serves them; unknown keys,
 //! overflows and wrong variants are refused with coaching at their paths.
 
-#[path = "../clients/serde_shapes_server.rs"]
-mod serde_shapes_server;
-
+use crate::serde_shapes_server::Shapes;
 use guardrails::mcp::{RouterGuard, guard_router};
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::testing::object;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
-use serde_shapes_server::Shapes;
 
 type Client = RunningService<RoleClient, ()>;
 
@@ -111,11 +108,6 @@ async fn unknown_keys_are_refused_in_every_shape() {
             "shape.side",
         ),
         (
-            "eval",
-            json!({"expr": {"add": [{"num": 1}, {"neg": {"num": 2, "den": 3}}]}}),
-            "expr.add[1].neg.den",
-        ),
-        (
             "search",
             json!({"by": "name", "name": "ada", "limt": 3}),
             "limt",
@@ -137,6 +129,20 @@ async fn unknown_keys_are_refused_in_every_shape() {
         let expected = format!(r#"<field name="{field}" code="unknown_field">"#);
         assert!(message.contains(&expected), "{expected} not in {message}");
     }
+    // A key beside a variant's key, deep in a recursive externally tagged enum: one issue at
+    // the value, which must hold one key, as the derive says it.
+    let result = send(
+        &guarded,
+        "eval",
+        json!({"expr": {"add": [{"num": 1}, {"neg": {"num": 2, "den": 3}}]}}),
+    )
+    .await;
+    let message = text(&result, 0);
+    assert!(
+        message.contains(r#"<validation_error tool="eval" issues="1">
+<field name="expr.add[1].neg" code="type">Expected an object with exactly one key, the variant; got 2 keys."#),
+        "{message}"
+    );
     // A field of another variant is named as such (another id: the same call again would be
     // answered by the loop breaker).
     let result = send(
@@ -147,7 +153,7 @@ async fn unknown_keys_are_refused_in_every_shape() {
     .await;
     let message = text(&result, 0);
     assert!(
-        message.contains(r#"<field name="name" code="unknown_field">Not a field of this variant: it belongs to the variant with "by": "name". Remove it, or send "by": "name" with it.</field>"#),
+        message.contains(r#"<field name="name" code="unknown_field">`name` belongs to by `name`; you chose `id`. Remove it: by "id" takes "id"; or choose by "name" with its fields.</field>"#),
         "{message}"
     );
     guarded.cancel().await.unwrap();
@@ -216,8 +222,8 @@ async fn a_wrong_variant_is_coached_with_the_variants_and_a_did_you_mean() {
             "draw",
             json!({"shape": {"type": "circel", "radius": 1}}),
             vec![
-                r#"<field name="shape.type" code="enum">Not a known tag. Did you mean "circle"?"#,
-                r#"Fix: one of "circle", "square", "dot"."#,
+                r#"<field name="shape.type" code="enum">Not a type of this field. Did you mean "circle"? The types are "circle", "square", "dot"."#,
+                r#"Fix: one of "circle", "square", "dot", with the fields of that type."#,
             ],
         ),
         (
@@ -229,19 +235,21 @@ async fn a_wrong_variant_is_coached_with_the_variants_and_a_did_you_mean() {
             "eval",
             json!({"expr": {"Add": []}}),
             vec![
-                r#"<field name="expr" code="enum">Not a known variant. Did you mean "add"?"#,
+                r#"<field name="expr" code="enum">Not a variant of this field. Did you mean "add"?"#,
                 r#""zero", "num", "add", "neg""#,
             ],
         ),
         (
             "eval",
             json!({"expr": "zro"}),
-            vec![r#"<field name="expr" code="enum">Not a known variant. Did you mean "zero"?"#],
+            vec![
+                r#"<field name="expr" code="enum">Not a variant of this field. Did you mean "zero"?"#,
+            ],
         ),
         (
             "search",
             json!({"by": "nmae", "name": "ada"}),
-            vec![r#"<field name="by" code="enum">Not a known tag. Did you mean "name"?"#],
+            vec![r#"<field name="by" code="enum">Not a by of this field. Did you mean "name"?"#],
         ),
         // The variant the tag names is checked, its issues at their paths.
         (
@@ -296,17 +304,17 @@ async fn the_example_validates_and_none_is_shown_when_none_exists() {
             .unwrap();
         assert_ne!(retry.is_error, Some(true), "{tool}: {example}");
     }
-    // A missing union is described by what tells its variants apart.
+    // A missing union is described as the derive describes the enum.
     let result = send(&guarded, "draw", json!({})).await;
     let message = text(&result, 0);
     assert!(
-        message.contains(r#"Fix: an object with "type": "circle", "radius", or an object with "type": "square", "side", or an object with "type": "dot"."#),
+        message.contains(r#"Fix: an object whose "type" is one of "circle", "square", "dot", with the fields of that type."#),
         "{message}"
     );
     let result = send(&guarded, "eval", json!({})).await;
     let message = text(&result, 0);
     assert!(
-        message.contains(r#"Fix: "zero", or an object {"num": …}, or an object {"add": …}, or an object {"neg": …}."#),
+        message.contains(r#"Fix: one of "zero", or an object with one key, the variant ("num", "add", "neg"), whose value holds its fields."#),
         "{message}"
     );
     let result = send(&guarded, "follow", json!({})).await;
@@ -376,7 +384,7 @@ async fn a_mistyped_tag_names_the_fields_of_other_variants_in_the_same_report() 
     .await;
     let message = text(&result, 0);
     for expected in [
-        r#"<field name="shape.type" code="enum">Not a known tag. Did you mean "circle"?"#,
+        r#"<field name="shape.type" code="enum">Not a type of this field. Did you mean "circle"?"#,
         r#"<field name="shape.side" code="unknown_field">Not a field of the variant with "type": "circle": it belongs to the variant with "type": "square". Remove it, or send "type": "square" with it.</field>"#,
     ] {
         assert!(message.contains(expected), "{expected} not in {message}");

@@ -3,6 +3,8 @@
 //! and load.
 
 mod corrected_call;
+mod guard_parity;
+mod guard_reading;
 mod guard_router;
 mod guard_router_differential;
 mod guard_router_leniency;
@@ -16,4 +18,7 @@ mod mcp_client;
 mod mcp_mixed;
 mod operate;
 mod protocol_revisions;
+/// The native server of every serde shape, which `guard_router_shapes` and `guard_reading` drive.
+#[path = "../clients/serde_shapes_server.rs"]
+mod serde_shapes_server;
 mod stdio;

@@ -31,6 +31,8 @@ use crate::tool::run::audit_log;
 use crate::validation::Repair;
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
+use super::reading::ArgsReader;
+
 /// Guards every tool of an rmcp `ToolRouter`, rendering messages as XML-style tags: the
 /// router, with each tool's `inputSchema` made strict and its arguments checked against it
 /// before the handler runs. The same as `RouterGuard::new().guard(router)`; see
@@ -128,11 +130,18 @@ impl ResultLimits {
 ///   runs; string `format`s are annotations unless [`assert_formats`](Self::assert_formats)
 ///   is set;
 /// - a call that does not validate gets every issue in one tool result with `isError: true`,
-///   rendered as the derived tools' are: each issue's path, code, what was sent, what is
-///   expected, how to fix it, a did-you-mean for unknown keys and mistyped tags, the issues
-///   of the variant a tag names at their paths, a valid example built from the schema and
-///   checked against it (none rather than one that does not validate), and the recovery
-///   directive;
+///   coached as the derived tools' are, through the same routines: each issue's path, code,
+///   what was sent, what is expected, how to fix it, a did-you-mean for unknown keys and
+///   mistyped tags, a field sent at the wrong level pointed to its place, each enum
+///   representation's mistakes worded as the derive words them (the issues of the variant a
+///   tag names at their paths, that variant's fields for a key it does not take), a valid
+///   example built from the schema and checked against it (none rather than one that does
+///   not validate), and the recovery directive;
+/// - under [`#[guarded]`](macro@crate::guarded), which knows each tool's argument type, a call
+///   the schema refuses only for what that type decides, and that serde reads into it, reaches
+///   the tool as sent (an alias, a string the type reads itself, a `Deserialize` written by
+///   hand), and is logged on the audit target; a key serde drops and a rule the schema
+///   declares are still refused;
 /// - a valid call reaches the tool unchanged, and its result comes back unchanged unless a
 ///   limit of [`tool`](Self::tool) cuts it or a repair of its arguments is reported (a text
 ///   block and `_meta` receipts, where the tool repairs calls); an error result the tool
@@ -176,6 +185,22 @@ pub struct RouterGuard {
     repair: RepairPolicy,
     ignore_keys: IgnoreKeys,
     profile: SchemaProfile,
+    /// The tools whose own argument type can be asked whether it reads a call's arguments,
+    /// by name (what [`#[guarded]`](macro@crate::guarded) registers; see [`with_readers`]).
+    readers: BTreeMap<String, ArgsReader>,
+}
+
+/// `guard`, each tool of `readers` let through when its own argument type reads a call the
+/// schema refuses only for what that type decides (see the module `reading`): what
+/// [`#[guarded]`](macro@crate::guarded) guards a router with, the type of each tool's
+/// `Parameters<T>` known where the tool is written.
+#[doc(hidden)]
+#[must_use]
+pub fn with_readers(mut guard: RouterGuard, readers: &[(&str, ArgsReader)]) -> RouterGuard {
+    for (name, read) in readers {
+        guard.readers.insert((*name).to_owned(), *read);
+    }
+    guard
 }
 
 impl RouterGuard {
@@ -204,7 +229,9 @@ impl RouterGuard {
     /// the guard would refuse. Most are the model's slips (a misspelt key, a value out of
     /// range) that serde ignored or that failed later in the handler; the rest are behaviours
     /// of serde that a schema cannot express (an alias, `#[serde(other)]`, a lenient
-    /// `deserialize_with`, duplicates in a set): see the crate's README for how each shows.
+    /// `deserialize_with`, duplicates in a set), which [`#[guarded]`](macro@crate::guarded)
+    /// lets through (logged with `let_through = true`) and a guard that knows only the schema
+    /// refuses: see the crate's README for how each shows.
     ///
     /// ```
     /// use guardrails::mcp::RouterGuard;
@@ -458,7 +485,8 @@ impl RouterGuard {
                 }),
             )
             .lenient(self.repair, destructive, self.ignore_keys.clone())
-            .advertised_as(self.profile);
+            .advertised_as(self.profile)
+            .read_by(self.readers.get(name.as_ref()).copied());
             let awareness = self.known_good.as_ref().and_then(|known_good| {
                 known_good.awareness(
                     &Contract::from_definition(&route.attr),
@@ -622,6 +650,8 @@ struct NativeTool {
     openai_reading: Option<JsonObject>,
     /// The profile its guard advertises the schemas in.
     profile: SchemaProfile,
+    /// The tool's own reading of its arguments, when it is known (see [`reading`](super::reading)).
+    reader: Option<ArgsReader>,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -661,6 +691,7 @@ impl NativeTool {
             ignore_keys: IgnoreKeys::new(),
             openai_reading: None,
             profile: SchemaProfile::Portable,
+            reader: None,
             name,
             args,
             limits,
@@ -703,6 +734,25 @@ impl NativeTool {
         self.openai_reading = (profile.null_is_absent() && !self.audit)
             .then(|| SchemaProfile::Portable.advertise(self.args.schema()));
         self
+    }
+
+    /// This tool, a call its schema refuses let through when `reader` reads it as sent.
+    fn read_by(mut self, reader: Option<ArgsReader>) -> Self {
+        self.reader = reader;
+        self
+    }
+
+    /// Whether the tool's own type takes `value`, which its schema refused: logged when it
+    /// does, through the audit target, with the issues the schema found.
+    fn taken_by_the_tool(&self, value: &Value, report: &crate::validation::Report) -> bool {
+        let (Some(read), Value::Object(arguments)) = (self.reader, value) else {
+            return false;
+        };
+        let taken = super::reading::taken_as_sent(read, arguments, &self.args.grounds(value));
+        if taken {
+            taken_log(&self.name, report);
+        }
+        taken
     }
 
     /// Drops the keys this tool ignores from `arguments`, except the properties its schema
@@ -773,6 +823,12 @@ impl NativeTool {
                 },
                 checked => checked,
             }
+        };
+        // Refused by the schema, a call may still be one the tool's own type reads: asked
+        // only now, so that a valid call pays nothing for it.
+        let checked = match checked {
+            Err(report) if self.taken_by_the_tool(&value, &report) => Ok(()),
+            checked => checked,
         };
         let leniency = Leniency {
             repairs: repairs.iter().map(|r| (r.path.clone(), r.kind)).collect(),
@@ -1018,6 +1074,28 @@ impl Future for Running<'_> {
             leniency,
         )))
     }
+}
+
+/// Logs a call the schema refused and the tool's own type reads, let through: its tool and the
+/// path and code of each issue the schema found, never a value (target `guardrails::audit`).
+fn taken_log(tool: &str, report: &crate::validation::Report) {
+    use std::fmt::Write as _;
+    let mut issues = String::new();
+    for issue in report.issues() {
+        if !issues.is_empty() {
+            issues.push_str(", ");
+        }
+        let _ = write!(issues, "{}:{}", issue.location(), issue.code);
+    }
+    tracing::warn!(
+        target: "guardrails::audit",
+        tool,
+        issues = report.issues().len() + report.omitted(),
+        codes = ?issues,
+        let_through = true,
+        read_by = "the tool's own type",
+        "a call the schema refuses and the tool's own type reads",
+    );
 }
 
 /// Receipts that show no value: what a server that echoes none says of each.

@@ -76,6 +76,7 @@
 mod guard;
 #[cfg(feature = "http")]
 mod http;
+mod reading;
 mod stdio;
 
 use std::borrow::Cow;
@@ -102,14 +103,16 @@ use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
 /// The most characters of an unknown method's name that an error echoes back.
 const MAX_METHOD_CHARS: usize = 64;
 
-#[doc(hidden)]
-pub use guard::guarded_router;
 pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
+#[doc(hidden)]
+pub use guard::{guarded_router, with_readers};
 #[cfg(feature = "http")]
 #[doc(hidden)]
 pub use http::serve_handler_http_on;
 #[cfg(feature = "http")]
 pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
+#[doc(hidden)]
+pub use reading::reads;
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
 /// arguments type and `outputSchema` when its output type provides one, both in the portable

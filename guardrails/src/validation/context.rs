@@ -262,20 +262,7 @@ impl Cx {
         for suggestion in std::mem::take(&mut self.suggestions) {
             report.suggest(suggestion);
         }
-        if !self.moves.is_empty() {
-            for issue in report.issues_mut() {
-                if issue.code != IssueCode::Missing {
-                    continue;
-                }
-                let template = misplaced::template_of(&issue.path);
-                if let Some((_, sent)) = self.moves.iter().find(|(to, _)| *to == template) {
-                    let _ = write!(
-                        issue.message.to_mut(),
-                        " It was sent as `{sent}` instead: move it here."
-                    );
-                }
-            }
-        }
+        misplaced::note_moves(report.issues_mut().iter_mut(), &self.moves);
         report
     }
 
@@ -582,7 +569,7 @@ impl Cx {
     /// another level, when there is one such place.
     fn suggest_move(&mut self, key: &str, places: &[&'static Place]) {
         let [place] = places else { return };
-        let Some(to) = correction::parse_place(&place.container, place.field.name) else {
+        let Some(to) = correction::parse_place(&place.container, &place.name) else {
             return;
         };
         let key = self.key_steps(key);
@@ -602,38 +589,11 @@ impl Cx {
         places: &[&'static Place],
         exact: bool,
     ) -> (String, String, bool) {
-        let shown = &places[..places.len().min(3)];
-        let wheres: Vec<String> = shown
-            .iter()
-            .map(|place| misplaced::field_of(&place.container))
-            .collect();
-        let wheres = wheres.join(" and ");
-        let name = shown[0].field.name;
-        let there = if shown.len() == 1 {
-            "there"
-        } else {
-            "to the one you meant"
-        };
-        let message = if exact && name == key {
-            format!("{not_a_field} `{name}` is {wheres}: move it {there}.")
-        } else {
-            format!("{not_a_field} Did you mean `{name}`, {wheres}? Move it {there}.")
-        };
-        let paths: Vec<String> = shown
-            .iter()
-            .map(|place| {
-                format!(
-                    "`{}`",
-                    misplaced::example_path(&place.container, place.field)
-                )
-            })
-            .collect();
-        let fix = format!("Remove it here and send it as {}.", paths.join(" or "));
-        if let [place] = shown {
-            self.pending_move = Some(misplaced::field_template(&place.container, place.field));
+        let moved = misplaced::moved(not_a_field, key, places, exact);
+        if moved.to.is_some() {
+            self.pending_move = moved.to;
         }
-        let sensitive = shown.iter().any(|place| place.field.sensitive);
-        (message, fix, sensitive)
+        (moved.message, moved.fix, moved.sensitive)
     }
 
     /// The template of the current place: field names, `[]` for each item (see
@@ -760,7 +720,7 @@ pub(crate) fn rename_target<'a>(
 
 /// Which object a key is not a field of: the tool's arguments at the top, the nested object
 /// by its path below (`lines[0]`), so the model knows where to look.
-fn not_a_field(container: &str) -> Cow<'static, str> {
+pub(crate) fn not_a_field(container: &str) -> Cow<'static, str> {
     if container.is_empty() {
         Cow::Borrowed("Not a field of this tool.")
     } else {

@@ -19,12 +19,13 @@ use super::constraint::first_duplicate;
 use super::correction::Suggestion;
 use super::example::regex_sample::plausible_sample;
 use super::info::Kind;
+use super::misplaced::{self, Place as FieldPlace};
 use super::number::{Bound, Num};
 use super::repair::Repair;
 use super::report::{Issue, IssueCode, MAX_KEPT_ISSUES, Report};
 use super::string_format::StringFormat;
 use super::wording::{self, CHARACTERS, ENTRIES, ITEMS, Unit};
-use super::{context, json_type_noun};
+use super::{context, json_type_noun, variants};
 use crate::text::{cut, preview};
 
 /// The most characters of a description of what a value must be (a long pattern or a long
@@ -88,6 +89,9 @@ pub struct SchemaArgs {
     schema: Value,
     validator: Validator,
     example: Option<Value>,
+    /// The places of the fields of the schema, where a key sent at the wrong level is looked
+    /// up (see `misplaced.rs`).
+    places: Box<[FieldPlace]>,
 }
 
 impl SchemaArgs {
@@ -141,10 +145,12 @@ impl SchemaArgs {
                 .into_iter()
                 .find(|candidate| validator.is_valid(candidate))
         });
+        let places = schema_places(&document);
         Ok(Self {
             schema: document,
             validator,
             example,
+            places,
         })
     }
 
@@ -194,6 +200,8 @@ impl SchemaArgs {
         }
         // Unknown keys last, as the derive reports them: the model reads about its real
         // fields first.
+        // A missing field that a misplaced key belongs to says where that key was sent.
+        misplaced::note_moves(found.fields.iter_mut(), &found.moves);
         let mut report = Report::new();
         for issue in found.fields.into_iter().chain(found.unknown) {
             report.push(issue);
@@ -218,6 +226,82 @@ impl SchemaArgs {
         Err(report)
     }
 
+    /// What a refusal of `arguments` rests on, for a caller that can also ask the tool's own
+    /// type whether it reads them ([`Grounds`]). Call it on arguments [`SchemaArgs::check`]
+    /// refuses: it walks the validator's errors again, the branches of failed unions included.
+    #[must_use]
+    pub(crate) fn grounds(&self, arguments: &Value) -> Grounds {
+        let mut grounds = Grounds::default();
+        for error in self.validator.iter_errors(arguments) {
+            self.ground(&error, &mut grounds, 0);
+        }
+        grounds
+    }
+
+    fn ground(&self, error: &ValidationError<'_>, grounds: &mut Grounds, depth: usize) {
+        match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected }
+            | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                let at = error.instance_path().as_str();
+                for key in unexpected {
+                    if !grounds.keys.iter().any(|(o, k)| o == at && k == key) {
+                        grounds.keys.push((at.to_owned(), key.clone()));
+                    }
+                }
+            }
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context }
+            | ValidationErrorKind::OneOfMultipleValid { context } => {
+                if depth >= MAX_UNION_DEPTH {
+                    grounds.declared = true;
+                    return;
+                }
+                for inner in context.iter().flatten() {
+                    self.ground(inner, grounds, depth + 1);
+                }
+            }
+            // What the type a value is read into decides: its JSON type, the names it takes,
+            // the fields it needs, the length of a tuple, a whole number, the duplicates of a
+            // set (which serde folds).
+            ValidationErrorKind::Type { .. }
+            | ValidationErrorKind::Enum { .. }
+            | ValidationErrorKind::Constant { .. }
+            | ValidationErrorKind::Required { .. }
+            | ValidationErrorKind::FalseSchema
+            | ValidationErrorKind::AdditionalItems { .. }
+            | ValidationErrorKind::UnevaluatedItems { .. }
+            | ValidationErrorKind::UniqueItems => {}
+            ValidationErrorKind::Custom { keyword, .. } if keyword == WHOLE_INTEGER => {}
+            ValidationErrorKind::MinItems { .. } | ValidationErrorKind::MaxItems { .. }
+                if self
+                    .at_failed(error)
+                    .is_some_and(|s| s.get("prefixItems").is_some()) => {}
+            ValidationErrorKind::Minimum { limit }
+            | ValidationErrorKind::Maximum { limit }
+            | ValidationErrorKind::ExclusiveMinimum { limit }
+            | ValidationErrorKind::ExclusiveMaximum { limit }
+                if self
+                    .at_failed(error)
+                    .and_then(|s| s.get("format"))
+                    .and_then(Value::as_str)
+                    .and_then(integer_format_bounds)
+                    .is_some_and(|(low, high)| *limit == low || *limit == high) => {}
+            // A rule the schema declares (a length, a range, a pattern, an asserted format):
+            // the tool's reading does not check it.
+            _ => grounds.declared = true,
+        }
+    }
+
+    /// The schema whose keyword `error` failed.
+    fn at_failed(&self, error: &ValidationError<'_>) -> Option<&Value> {
+        let parent = error
+            .schema_path()
+            .as_str()
+            .rsplit_once('/')
+            .map_or("", |(parent, _)| parent);
+        lookup(&self.schema, parent)
+    }
+
     /// `arguments` with the slips whose meaning is not in doubt repaired, and the receipts;
     /// `None` when there is none to repair. Call it on arguments [`SchemaArgs::check`]
     /// refuses, then check what it returns: the repaired arguments are checked like any
@@ -225,35 +309,23 @@ impl SchemaArgs {
     ///
     /// A value is repaired where the schema expects one JSON type (or that type or `null`)
     /// and the value is a string holding exactly such a value (see
-    /// [`Repair`](super::Repair)): never where a string is accepted, never in a branch of a
-    /// union (`oneOf`, `anyOf`: which branch a value matches is not for a repair to decide),
-    /// never in a `writeOnly` value (a secret) or inside one.
+    /// [`Repair`](super::Repair)): never where a string is accepted, never in a `writeOnly`
+    /// value (a secret) or inside one. In a union (`oneOf`, `anyOf`), only where the value
+    /// says which branch it is, as the derive repairs an enum: in the variant a tag names, in
+    /// the variant an externally tagged value's one key names, in the value of an `Option`
+    /// that is not `null`, and a tagged value sent whole as a string (every branch an object);
+    /// never in an untagged union, where which branch a value matches is not for a repair to
+    /// decide.
     #[must_use]
     pub fn repair(&self, arguments: &Value) -> Option<(Value, Vec<Repair>)> {
         let mut fixed = arguments.clone();
         let mut repairs = Vec::new();
         // A repaired object may hold slips of its own: each round reads one level deeper.
         for _ in 0..MAX_REPAIR_ROUNDS {
-            let slips: Vec<(String, Kind)> = self
-                .validator
-                .iter_errors(&fixed)
-                .filter_map(|error| {
-                    let ValidationErrorKind::Type { kind } = error.kind() else {
-                        return None;
-                    };
-                    let schema_path = error.schema_path().as_str();
-                    if schema_path.contains("/oneOf/")
-                        || schema_path.contains("/anyOf/")
-                        || self.write_only_along(schema_path)
-                    {
-                        return None;
-                    }
-                    Some((
-                        error.instance_path().as_str().to_owned(),
-                        repair_kind(kind)?,
-                    ))
-                })
-                .collect();
+            let mut slips: Vec<(String, Kind)> = Vec::new();
+            for error in self.validator.iter_errors(&fixed) {
+                self.slips(&error, &fixed, &mut slips, 0);
+            }
             let before = repairs.len();
             for (pointer, kind) in slips {
                 let path = instance_path(&pointer_segments(&pointer), &fixed);
@@ -276,6 +348,65 @@ impl SchemaArgs {
             }
         }
         (!repairs.is_empty()).then_some((fixed, repairs))
+    }
+
+    /// The slips `error` reports in `arguments`: a value of the wrong type that a repair may
+    /// read, where its pointer and the kind it is read as; in a union, those of the branch the
+    /// value names (see [`repair`](Self::repair)).
+    fn slips(
+        &self,
+        error: &ValidationError<'_>,
+        arguments: &Value,
+        out: &mut Vec<(String, Kind)>,
+        depth: usize,
+    ) {
+        match error.kind() {
+            ValidationErrorKind::Type { kind } => {
+                if self.write_only_along(error.schema_path().as_str()) {
+                    return;
+                }
+                if let Some(kind) = repair_kind(kind) {
+                    out.push((error.instance_path().as_str().to_owned(), kind));
+                }
+            }
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context }
+                if depth < MAX_UNION_DEPTH =>
+            {
+                let Some(sent) = arguments.pointer(error.instance_path().as_str()) else {
+                    return;
+                };
+                let schema_path = error.schema_path().as_str();
+                let (parent, keyword) = schema_path.rsplit_once('/').unwrap_or(("", ""));
+                let root = self.root();
+                let branches: Vec<&Value> = lookup(&self.schema, parent)
+                    .and_then(|u| u.get(keyword))
+                    .and_then(Value::as_array)
+                    .map(|b| b.iter().map(|b| resolve(b, root)).collect())
+                    .unwrap_or_default();
+                if branches.len() != context.len() {
+                    return;
+                }
+                match chosen_branch(&branches, sent) {
+                    Some(i) => {
+                        for inner in &context[i] {
+                            self.slips(inner, arguments, out, depth + 1);
+                        }
+                    }
+                    // A tagged value sent whole as a string: every branch reads an object.
+                    None if sent.is_string()
+                        && matches!(variants_of(&branches), Variants::Tagged { .. }) =>
+                    {
+                        out.push((
+                            error.instance_path().as_str().to_owned(),
+                            Kind::Map(Box::new(Kind::Any)),
+                        ));
+                    }
+                    None => {}
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Whether the schema at `schema_path`, or one it is inside, is `writeOnly`.
@@ -339,6 +470,11 @@ impl SchemaArgs {
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
                 self.record_unknown_keys(error, unexpected, &path, here, report);
             }
+            ValidationErrorKind::Required { property }
+                if let Some(issue) = self.missing_content(parent, property, &path) =>
+            {
+                report.push(issue);
+            }
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 let field = here
@@ -387,6 +523,16 @@ impl SchemaArgs {
                     fix: fix.map(Into::into),
                 });
             }
+            ValidationErrorKind::Minimum { limit } | ValidationErrorKind::Maximum { limit }
+                if type_bound(here, limit).is_some() =>
+            {
+                // The bound of the type an integer `format` names: worded as the derive words
+                // the range of an integer type.
+                let upper = matches!(error.kind(), ValidationErrorKind::Maximum { .. });
+                let bound = type_bound(here, limit).unwrap_or_default();
+                let (code, message, expected) = super::value::type_range_issue(bound, upper);
+                push(code, message, path, Some(expected));
+            }
             other => {
                 let (code, message, expected) = plain_issue(other, sent, here, root_schema);
                 push(code, message, path, expected);
@@ -394,8 +540,12 @@ impl SchemaArgs {
         }
     }
 
-    /// The issues of keys that no schema of their object takes: each with a did-you-mean,
-    /// or the variant it belongs to; none for keys a failed union leaves unevaluated.
+    /// The issues of keys that no schema of their object takes, judged as the derive judges
+    /// them: a field of another variant than the one the tag names is said to be one, a field
+    /// at another level of the arguments is pointed to its place, a near miss gets a
+    /// did-you-mean, and anything else the list of the fields the object takes as sent (those
+    /// of the variant its tag names, not of every variant). Keys a union's own issue covers
+    /// (its tag is wrong or missing, the value is an externally tagged one) are not named again.
     fn record_unknown_keys(
         &self,
         error: &ValidationError<'_>,
@@ -404,12 +554,9 @@ impl SchemaArgs {
         here: Option<&Value>,
         report: &mut Found,
     ) {
-        let root = self.root();
-        let sent = error.instance();
-        let mut names: Vec<&str> = Vec::new();
-        if let Some(here) = here {
-            declared_names(here, root, 0, &mut names);
-        }
+        let Value::Object(object) = &**error.instance() else {
+            return;
+        };
         let union_failed = matches!(
             error.kind(),
             ValidationErrorKind::UnevaluatedProperties { .. }
@@ -417,33 +564,62 @@ impl SchemaArgs {
             .failed_unions
             .iter()
             .any(|at| at == error.instance_path().as_str());
-        // The one key of an object that names no variant of an externally tagged
-        // enum is the union's issue, a variant that does not exist.
-        let names_a_variant = union_failed
-            && sent.as_object().is_some_and(|o| o.len() == 1)
-            && here.is_some_and(|h| {
-                ["oneOf", "anyOf"].iter().any(|k| {
-                    h.get(*k).and_then(Value::as_array).is_some_and(|b| {
-                        let b: Vec<&Value> = b.iter().map(|b| resolve(b, root)).collect();
-                        !variant_keys(&b).is_empty()
-                    })
-                })
-            });
+        let keys = match here {
+            Some(here) => self.keys_of(here, object, error.schema_path().as_str(), union_failed),
+            None => ObjectKeys::default(),
+        };
+        if keys.covered {
+            return;
+        }
         for key in unexpected {
-            if union_failed && (names_a_variant || names.contains(&key.as_str())) {
+            // A field the object takes is unevaluated only because a branch failed: that
+            // branch's issues say what is wrong.
+            if keys.skipped.contains(&key.as_str()) || keys.fields.contains(&key.as_str()) {
                 continue;
             }
-            let value = sent.get(key).unwrap_or(&Value::Null);
-            let mut issue = context::unknown_field_issue(path, key, value, &names, None);
-            if let Some(owner) = here.and_then(|h| variant_owning(h, root, key)) {
-                // A field of another variant: say which, rather than "did you mean"
-                // the same name.
-                issue.message =
-                    format!("Not a field of this variant: it belongs to the variant with {owner}.")
-                        .into();
-                issue.fix = Some(format!("Remove it, or send {owner} with it.").into());
-            } else if let Some(to) = context::rename_target(key, &names, None) {
-                // The did-you-mean the issue words, for the corrected call.
+            let value = object.get(key).unwrap_or(&Value::Null);
+            let mut at = path.to_owned();
+            super::report::push_key(&mut at, &cut(key, 64));
+            if let Some((tag, content)) = keys.adjacent {
+                let issue = match &keys.unit {
+                    Some(name) if key == content => {
+                        let (message, fix) = variants::words::unit_content(tag, content, name);
+                        Issue {
+                            code: IssueCode::Type,
+                            ..key_issue(at, message, value, fix)
+                        }
+                    }
+                    _ => {
+                        let (message, fix) =
+                            variants::words::beside_tag_and_content(key, tag, content);
+                        key_issue(at, message, value, fix)
+                    }
+                };
+                report.push(issue);
+                continue;
+            }
+            if let Some(chosen) = &keys.chosen
+                && let Some((owner, _)) = chosen
+                    .others
+                    .iter()
+                    .find(|(_, fields)| fields.contains(&key.as_str()))
+            {
+                let (message, fix) = variants::words::foreign_field(
+                    chosen.word,
+                    key,
+                    owner,
+                    &chosen.name,
+                    &chosen.fields,
+                );
+                report.push(key_issue(at, message, value, fix));
+                continue;
+            }
+            let issue = self.unknown_key_issue(path, key, value, &keys, report);
+            // The did-you-mean the issue words, for the corrected call (a misplaced key's
+            // place is in `moves`).
+            if !report.moves.iter().any(|(_, sent)| *sent == issue.path)
+                && let Some(to) = crate::text::did_you_mean(key, keys.fields.iter().copied())
+            {
                 report.suggestions.push(Suggestion::rename_at_pointer(
                     error.instance_path().as_str(),
                     key,
@@ -454,10 +630,265 @@ impl SchemaArgs {
         }
     }
 
+    /// The issue of `key`, which the object at `container` (whose fields are `names`) does not
+    /// take, as the derive words it: a field of another level pointed to its place, a near miss
+    /// here, a near miss elsewhere, else the fields there are.
+    fn unknown_key_issue(
+        &self,
+        container: &str,
+        key: &str,
+        value: &Value,
+        keys: &ObjectKeys<'_>,
+        report: &mut Found,
+    ) -> Issue {
+        let names = &keys.fields;
+        let here = misplaced::template_of(container);
+        let moved = |near_misses: bool| {
+            misplaced::find(&self.places[..], &here, key, near_misses).map(|places| {
+                misplaced::moved(&context::not_a_field(container), key, &places, !near_misses)
+            })
+        };
+        let moved = moved(false).or_else(|| {
+            if crate::text::did_you_mean(key, names.iter().copied()).is_some() {
+                None
+            } else {
+                moved(true)
+            }
+        });
+        let Some(moved) = moved else {
+            let rename = crate::text::did_you_mean(key, names.iter().copied());
+            return context::unknown_field_issue(container, key, value, &keys.listed, rename);
+        };
+        let mut path = container.to_owned();
+        super::report::push_key(&mut path, &cut(key, 64));
+        if let Some(to) = moved.to {
+            report.moves.push((to, path.clone()));
+        }
+        Issue {
+            path: path.into(),
+            code: IssueCode::UnknownField,
+            message: moved.message.into(),
+            received: Some(
+                if moved.sensitive {
+                    super::withheld(value)
+                } else {
+                    preview(value)
+                }
+                .into(),
+            ),
+            expected: None,
+            fix: Some(moved.fix.into()),
+        }
+    }
+
+    /// What the keys of `object`, whose schema is `here` (failed at `schema_path`), are judged
+    /// against: its own fields and those of the variant each of its unions names.
+    fn keys_of<'s>(
+        &'s self,
+        here: &'s Value,
+        object: &Map<String, Value>,
+        schema_path: &str,
+        union_failed: bool,
+    ) -> ObjectKeys<'s> {
+        let root = self.root();
+        let here = resolve(here, root);
+        let mut keys = ObjectKeys::default();
+        // The object is the content of an adjacently tagged variant: the fields of the other
+        // variants are theirs.
+        if let Some(chosen) = self.content_of(schema_path) {
+            keys.chosen = Some(chosen);
+        }
+        let mut own: Vec<&'s str> = Vec::new();
+        own_names(here, root, 0, &mut own);
+        keys.listed.clone_from(&own);
+        keys.fields = own;
+        for branches in unions_at(here, root) {
+            match variants_of(&branches) {
+                Variants::External { .. } => keys.covered = true,
+                Variants::Tagged {
+                    tag,
+                    tags,
+                    content: Some(content),
+                } => {
+                    keys.adjacent = Some((tag, content));
+                    keys.skipped.push(tag);
+                    // The content is a key of the variants that have fields; a unit variant
+                    // takes none.
+                    let unit = object
+                        .get(tag)
+                        .and_then(|sent| tags.iter().find(|(_, t)| *t == sent))
+                        .filter(|(i, _)| {
+                            branches[*i]
+                                .get("properties")
+                                .is_none_or(|p| p.get(content).is_none())
+                        });
+                    match unit {
+                        Some((_, name)) => keys.unit = Some(tag_name(name)),
+                        None => keys.skipped.push(content),
+                    }
+                }
+                Variants::Tagged {
+                    tag,
+                    tags,
+                    content: None,
+                } => {
+                    let Some((i, value)) = object
+                        .get(tag)
+                        .and_then(|sent| tags.iter().find(|(_, t)| *t == sent))
+                    else {
+                        // The union names the tag that is wrong or missing.
+                        keys.covered = true;
+                        continue;
+                    };
+                    let fields_of = |b: &'s Value| -> Vec<&'s str> {
+                        property_names(b)
+                            .into_iter()
+                            .filter(|name| *name != tag)
+                            .collect()
+                    };
+                    let chosen = fields_of(branches[*i]);
+                    keys.fields.extend(chosen.iter().copied());
+                    // The fields listed are the variant's; beside the fields of an object that
+                    // flattens the enum, those of that object (as the derive lists them).
+                    if keys.listed.is_empty() {
+                        keys.listed.extend(chosen.iter().copied());
+                    }
+                    keys.skipped.push(tag);
+                    keys.chosen = Some(Chosen {
+                        word: tag,
+                        name: tag_name(value),
+                        fields: chosen,
+                        others: tags
+                            .iter()
+                            .filter(|(j, _)| j != i)
+                            .map(|(j, t)| (tag_name(t), fields_of(branches[*j])))
+                            .collect(),
+                    });
+                }
+                Variants::Untagged => {
+                    let mut declared = Vec::new();
+                    for branch in &branches {
+                        declared_names(branch, root, 0, &mut declared);
+                    }
+                    if union_failed {
+                        // The union's issue says what is wrong with the branch meant.
+                        keys.skipped.extend(declared.iter().copied());
+                    }
+                    for name in declared {
+                        if !keys.fields.contains(&name) {
+                            keys.fields.push(name);
+                        }
+                        if !keys.listed.contains(&name) {
+                            keys.listed.push(name);
+                        }
+                    }
+                }
+            }
+        }
+        keys
+    }
+
+    /// The issue of the missing content `property` of the variant at `branch_path`, when that
+    /// is a variant of an adjacently tagged enum, as the derive words it.
+    fn missing_content(&self, branch_path: &str, property: &Value, path: &str) -> Option<Issue> {
+        let (tag, content, name) = self.adjacent_branch(branch_path)?;
+        if property.as_str() != Some(content) {
+            return None;
+        }
+        let (message, fix) = variants::words::missing_content(tag, content, &name);
+        let mut at = path.to_owned();
+        super::report::push_key(&mut at, &cut(content, 64));
+        Some(Issue {
+            path: at.into(),
+            code: IssueCode::Missing,
+            message: message.into(),
+            received: None,
+            expected: None,
+            fix: Some(fix.into()),
+        })
+    }
+
+    /// The tag, the content and the variant's name of the branch at `branch_path`
+    /// (`…/anyOf/<i>`), when it is a variant of an adjacently tagged enum.
+    fn adjacent_branch(&self, branch_path: &str) -> Option<(&str, &str, String)> {
+        let root = self.root();
+        let (union_path, index) = branch_path.rsplit_once('/')?;
+        let index: usize = index.parse().ok()?;
+        let (union_path, keyword) = union_path.rsplit_once('/')?;
+        if keyword != "anyOf" && keyword != "oneOf" {
+            return None;
+        }
+        let branches: Vec<&Value> = lookup(&self.schema, union_path)?
+            .get(keyword)?
+            .as_array()?
+            .iter()
+            .map(|b| resolve(b, root))
+            .collect();
+        let Variants::Tagged {
+            tag,
+            tags,
+            content: Some(content),
+        } = variants_of(&branches)
+        else {
+            return None;
+        };
+        let (_, name) = tags.iter().find(|(i, _)| *i == index)?;
+        Some((tag, content, tag_name(name)))
+    }
+
+    /// The variant an object is the content of, when its schema (failed at `schema_path`) is
+    /// the content of an adjacently tagged variant: that variant, and the fields of the others.
+    fn content_of<'s>(&'s self, schema_path: &str) -> Option<Chosen<'s>> {
+        let root = self.root();
+        // `…/anyOf/<i>/properties/<content>/<keyword>`
+        let mut segments: Vec<&str> = schema_path.split('/').collect();
+        segments.pop()?;
+        let content = segments.pop()?;
+        if segments.pop()? != "properties" {
+            return None;
+        }
+        let index: usize = segments.pop()?.parse().ok()?;
+        let keyword = segments.pop()?;
+        if keyword != "anyOf" && keyword != "oneOf" {
+            return None;
+        }
+        let union = lookup(&self.schema, &segments.join("/"))?;
+        let branches: Vec<&Value> = union
+            .get(keyword)?
+            .as_array()?
+            .iter()
+            .map(|b| resolve(b, root))
+            .collect();
+        let Variants::Tagged {
+            tag,
+            tags,
+            content: Some(declared),
+        } = variants_of(&branches)
+        else {
+            return None;
+        };
+        if declared != content {
+            return None;
+        }
+        let fields_of = |b: &'s Value| fields_in(b, content, root);
+        let (_, chosen) = tags.iter().find(|(i, _)| *i == index)?;
+        Some(Chosen {
+            word: tag,
+            name: tag_name(chosen),
+            fields: fields_of(branches[index]),
+            others: tags
+                .iter()
+                .filter(|(i, _)| *i != index)
+                .map(|(i, t)| (tag_name(t), fields_of(branches[*i])))
+                .collect(),
+        })
+    }
+
     /// The issues of a value that matches none of a union's branches, coached as serde
     /// would and better: the branch its tag (or its one key, or its type and fewest issues)
     /// picks, with that branch's own issues at their paths; a wrong or missing tag with the
-    /// tags allowed and a did-you-mean.
+    /// tags allowed and a did-you-mean. A union whose branches are the variants of a tagged
+    /// enum is worded as the derive words that enum.
     fn record_union(
         &self,
         union: &Union<'_, '_>,
@@ -471,49 +902,16 @@ impl SchemaArgs {
                 self.record(inner, root, report);
             }
         };
-        if let Value::Object(object) = union.sent {
-            if let Some((tag, tags)) = tag_property(branches) {
-                let allowed: Vec<&Value> = tags.iter().map(|(_, v)| *v).collect();
-                match object.get(tag) {
-                    Some(value) => match tags.iter().find(|(_, t)| *t == value) {
-                        Some((i, _)) => branch(*i, report),
-                        None => wrong_tag(union, object, (tag, value), &tags, report),
-                    },
-                    None => {
-                        let mut at = union.path.clone();
-                        super::report::push_key(&mut at, &cut(tag, 64));
-                        report.push(Issue {
-                            path: at.into(),
-                            code: IssueCode::Missing,
-                            message: "Required field is missing: it says which variant this is."
-                                .into(),
-                            received: None,
-                            expected: Some(allowed_values_of(&allowed).into()),
-                            fix: Some(allowed_values_of(&allowed).into()),
-                        });
-                    }
-                }
+        match variants_of(branches) {
+            Variants::Tagged { tag, tags, content } => {
+                self.record_tagged(union, (tag, &tags, content), context, root, report);
                 return;
             }
-            let keys = variant_keys(branches);
-            if !keys.is_empty() {
-                if let Some((i, _)) = keys.iter().find(|(_, k)| object.contains_key(*k)) {
-                    branch(*i, report);
-                    return;
-                }
-                if let Some(key) = object.keys().next() {
-                    let mut allowed: Vec<Value> = string_constants(branches);
-                    allowed.extend(keys.iter().map(|(_, k)| Value::from(*k)));
-                    let allowed: Vec<&Value> = allowed.iter().collect();
-                    report.push(not_one_of(
-                        union.path.clone(),
-                        "variant",
-                        &Value::from(key.as_str()),
-                        &allowed,
-                    ));
-                    return;
-                }
+            Variants::External { keys, units } => {
+                self.record_external(union, (&keys, &units), context, root, report);
+                return;
             }
+            Variants::Untagged => {}
         }
         // A string where every string the union takes is a constant (a unit variant) names a
         // variant; where a branch takes other strings, that branch's issues say more.
@@ -523,9 +921,7 @@ impl SchemaArgs {
         if let (Value::String(_), false) = (union.sent, free_strings) {
             let constants = string_constants(branches);
             if !constants.is_empty() && !constants.contains(union.sent) {
-                let mut allowed = constants;
-                allowed.extend(variant_keys(branches).iter().map(|(_, k)| Value::from(*k)));
-                let allowed: Vec<&Value> = allowed.iter().collect();
+                let allowed: Vec<&Value> = constants.iter().collect();
                 report.push(not_one_of(
                     union.path.clone(),
                     "variant",
@@ -550,11 +946,331 @@ impl SchemaArgs {
                 .is_some_and(|b| b.get("const").is_some() || b.get("enum").is_some())
         };
         if let Some(best) = fitting.min_by_key(|i| (context[*i].len(), constant(*i))) {
+            // The branches of an untagged enum with data: which fits best, as the derive says.
+            if let Some(shapes) = untagged_shapes(branches)
+                && let Some(closest) = shapes.get(best)
+            {
+                let noun = variants::words::untagged_noun(&shapes);
+                report.push(Issue {
+                    path: union.path.clone().into(),
+                    code: IssueCode::Type,
+                    message: variants::words::fits_none_message(shapes.len(), closest).into(),
+                    received: Some(preview(union.sent).into()),
+                    expected: Some(noun.clone().into()),
+                    fix: Some(noun.into()),
+                });
+            }
             branch(best, report);
             return;
         }
         report.push(no_branch_issue(union, self.root()));
     }
+
+    /// [`record_union`](Self::record_union) of the variants of an internally or adjacently
+    /// tagged enum: the variant its tag names, or the tag's issue.
+    fn record_tagged(
+        &self,
+        union: &Union<'_, '_>,
+        (tag, tags, content_key): (&str, &[(usize, &Value)], Option<&str>),
+        context: &[Vec<ValidationError<'static>>],
+        root: &Value,
+        report: &mut Found,
+    ) {
+        let branch = |i: usize, report: &mut Found| {
+            for inner in &context[i] {
+                self.record(inner, root, report);
+            }
+        };
+        let names: Vec<String> = tags.iter().map(|(_, t)| tag_name(t)).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let Value::Object(object) = union.sent else {
+            let noun = variants::words::tagged_noun(tag, content_key, &names);
+            report.push(mismatch(union, &noun));
+            return;
+        };
+        let mut at = union.path.clone();
+        super::report::push_key(&mut at, &cut(tag, 64));
+        match object.get(tag) {
+            Some(sent) => match tags.iter().find(|(_, t)| *t == sent) {
+                Some((i, _)) => branch(*i, report),
+                None if sent.is_string() => {
+                    let (message, expected, fix) = variants::words::unknown_variant(
+                        tag,
+                        sent.as_str().unwrap_or_default(),
+                        &names,
+                    );
+                    report.push(Issue {
+                        path: at.into(),
+                        code: IssueCode::Enum,
+                        message: message.into(),
+                        received: Some(preview(sent).into()),
+                        expected: Some(expected.into()),
+                        fix: Some(fix.into()),
+                    });
+                    wrong_tag(union, object, (tag, sent), tags, report);
+                }
+                None => {
+                    let (message, expected, fix) = variants::words::tag_not_a_string(tag, &names);
+                    report.push(Issue {
+                        path: at.into(),
+                        code: IssueCode::Type,
+                        message: message.into(),
+                        received: Some(preview(sent).into()),
+                        expected: Some(expected.into()),
+                        fix: Some(fix.into()),
+                    });
+                }
+            },
+            None => {
+                let (message, fix) = variants::words::missing_tag(tag, &names);
+                report.push(Issue {
+                    path: at.into(),
+                    code: IssueCode::Missing,
+                    message: message.into(),
+                    received: None,
+                    expected: None,
+                    fix: Some(fix.into()),
+                });
+            }
+        }
+    }
+
+    /// [`record_union`](Self::record_union) of the variants of an externally tagged enum: the
+    /// variant the value's one key names, or what is wrong with the value.
+    fn record_external(
+        &self,
+        union: &Union<'_, '_>,
+        (keys, units): (&[(usize, &str)], &[Value]),
+        context: &[Vec<ValidationError<'static>>],
+        root: &Value,
+        report: &mut Found,
+    ) {
+        let branch = |i: usize, report: &mut Found| {
+            for inner in &context[i] {
+                self.record(inner, root, report);
+            }
+        };
+        let data: Vec<&str> = keys.iter().map(|(_, k)| *k).collect();
+        let units: Vec<&str> = units.iter().filter_map(|u| u.as_str()).collect();
+        let names: Vec<&str> = units.iter().chain(&data).copied().collect();
+        let noun = variants::words::external_noun(&units, &data);
+        let unknown = |name: &str, report: &mut Found| {
+            let (message, expected, fix) =
+                variants::words::unknown_variant("variant", name, &names);
+            report.push(Issue {
+                path: union.path.clone().into(),
+                code: IssueCode::Enum,
+                message: message.into(),
+                received: Some(preview(&Value::from(name)).into()),
+                expected: Some(expected.into()),
+                fix: Some(fix.into()),
+            });
+        };
+        match union.sent {
+            Value::Object(object) if object.len() == 1 => {
+                let Some((name, fields)) = object.iter().next() else {
+                    return;
+                };
+                if let Some((i, _)) = keys.iter().find(|(_, k)| k == name) {
+                    branch(*i, report);
+                } else if units.contains(&name.as_str()) {
+                    let (message, fix) = variants::words::carries_no_fields(name);
+                    let mut at = union.path.clone();
+                    super::report::push_key(&mut at, &cut(name, 64));
+                    report.push(Issue {
+                        path: at.into(),
+                        code: IssueCode::Type,
+                        message: message.into(),
+                        received: Some(preview(fields).into()),
+                        expected: None,
+                        fix: Some(fix.into()),
+                    });
+                } else {
+                    unknown(name, report);
+                }
+            }
+            Value::Object(object) => report.push(Issue {
+                path: union.path.clone().into(),
+                code: IssueCode::Type,
+                message: variants::words::key_count_message(object.len()).into(),
+                received: Some(preview(union.sent).into()),
+                expected: Some(noun.clone().into()),
+                fix: Some(noun.into()),
+            }),
+            Value::String(name) if data.contains(&name.as_str()) => report.push(Issue {
+                path: union.path.clone().into(),
+                code: IssueCode::Type,
+                message: variants::words::carries_fields_message(name).into(),
+                received: Some(preview(union.sent).into()),
+                expected: Some(noun.clone().into()),
+                fix: Some(noun.into()),
+            }),
+            Value::String(name) => unknown(name, report),
+            _ => report.push(mismatch(union, &noun)),
+        }
+    }
+}
+
+/// The keys of one object as the coaching judges them (see [`SchemaArgs::keys_of`]).
+#[derive(Default)]
+struct ObjectKeys<'s> {
+    /// The fields the object takes as sent: a near miss of one is a did-you-mean.
+    fields: Vec<&'s str>,
+    /// The fields a key that is no near miss is told of.
+    listed: Vec<&'s str>,
+    /// Keys not named: a tag, a key whose union's issue says what is wrong.
+    skipped: Vec<&'s str>,
+    /// Every key is the union's: the object is an externally tagged value, or its tag names
+    /// no variant.
+    covered: bool,
+    /// The tag and the content of an adjacently tagged value, the only keys it takes.
+    adjacent: Option<(&'s str, &'s str)>,
+    /// The name of the unit variant an adjacently tagged value's tag names, which takes no
+    /// content.
+    unit: Option<String>,
+    /// The variant the object's tag names, and the others.
+    chosen: Option<Chosen<'s>>,
+}
+
+/// The variant a tag names: the tag's name, the variant's name and fields, and the other
+/// variants' names and fields.
+struct Chosen<'s> {
+    word: &'s str,
+    name: String,
+    fields: Vec<&'s str>,
+    others: Vec<(String, Vec<&'s str>)>,
+}
+
+/// The name a tag's value gives its variant (a string; any other constant written as JSON).
+fn tag_name(value: &Value) -> String {
+    value.as_str().map_or_else(|| preview(value), str::to_owned)
+}
+
+/// The fields of the content `content` of the variant `branch` of an adjacently tagged enum.
+fn fields_in<'a>(branch: &'a Value, content: &str, root: &'a Map<String, Value>) -> Vec<&'a str> {
+    branch
+        .get("properties")
+        .and_then(|p| p.get(content))
+        .map(|c| property_names(resolve(c, root)))
+        .unwrap_or_default()
+}
+
+/// The names of the properties `schema` declares itself.
+fn property_names(schema: &Value) -> Vec<&str> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The keys an object schema declares in itself and in the schemas it is made of in whole
+/// (`allOf`), not in the branches of its unions.
+fn own_names<'a>(
+    schema: &'a Value,
+    root: &'a Map<String, Value>,
+    depth: usize,
+    names: &mut Vec<&'a str>,
+) {
+    if depth > MAX_EXAMPLE_DEPTH {
+        return;
+    }
+    let schema = resolve(schema, root);
+    for name in property_names(schema) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    for branch in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        own_names(branch, root, depth + 1, names);
+    }
+}
+
+/// An issue of a key, with texts of its own.
+fn key_issue(path: String, message: String, value: &Value, fix: String) -> Issue {
+    Issue {
+        path: path.into(),
+        code: IssueCode::UnknownField,
+        message: message.into(),
+        received: Some(preview(value).into()),
+        expected: None,
+        fix: Some(fix.into()),
+    }
+}
+
+/// The issue of a value of a type no variant of an enum takes, worded as the derive words it.
+fn mismatch(union: &Union<'_, '_>, noun: &str) -> Issue {
+    Issue {
+        path: union.path.clone().into(),
+        code: IssueCode::Type,
+        message: format!("Expected {noun}, got {}.", json_type_noun(union.sent)).into(),
+        received: Some(preview(union.sent).into()),
+        expected: Some(noun.to_owned().into()),
+        fix: Some(noun.to_owned().into()),
+    }
+}
+
+/// How the branches of a union name their variant, read as serde's representations of an
+/// enum write them.
+enum Variants<'a> {
+    /// Internally tagged (`content` none) or adjacently tagged: the tag, and each branch's
+    /// value of it.
+    Tagged {
+        tag: &'a str,
+        tags: Vec<(usize, &'a Value)>,
+        content: Option<&'a str>,
+    },
+    /// Externally tagged: the key of each variant with data, and the names of the unit
+    /// variants.
+    External {
+        keys: Vec<(usize, &'a str)>,
+        units: Vec<Value>,
+    },
+    /// Anything else: the first branch that reads the value.
+    Untagged,
+}
+
+/// How `branches` name their variant. A union of objects that all carry one constant property
+/// is tagged by it, adjacently when the only other property any branch has is one name shared
+/// by at least two of them (the content); a union of objects of one closed key and of string
+/// constants is externally tagged.
+fn variants_of<'a>(branches: &[&'a Value]) -> Variants<'a> {
+    if let Some((tag, tags)) = tag_property(branches) {
+        let others: Vec<Vec<&str>> = branches
+            .iter()
+            .map(|b| {
+                property_names(b)
+                    .into_iter()
+                    .filter(|name| *name != tag)
+                    .collect()
+            })
+            .collect();
+        let content = others.iter().find_map(|o| o.first().copied()).filter(|c| {
+            others.iter().all(|o| o.is_empty() || o.as_slice() == [*c])
+                && others.iter().filter(|o| !o.is_empty()).count() >= 2
+        });
+        return Variants::Tagged { tag, tags, content };
+    }
+    let keys = variant_keys(branches);
+    let all_variants = branches.iter().all(|b| {
+        variant_keys(&[b]).len() == 1 || {
+            let constants = string_constants(&[b]);
+            !constants.is_empty()
+                && b.get("enum").and_then(Value::as_array).map_or(1, Vec::len) == constants.len()
+        }
+    });
+    if !keys.is_empty() && all_variants {
+        return Variants::External {
+            keys,
+            units: string_constants(branches),
+        };
+    }
+    Variants::Untagged
 }
 
 /// The issue of a value of a type no branch of its union takes: what each branch takes.
@@ -592,28 +1308,9 @@ fn failed_unions(error: &ValidationError<'_>, out: &mut Vec<String>, depth: usiz
     }
 }
 
-/// The tag (`"kind": "line"`) of the variant of `schema`'s tagged union that declares `key`.
-fn variant_owning(schema: &Value, root: &Map<String, Value>, key: &str) -> Option<String> {
-    ["oneOf", "anyOf"].iter().find_map(|keyword| {
-        let branches: Vec<&Value> = schema
-            .get(*keyword)?
-            .as_array()?
-            .iter()
-            .map(|b| resolve(b, root))
-            .collect();
-        let (tag, tags) = tag_property(&branches)?;
-        let (_, value) = tags.iter().find(|(i, _)| {
-            branches[*i]
-                .get("properties")
-                .is_some_and(|p| p.get(key).is_some())
-        })?;
-        Some(format!("{}: {}", Value::from(tag), preview(value)))
-    })
-}
-
-/// The issues of a tag that names no variant: the tags allowed, with a did-you-mean, and the
-/// keys that belong to another variant than the one the tag was surely meant for (its
-/// did-you-mean), now rather than once the tag is fixed.
+/// The issues of the keys of an object whose tag names no variant that belong to another
+/// variant than the one the tag was surely meant for (its did-you-mean), now rather than once
+/// the tag is fixed.
 fn wrong_tag(
     union: &Union<'_, '_>,
     object: &Map<String, Value>,
@@ -621,10 +1318,6 @@ fn wrong_tag(
     tags: &[(usize, &Value)],
     report: &mut Found,
 ) {
-    let allowed: Vec<&Value> = tags.iter().map(|(_, v)| *v).collect();
-    let mut at = union.path.clone();
-    super::report::push_key(&mut at, &cut(tag, 64));
-    report.push(not_one_of(at, "tag", value, &allowed));
     let meant = value.as_str().and_then(|sent| {
         let names = tags.iter().filter_map(|(_, t)| t.as_str());
         let best = crate::text::did_you_mean(sent, names)?;
@@ -878,6 +1571,209 @@ fn declared_names<'a>(
     }
 }
 
+/// The places of the fields of the strict schema `document`, as the derive's field tree gives
+/// them (see `misplaced.rs`): each property of an object with the template of its container,
+/// nearest the top first; the variants' fields where their enum's representation puts them
+/// (beside the tag, in the content, under the variant's key), the keys of the representation
+/// (tags, contents, variants' keys) not fields themselves. Maps are not entered: their keys are
+/// data, not places.
+fn schema_places(document: &Value) -> Box<[FieldPlace]> {
+    let Some(root) = document.as_object() else {
+        return Box::new([]);
+    };
+    let mut out: Vec<FieldPlace> = Vec::new();
+    // Each object to read: its container's template, its schema, and a property that is its
+    // tag rather than a field.
+    let mut level: Vec<(String, &Value, Option<&str>)> = vec![(String::new(), document, None)];
+    for _ in 0..misplaced::MAX_DEPTH {
+        let mut next = Vec::new();
+        for (container, schema, tag) in &level {
+            let schema = resolve(schema, root);
+            for branch in schema
+                .get("allOf")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                next.push((container.clone(), branch, None));
+            }
+            for branches in unions_at(schema, root) {
+                match variants_of(&branches) {
+                    Variants::External { keys, .. } => {
+                        for (i, key) in keys {
+                            if let Some(fields) =
+                                branches[i].get("properties").and_then(|p| p.get(key))
+                            {
+                                let mut place = container.clone();
+                                super::report::push_key(&mut place, key);
+                                next.push((place, fields, None));
+                            }
+                        }
+                    }
+                    Variants::Tagged {
+                        content: Some(content),
+                        ..
+                    } => {
+                        for branch in &branches {
+                            if let Some(fields) =
+                                branch.get("properties").and_then(|p| p.get(content))
+                            {
+                                let mut place = container.clone();
+                                super::report::push_key(&mut place, content);
+                                next.push((place, fields, None));
+                            }
+                        }
+                    }
+                    Variants::Tagged { tag, .. } => {
+                        for branch in branches {
+                            next.push((container.clone(), branch, Some(tag)));
+                        }
+                    }
+                    Variants::Untagged => {
+                        for branch in branches {
+                            next.push((container.clone(), branch, None));
+                        }
+                    }
+                }
+            }
+            for (name, field) in schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                if Some(name.as_str()) == *tag {
+                    continue;
+                }
+                if out.len() == misplaced::MAX_PLACES {
+                    return out.into_boxed_slice();
+                }
+                let mut field = resolve(field, root);
+                let sensitive = field.get("writeOnly") == Some(&Value::Bool(true));
+                out.push(FieldPlace::new(
+                    container.clone(),
+                    Cow::Owned(name.clone()),
+                    Cow::Owned(name.clone()),
+                    sensitive,
+                ));
+                let mut inner = container.clone();
+                super::report::push_key(&mut inner, name);
+                while let Some(items) = field
+                    .get("items")
+                    .filter(|_| types_of(field).contains(&"array"))
+                {
+                    inner.push_str("[]");
+                    field = resolve(items, root);
+                }
+                next.push((inner, field, None));
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    out.into_boxed_slice()
+}
+
+/// The unions of the object `schema` describes, each as its branches: those of its `anyOf` and
+/// `oneOf`, seen through an `Option` (a union of one schema and `null`, whose schema is itself
+/// a union).
+fn unions_at<'a>(schema: &'a Value, root: &'a Map<String, Value>) -> Vec<Vec<&'a Value>> {
+    unions_within(schema, root, 0)
+}
+
+fn unions_within<'a>(
+    schema: &'a Value,
+    root: &'a Map<String, Value>,
+    depth: usize,
+) -> Vec<Vec<&'a Value>> {
+    let mut out = Vec::new();
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = schema.get(keyword) else {
+            continue;
+        };
+        let branches: Vec<&Value> = branches.iter().map(|b| resolve(b, root)).collect();
+        let mut others = branches.iter().filter(|b| types_of(b) != ["null"]);
+        if let (Some(only), None) = (others.next(), others.next())
+            && branches.len() == 2
+            && depth < MAX_NOUN_DEPTH
+            && (only.get("anyOf").is_some() || only.get("oneOf").is_some())
+        {
+            out.extend(unions_within(only, root, depth + 1));
+            continue;
+        }
+        out.push(branches);
+    }
+    out
+}
+
+/// The branch of a union that `sent` names itself: the variant its tag names, the variant its
+/// one key names (externally tagged), the schema of an `Option` when it is not `null`. `None`
+/// when the value does not say (an untagged union), as serde would have to try each.
+fn chosen_branch(branches: &[&Value], sent: &Value) -> Option<usize> {
+    match variants_of(branches) {
+        Variants::Tagged { tag, tags, .. } => {
+            let value = sent.get(tag)?;
+            tags.iter().find(|(_, t)| *t == value).map(|(i, _)| *i)
+        }
+        Variants::External { keys, .. } => {
+            let object = sent.as_object().filter(|o| o.len() == 1)?;
+            keys.iter()
+                .find(|(_, k)| object.contains_key(*k))
+                .map(|(i, _)| *i)
+        }
+        Variants::Untagged => {
+            let mut others = (0..branches.len()).filter(|i| types_of(branches[*i]) != ["null"]);
+            match (others.next(), others.next(), sent.is_null()) {
+                (Some(only), None, false) if branches.len() == 2 => Some(only),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// The shapes of the branches of an untagged enum with data, as the derive names them: each an
+/// object with its fields, or `null` (a unit variant); `None` unless at least two branches are
+/// objects with fields and every other is `null`.
+fn untagged_shapes(branches: &[&Value]) -> Option<Vec<String>> {
+    let mut objects = 0;
+    let shapes: Option<Vec<String>> = branches
+        .iter()
+        .map(|b| {
+            if types_of(b) == ["null"] {
+                return Some("null".to_owned());
+            }
+            let names = property_names(b);
+            if names.is_empty() || b.get("anyOf").is_some() || b.get("oneOf").is_some() {
+                return None;
+            }
+            objects += 1;
+            Some(variants::words::object_shape(&names))
+        })
+        .collect();
+    shapes.filter(|_| objects >= 2)
+}
+
+/// What a union of the variants of an enum accepts, as the derive words that enum: `None`
+/// unless `schema`'s branches are a tagged, externally tagged or untagged enum's.
+fn enum_noun(schema: &Value, root: &Map<String, Value>) -> Option<String> {
+    let [branches] = unions_at(schema, root).try_into().ok()?;
+    Some(match variants_of(&branches) {
+        Variants::Tagged { tag, tags, content } => {
+            let names: Vec<String> = tags.iter().map(|(_, t)| tag_name(t)).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            variants::words::tagged_noun(tag, content, &names)
+        }
+        Variants::External { keys, units } => {
+            let data: Vec<&str> = keys.iter().map(|(_, k)| *k).collect();
+            let units: Vec<&str> = units.iter().filter_map(|u| u.as_str()).collect();
+            variants::words::external_noun(&units, &data)
+        }
+        Variants::Untagged => variants::words::untagged_noun(&untagged_shapes(&branches)?),
+    })
+}
+
 /// How many levels of values sent as strings a repair reads into.
 const MAX_REPAIR_ROUNDS: usize = 8;
 
@@ -1041,6 +1937,8 @@ struct Found {
     failed_unions: Vec<String>,
     /// What unknown keys surely meant, for the corrected call.
     suggestions: Vec<Suggestion>,
+    /// Misplaced keys: the template of the field each belongs to, and the path it was sent at.
+    moves: Vec<(String, String)>,
 }
 
 impl Found {
@@ -1056,6 +1954,17 @@ impl Found {
             self.omitted += 1;
         }
     }
+}
+
+/// What a refusal rests on: whether a rule the schema declares failed, and the keys no schema
+/// of their object takes. Every other issue is about what the type a value is read into
+/// accepts (a JSON type, a name, a field it needs), which that type's own reading can decide.
+#[derive(Debug, Default)]
+pub(crate) struct Grounds {
+    /// A rule the schema declares failed: a length, a range, a pattern, an asserted format.
+    pub(crate) declared: bool,
+    /// The keys no schema of their object takes: the JSON pointer of the object, and the key.
+    pub(crate) keys: Vec<(String, String)>,
 }
 
 fn type_noun(t: JsonType) -> &'static str {
@@ -1576,18 +2485,8 @@ fn integer_bounds(schema: &mut Map<String, Value>) {
     if !is_integer {
         return;
     }
-    let (low, high): (Value, Value) = match format {
-        "int8" => (i8::MIN.into(), i8::MAX.into()),
-        "int16" => (i16::MIN.into(), i16::MAX.into()),
-        "int32" => (i32::MIN.into(), i32::MAX.into()),
-        "int64" => (i64::MIN.into(), i64::MAX.into()),
-        "uint8" => (0.into(), u8::MAX.into()),
-        "uint16" => (0.into(), u16::MAX.into()),
-        "uint32" => (0.into(), u32::MAX.into()),
-        "uint64" => (0.into(), u64::MAX.into()),
-        "int" => (isize::MIN.into(), isize::MAX.into()),
-        "uint" => (0.into(), usize::MAX.into()),
-        _ => return,
+    let Some((low, high)) = integer_format_bounds(format) else {
+        return;
     };
     // A bound of the schema's own is kept where it is tighter than the type's.
     let number = |key: &str, schema: &Map<String, Value>| schema.get(key).and_then(Value::as_f64);
@@ -1603,6 +2502,36 @@ fn integer_bounds(schema: &mut Map<String, Value>) {
     {
         schema.insert("maximum".to_owned(), high);
     }
+}
+
+/// `limit`, when it is a bound of the type the integer `format` of `schema` names.
+fn type_bound(schema: Option<&Value>, limit: &Value) -> Option<i128> {
+    let format = schema?.get("format")?.as_str()?;
+    let (low, high) = integer_format_bounds(format)?;
+    if *limit != low && *limit != high {
+        return None;
+    }
+    limit
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| limit.as_u64().map(i128::from))
+}
+
+/// The bounds of the type an integer `format` names (`int32`, `uint8`, …).
+fn integer_format_bounds(format: &str) -> Option<(Value, Value)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0.into(), u8::MAX.into()),
+        "uint16" => (0.into(), u16::MAX.into()),
+        "uint32" => (0.into(), u32::MAX.into()),
+        "uint64" => (0.into(), u64::MAX.into()),
+        "int" => (isize::MIN.into(), isize::MAX.into()),
+        "uint" => (0.into(), usize::MAX.into()),
+        _ => return None,
+    })
 }
 
 fn is_object_schema(schema: &Map<String, Value>) -> bool {
@@ -1738,6 +2667,9 @@ fn noun(schema: &Value, root: &Map<String, Value>) -> String {
 /// than a few levels (a union of itself would never end).
 fn noun_at(schema: &Value, root: &Map<String, Value>, depth: usize) -> String {
     let schema = resolve(schema, root);
+    if let Some(noun) = enum_noun(schema, root) {
+        return noun;
+    }
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         return allowed_values(values);
     }
@@ -1777,10 +2709,27 @@ fn allowed_values(values: &[Value]) -> String {
 /// What a schema accepts, in full: `a string of 3 to 20 characters matching ^[a-z]+$`,
 /// `an integer from 1 to 100`, `an array of at most 5 items, each item a string`.
 fn describe(schema: &Value, root: &Map<String, Value>) -> String {
+    describe_at(schema, root, 0)
+}
+
+/// [`describe`] of a schema `depth` items or values deep: past a few levels (a recursive type
+/// would never end), an item is named by its [`noun`].
+fn describe_at(schema: &Value, root: &Map<String, Value>, depth: usize) -> String {
     let schema = resolve(schema, root);
+    if let Some(noun) = enum_noun(schema, root) {
+        return noun;
+    }
     if schema.get("enum").is_some() || schema.get("const").is_some() {
         return noun(schema, root);
     }
+    // An item or a value, described as the derive describes it, in full.
+    let inner = |schema: &Value| {
+        if depth < MAX_NOUN_DEPTH {
+            describe_at(schema, root, depth + 1)
+        } else {
+            noun(schema, root)
+        }
+    };
     let types = types_of(schema);
     let Some(first) = types.first() else {
         if let Some(branches) = schema
@@ -1807,7 +2756,7 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
                 wording::unique_phrase(&mut s);
             }
             if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
-                let _ = write!(s, ", each item {}", noun(items, root));
+                let _ = write!(s, ", each item {}", inner(items));
             }
             s
         }
@@ -1826,7 +2775,7 @@ fn describe(schema: &Value, root: &Map<String, Value>) -> String {
                 let max = keyword_count(schema, "maxProperties");
                 wording::length_window(&mut s, min, max, ENTRIES);
                 if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
-                    let _ = write!(s, ", each value {}", noun(values, root));
+                    let _ = write!(s, ", each value {}", inner(values));
                 }
                 s
             }
@@ -2455,7 +3404,11 @@ mod tests {
         let other = report.at("many[1].len").unwrap();
         assert_eq!(
             other.message,
-            "Not a field of this variant: it belongs to the variant with \"kind\": \"line\".",
+            "`len` belongs to kind `line`; you chose `dot`."
+        );
+        assert_eq!(
+            other.fix.as_deref(),
+            Some("Remove it: kind \"dot\" has no fields; or choose kind \"line\".")
         );
     }
 

@@ -1,6 +1,8 @@
 //! Misplaced fields: an unknown key that is a field at another level of the arguments type
 //! (`quantity` at the top level when it belongs in each item of `lines`, `search` beside
-//! `filter` instead of inside it), found from the field tree the derive declares.
+//! `filter` instead of inside it), found from the places of the fields: those of the field tree
+//! the derive declares ([`places_of`]), or those of a JSON Schema (built by `json_schema.rs`
+//! with [`Place::new`]). One search and one wording serve both.
 //!
 //! Places are written as templates: field names joined by `.`, `[]` for "each item of", so
 //! that `lines[3].quantity` and the place `lines[].quantity` compare equal once indices are
@@ -11,25 +13,50 @@
 //! is then looked up in them without allocating until its message is worded.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use super::info::{ArgsInfo, FieldInfo, Kind};
+use super::report::Issue;
+use super::report::IssueCode;
 use super::tables::Tables;
 use crate::text::{closest, normalize};
 
 /// How deep the field tree is searched: far deeper than any argument type a model fills in,
 /// and with [`MAX_PLACES`] a bound on the walk of recursive types.
-const MAX_DEPTH: usize = 8;
+pub(crate) const MAX_DEPTH: usize = 8;
 
 /// The most places collected.
-const MAX_PLACES: usize = 1024;
+pub(crate) const MAX_PLACES: usize = 1024;
 
 /// A field of the tree under an arguments type: the template of its container (`""` for the top
-/// level, `filter`, `lines[]`), the field, and its name as did-you-mean compares it.
+/// level, `filter`, `lines[]`), the field's wire name and Rust name, whether its value is
+/// sensitive, and its name as did-you-mean compares it.
 #[derive(Debug)]
 pub(crate) struct Place {
     pub(crate) container: Box<str>,
-    pub(crate) field: &'static FieldInfo,
+    pub(crate) name: Cow<'static, str>,
+    rust_name: Cow<'static, str>,
+    pub(crate) sensitive: bool,
     normalized: Box<str>,
+}
+
+impl Place {
+    /// The field `name` (`rust_name` in Rust, the same for a field known by its schema) of the
+    /// container template `container`.
+    pub(crate) fn new(
+        container: String,
+        name: Cow<'static, str>,
+        rust_name: Cow<'static, str>,
+        sensitive: bool,
+    ) -> Self {
+        Self {
+            container: container.into_boxed_str(),
+            normalized: normalize(&name).into_boxed_str(),
+            name,
+            rust_name,
+            sensitive,
+        }
+    }
 }
 
 /// The places of every field of the tree under `root` (see [`places`]), found once per type.
@@ -38,10 +65,13 @@ pub(crate) fn places_of(root: &'static ArgsInfo) -> &'static [Place] {
     PLACES.get(std::ptr::from_ref(root) as usize, 1, || {
         places(root)
             .into_iter()
-            .map(|(container, field)| Place {
-                container: container.into_boxed_str(),
-                field,
-                normalized: normalize(field.name).into_boxed_str(),
+            .map(|(container, field)| {
+                Place::new(
+                    container,
+                    Cow::Borrowed(field.name),
+                    Cow::Borrowed(field.rust_name),
+                    field.sensitive,
+                )
             })
             .collect()
     })
@@ -148,15 +178,15 @@ fn places(root: &'static ArgsInfo) -> Vec<(String, &'static FieldInfo)> {
 /// Where an unknown key at the container `here` (a template) belongs, when it names a field
 /// at another level: the places of that field, exact matches first, else the places of the
 /// closest name by did-you-mean. `None` when no other level has such a field.
-pub(crate) fn find(
-    places: &'static [Place],
+pub(crate) fn find<'p>(
+    places: &'p [Place],
     here: &str,
     key: &str,
     near_misses: bool,
-) -> Option<Vec<&'static Place>> {
+) -> Option<Vec<&'p Place>> {
     let elsewhere = || places.iter().filter(|place| !same(&place.container, here));
-    let exact: Vec<&'static Place> = elsewhere()
-        .filter(|place| place.field.name == key || place.field.rust_name == key)
+    let exact: Vec<&'p Place> = elsewhere()
+        .filter(|place| place.name == key || place.rust_name == key)
         .collect();
     if !exact.is_empty() {
         return Some(exact);
@@ -166,13 +196,79 @@ pub(crate) fn find(
     }
     let best = closest(
         key,
-        elsewhere().map(|place| (place.field.name, Cow::Borrowed(&*place.normalized))),
+        elsewhere().map(|place| (&*place.name, Cow::Borrowed(&*place.normalized))),
     )?;
-    Some(
-        elsewhere()
-            .filter(|place| place.field.name == best)
-            .collect(),
-    )
+    Some(elsewhere().filter(|place| place.name == best).collect())
+}
+
+/// What an unknown key that is a field at other `places` is told: the message, the fix,
+/// whether its value is sensitive there, and the template of its one place (none when it has
+/// several), where a missing-field issue can refer to it ([`note_moves`]).
+pub(crate) struct Moved {
+    pub(crate) message: String,
+    pub(crate) fix: String,
+    pub(crate) sensitive: bool,
+    pub(crate) to: Option<String>,
+}
+
+/// The texts of `key`, not a field where it was sent (`not_a_field` says so), and a field at
+/// `places`: its exact name there (`exact`), or a near miss of it.
+pub(crate) fn moved(not_a_field: &str, key: &str, places: &[&Place], exact: bool) -> Moved {
+    let shown = &places[..places.len().min(3)];
+    let wheres: Vec<String> = shown
+        .iter()
+        .map(|place| field_of(&place.container))
+        .collect();
+    let wheres = wheres.join(" and ");
+    let name = &*shown[0].name;
+    let there = if shown.len() == 1 {
+        "there"
+    } else {
+        "to the one you meant"
+    };
+    let message = if exact && name == key {
+        format!("{not_a_field} `{name}` is {wheres}: move it {there}.")
+    } else {
+        format!("{not_a_field} Did you mean `{name}`, {wheres}? Move it {there}.")
+    };
+    let paths: Vec<String> = shown
+        .iter()
+        .map(|place| format!("`{}`", example_path(&place.container, &place.name)))
+        .collect();
+    let fix = format!("Remove it here and send it as {}.", paths.join(" or "));
+    let to = match shown {
+        [place] => Some(field_template(&place.container, &place.name)),
+        _ => None,
+    };
+    Moved {
+        message,
+        fix,
+        sensitive: shown.iter().any(|place| place.sensitive),
+        to,
+    }
+}
+
+/// Adds to each missing-field issue of `issues` that a misplaced key belongs to where it was
+/// sent: `moves` holds the template of each such key's place, and its path.
+pub(crate) fn note_moves<'i>(
+    issues: impl Iterator<Item = &'i mut Issue>,
+    moves: &[(String, String)],
+) {
+    if moves.is_empty() {
+        return;
+    }
+    for issue in issues {
+        if issue.code != IssueCode::Missing {
+            continue;
+        }
+        let template = template_of(&issue.path);
+        if let Some((_, sent)) = moves.iter().find(|(to, _)| *to == template) {
+            let _ = write!(
+                issue.message.to_mut(),
+                " It was sent as `{sent}` instead: move it here."
+            );
+        }
+    }
 }
 
 /// Whether two containers are the same, compared byte by byte: most are short or empty (the
@@ -183,9 +279,9 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 /// The template of a place's field: `lines[].quantity`.
-pub(crate) fn field_template(container: &str, field: &FieldInfo) -> String {
+fn field_template(container: &str, name: &str) -> String {
     let mut out = container.to_owned();
-    super::report::push_key(&mut out, field.name);
+    super::report::push_key(&mut out, name);
     out
 }
 
@@ -212,7 +308,7 @@ pub(crate) fn template_of(path: &str) -> String {
 
 /// "a field of each item of `lines`", "a field of `filter`", or "a top-level field of this
 /// tool": what a field of a container template is, in words.
-pub(crate) fn field_of(container: &str) -> String {
+fn field_of(container: &str) -> String {
     if container.is_empty() {
         return "a top-level field of this tool".to_owned();
     }
@@ -231,8 +327,8 @@ pub(crate) fn field_of(container: &str) -> String {
 }
 
 /// The path a model writes for a place's field, with `[i]` for "any item": `lines[i].quantity`.
-pub(crate) fn example_path(container: &str, field: &FieldInfo) -> String {
-    field_template(container, field).replace("[]", "[i]")
+fn example_path(container: &str, name: &str) -> String {
+    field_template(container, name).replace("[]", "[i]")
 }
 
 #[cfg(test)]

@@ -240,6 +240,25 @@ const fn json_safe(min: i128, max: i128) -> (i128, i128) {
 }
 
 /// Why a bound is where it is, when it is the JSON-safe limit rather than the type's own.
+/// The issue of an integer past `limit`, the smallest (or, `upper`, the largest) value its type
+/// holds: its code, message and what is expected. Shared with the validator built from a JSON
+/// Schema, where an integer `format` names the type.
+pub(crate) fn type_range_issue(limit: i128, upper: bool) -> (IssueCode, String, String) {
+    let (code, word, expected) = if upper {
+        (IssueCode::TooLarge, "largest", "at most")
+    } else {
+        (IssueCode::TooSmall, "smallest", "at least")
+    };
+    (
+        code,
+        format!(
+            "Out of range: the {word} value this field holds is {limit}{}.",
+            safe_limit_note(limit)
+        ),
+        format!("{expected} {limit}"),
+    )
+}
+
 fn safe_limit_note(bound: i128) -> &'static str {
     if bound.unsigned_abs() == u128::from(MAX_SAFE_INTEGER.unsigned_abs()) {
         " (2^53 - 1: JSON clients do not hold larger integers exactly; send an identifier that needs more as a string field)"
@@ -274,27 +293,13 @@ fn integer_from_arg(value: &Value, cx: &mut Cx, min: i128, max: i128) -> Option<
         return None;
     }
     if compare(n, Num::Int(min)) == Some(std::cmp::Ordering::Less) {
-        cx.fail(
-            IssueCode::TooSmall,
-            format!(
-                "Out of range: the smallest value this field holds is {min}{}.",
-                safe_limit_note(min)
-            ),
-            Some(value),
-            Some(format!("at least {min}").into()),
-        );
+        let (code, message, expected) = type_range_issue(min, false);
+        cx.fail(code, message, Some(value), Some(expected.into()));
         return None;
     }
     if compare(n, Num::Int(max)) == Some(std::cmp::Ordering::Greater) {
-        cx.fail(
-            IssueCode::TooLarge,
-            format!(
-                "Out of range: the largest value this field holds is {max}{}.",
-                safe_limit_note(max)
-            ),
-            Some(value),
-            Some(format!("at most {max}").into()),
-        );
+        let (code, message, expected) = type_range_issue(max, true);
+        cx.fail(code, message, Some(value), Some(expected.into()));
         return None;
     }
     #[expect(

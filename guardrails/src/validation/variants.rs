@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::context::Cx;
 use super::info::{ArgsInfo, EnumInfo, Kind, Tagging, VariantInfo, withheld};
 use super::report::{Issue, IssueCode};
-use crate::text::{code_span, did_you_mean, preview, quoted_list};
+use crate::text::preview;
 
 impl VariantInfo {
     pub(crate) fn args(&self) -> Option<&'static ArgsInfo> {
@@ -53,14 +53,11 @@ impl EnumInfo {
 
     /// A noun phrase for values of the enum, as in "Expected …".
     pub(crate) fn noun(&self) -> String {
-        let names = quoted_list(&self.names());
         match self.tagging {
-            Tagging::Internal { tag } => {
-                format!("an object whose {tag:?} is one of {names}, with the fields of that {tag}")
+            Tagging::Internal { tag } => words::tagged_noun(tag, None, &self.names()),
+            Tagging::Adjacent { tag, content } => {
+                words::tagged_noun(tag, Some(content), &self.names())
             }
-            Tagging::Adjacent { tag, content } => format!(
-                "an object whose {tag:?} is one of {names}, and {content:?} the fields of that {tag}"
-            ),
             Tagging::External => {
                 let units: Vec<&str> = self
                     .variants
@@ -74,22 +71,11 @@ impl EnumInfo {
                     .filter(|v| v.fields.is_some())
                     .map(|v| v.name)
                     .collect();
-                match (units.is_empty(), data.is_empty()) {
-                    (_, true) => format!("one of {}", quoted_list(&units)),
-                    (true, false) => format!(
-                        "an object with one key, the variant ({}), whose value holds its fields",
-                        quoted_list(&data)
-                    ),
-                    (false, false) => format!(
-                        "one of {}, or an object with one key, the variant ({}), whose value holds its fields",
-                        quoted_list(&units),
-                        quoted_list(&data)
-                    ),
-                }
+                external_noun(&units, &data)
             }
             Tagging::Untagged => {
                 let shapes: Vec<String> = self.variants.iter().map(untagged_shape).collect();
-                format!("one of these shapes: {}", shapes.join("; "))
+                words::untagged_noun(&shapes)
             }
         }
     }
@@ -131,12 +117,200 @@ impl EnumInfo {
     }
 }
 
+/// The words of an enum's variants, shared by the derived validators and those built from a
+/// JSON Schema (`json_schema.rs`), which read the same representations from the schema: one
+/// wording whichever way a tool declares its enum.
+pub(crate) mod words {
+    use crate::text::{code_span, did_you_mean, quoted_list};
+
+    /// A noun phrase for the values of an untagged enum, whose variants have the `shapes`.
+    pub(crate) fn untagged_noun(shapes: &[String]) -> String {
+        format!("one of these shapes: {}", shapes.join("; "))
+    }
+
+    /// The shape of an untagged variant with the fields `names`.
+    pub(crate) fn object_shape(names: &[&str]) -> String {
+        format!("an object with the fields {}", quoted_list(names))
+    }
+
+    /// The message of an untagged value that fits none of its `count` variants, the closest
+    /// of which is `closest` (its name and shape, or its shape alone).
+    pub(crate) fn fits_none_message(count: usize, closest: &str) -> String {
+        format!(
+            "Fits none of the {count} shapes this field accepts. The closest is {closest}; {}.",
+            if count > 1 {
+                "its issues follow"
+            } else {
+                "see its issues"
+            }
+        )
+    }
+
+    /// A noun phrase for the values of an internally (`content` none) or adjacently tagged
+    /// enum whose tag `tag` names one of the variants `names`.
+    pub(crate) fn tagged_noun(tag: &str, content: Option<&str>, names: &[&str]) -> String {
+        let names = quoted_list(names);
+        match content {
+            None => {
+                format!("an object whose {tag:?} is one of {names}, with the fields of that {tag}")
+            }
+            Some(content) => format!(
+                "an object whose {tag:?} is one of {names}, and {content:?} the fields of that {tag}"
+            ),
+        }
+    }
+
+    /// A noun phrase for the values of an externally tagged enum: its unit variants' names,
+    /// and its variants with data.
+    pub(crate) fn external_noun(units: &[&str], data: &[&str]) -> String {
+        match (units.is_empty(), data.is_empty()) {
+            (_, true) => format!("one of {}", quoted_list(units)),
+            (true, false) => format!(
+                "an object with one key, the variant ({}), whose value holds its fields",
+                quoted_list(data)
+            ),
+            (false, false) => format!(
+                "one of {}, or an object with one key, the variant ({}), whose value holds its fields",
+                quoted_list(units),
+                quoted_list(data)
+            ),
+        }
+    }
+
+    /// The message of an externally tagged value that is an object of `keys` keys, not one.
+    pub(crate) fn key_count_message(keys: usize) -> String {
+        format!("Expected an object with exactly one key, the variant; got {keys} keys.")
+    }
+
+    /// The message of the name of a variant with data sent as a string.
+    pub(crate) fn carries_fields_message(name: &str) -> String {
+        format!("The variant {name:?} carries fields: send it as an object, {{{name:?}: {{…}}}}.")
+    }
+
+    /// The message and fix of a unit variant sent as an object with fields.
+    pub(crate) fn carries_no_fields(name: &str) -> (String, String) {
+        (
+            format!("The variant {name:?} carries no fields: send it as {name:?}."),
+            format!("the string {name:?}"),
+        )
+    }
+
+    /// The message, expected value and fix of `name`, which is none of the variants `names`
+    /// (called `word`: "variant", or the tag's name).
+    pub(crate) fn unknown_variant(
+        word: &str,
+        name: &str,
+        names: &[&str],
+    ) -> (String, String, String) {
+        let list = quoted_list(names);
+        // A tag's value is named by the tag ("This \"action\" names no variant."); a variant
+        // without a tag is named a variant.
+        let (wrong, allowed) = if word == "variant" {
+            (
+                "Not a variant of this field.".to_owned(),
+                format!("The variants are {list}."),
+            )
+        } else {
+            (
+                format!("This {word:?} names no variant."),
+                format!("The {word:?} is one of {list}."),
+            )
+        };
+        let message = match did_you_mean(name, names.iter().copied()) {
+            Some(best) => format!("{wrong} Did you mean {best:?}? {allowed}"),
+            None => format!("{wrong} {allowed}"),
+        };
+        (
+            message,
+            format!("one of {list}"),
+            format!("one of {list}, with the fields of that {word}"),
+        )
+    }
+
+    /// The message and fix of a missing tag `tag`, which names one of the variants `names`.
+    pub(crate) fn missing_tag(tag: &str, names: &[&str]) -> (String, String) {
+        let names = quoted_list(names);
+        (
+            format!("Missing the field {tag:?}, which names the variant: one of {names}."),
+            format!("{tag:?}: one of {names}, with the fields of that {tag}"),
+        )
+    }
+
+    /// The message, expected value and fix of a tag `tag` that is not a string.
+    pub(crate) fn tag_not_a_string(tag: &str, names: &[&str]) -> (String, String, String) {
+        let names = quoted_list(names);
+        (
+            format!("Expected the {tag} as a string, one of {names}."),
+            format!("one of {names}"),
+            format!("one of {names}"),
+        )
+    }
+
+    /// The message and fix of `key`, a field of the variant `owner` sent with the variant
+    /// `chosen`, whose fields are `fields` (the variants called `word`).
+    pub(crate) fn foreign_field(
+        word: &str,
+        key: &str,
+        owner: &str,
+        chosen: &str,
+        fields: &[&str],
+    ) -> (String, String) {
+        let message = format!(
+            "{} belongs to {word} {}; you chose {}.",
+            code_span(key),
+            code_span(owner),
+            code_span(chosen),
+        );
+        let fix = if fields.is_empty() {
+            format!("Remove it: {word} {chosen:?} has no fields; or choose {word} {owner:?}.")
+        } else {
+            format!(
+                "Remove it: {word} {chosen:?} takes {}; or choose {word} {owner:?} with its fields.",
+                quoted_list(fields),
+            )
+        };
+        (message, fix)
+    }
+
+    /// The message and fix of a key beside the tag `tag` and the content `content` of an
+    /// adjacently tagged value.
+    pub(crate) fn beside_tag_and_content(key: &str, tag: &str, content: &str) -> (String, String) {
+        let names = [tag, content];
+        let message = match did_you_mean(key, names) {
+            Some(best) => format!("Not a key of this object. Did you mean {best:?}?"),
+            None => "Not a key of this object.".to_owned(),
+        };
+        let fix = format!(
+            "Remove it: the object holds only {tag:?} (the {tag}) and {content:?} (its fields)."
+        );
+        (message, fix)
+    }
+
+    /// The message and fix of the content `content` of a unit variant `name`.
+    pub(crate) fn unit_content(tag: &str, content: &str, name: &str) -> (String, String) {
+        (
+            format!("{tag:?} is {name:?}, which carries no fields: leave {content:?} out."),
+            format!("no {content:?}: {name:?} carries no fields"),
+        )
+    }
+
+    /// The message and fix of a missing content `content` of the variant `name`.
+    pub(crate) fn missing_content(tag: &str, content: &str, name: &str) -> (String, String) {
+        (
+            format!("Missing {content:?}: {tag:?} is {name:?}, whose fields go in {content:?}."),
+            format!("an object with the fields of {name:?}"),
+        )
+    }
+}
+
+use words::external_noun;
+
 fn untagged_shape(variant: &VariantInfo) -> String {
     match variant.args() {
         None => "null".to_owned(),
         Some(info) => {
             let names: Vec<&str> = info.wire_fields().map(|f| f.name).collect();
-            format!("an object with the fields {}", quoted_list(&names))
+            words::object_shape(&names)
         }
     }
 }
@@ -230,14 +404,7 @@ fn read_adjacent<T>(
     let index = take_tag(info, tag, &mut object, cx);
     let fields = object.remove(content);
     for (key, value) in object {
-        let names = [tag, content];
-        let message = match did_you_mean(&key, names) {
-            Some(best) => format!("Not a key of this object. Did you mean {best:?}?"),
-            None => "Not a key of this object.".to_owned(),
-        };
-        let fix = format!(
-            "Remove it: the object holds only {tag:?} (the {tag}) and {content:?} (its fields)."
-        );
+        let (message, fix) = words::beside_tag_and_content(&key, tag, content);
         record_at_key(
             cx,
             &key,
@@ -255,22 +422,14 @@ fn read_adjacent<T>(
         return match fields {
             None | Some(Value::Null) => read(index, Map::new(), cx),
             Some(other) => {
-                let message = format!(
-                    "{tag:?} is {:?}, which carries no fields: leave {content:?} out.",
-                    variant.name
-                );
-                let fix = format!("no {content:?}: {:?} carries no fields", variant.name);
+                let (message, fix) = words::unit_content(tag, content, variant.name);
                 record_at_key(cx, content, IssueCode::Type, message, &other, None, fix);
                 None
             }
         };
     }
     let Some(fields) = fields else {
-        let message = format!(
-            "Missing {content:?}: {tag:?} is {:?}, whose fields go in {content:?}.",
-            variant.name
-        );
-        let fix = format!("an object with the fields of {:?}", variant.name);
+        let (message, fix) = words::missing_content(tag, content, variant.name);
         record_missing(cx, content, message, fix);
         return None;
     };
@@ -291,10 +450,7 @@ fn read_external<T>(
             };
             let variant = &info.variants[index];
             if variant.fields.is_some() {
-                let message = format!(
-                    "The variant {:?} carries fields: send it as an object, {{{:?}: {{…}}}}.",
-                    variant.name, variant.name
-                );
+                let message = words::carries_fields_message(variant.name);
                 let noun = Kind::Variants(info).noun();
                 cx.fail(
                     IssueCode::Type,
@@ -317,19 +473,14 @@ fn read_external<T>(
                 if fields.is_null() {
                     return read(index, Map::new(), cx);
                 }
-                let message =
-                    format!("The variant {name:?} carries no fields: send it as {name:?}.");
-                let fix = format!("the string {name:?}");
+                let (message, fix) = words::carries_no_fields(&name);
                 record_at_key(cx, &name, IssueCode::Type, message, &fields, None, fix);
                 return None;
             }
             cx.at_key(&name, |cx| content_fields(info, index, fields, cx, read))
         }
         Value::Object(object) => {
-            let message = format!(
-                "Expected an object with exactly one key, the variant; got {} keys.",
-                object.len()
-            );
+            let message = words::key_count_message(object.len());
             let noun = Kind::Variants(info).noun();
             cx.fail(
                 IssueCode::Type,
@@ -368,16 +519,13 @@ fn read_untagged<T>(
     }
     let (_, index) = closest?;
     let variant = &info.variants[index];
-    let message = format!(
-        "Fits none of the {} shapes this field accepts. The closest is the variant {:?} ({}); {}.",
+    let message = words::fits_none_message(
         info.variants.len(),
-        variant.name,
-        untagged_shape(variant),
-        if info.variants.len() > 1 {
-            "its issues follow"
-        } else {
-            "see its issues"
-        }
+        &format!(
+            "the variant {:?} ({})",
+            variant.name,
+            untagged_shape(variant)
+        ),
     );
     let noun = Kind::Variants(info).noun();
     cx.fail(IssueCode::Type, message, Some(&value), Some(noun.into()));
@@ -489,30 +637,12 @@ fn foreign_field(
     value: &Value,
     cx: &mut Cx,
 ) {
-    let word = info.variant_word();
-    let message = format!(
-        "{} belongs to {word} {}; you chose {}.",
-        code_span(key),
-        code_span(owner.name),
-        code_span(chosen.name),
-    );
     let fields: Vec<&str> = chosen
         .args()
         .map(|args| args.wire_fields().map(|f| f.name).collect())
         .unwrap_or_default();
-    let fix = if fields.is_empty() {
-        format!(
-            "Remove it: {word} {:?} has no fields; or choose {word} {:?}.",
-            chosen.name, owner.name
-        )
-    } else {
-        format!(
-            "Remove it: {word} {:?} takes {}; or choose {word} {:?} with its fields.",
-            chosen.name,
-            quoted_list(&fields),
-            owner.name
-        )
-    };
+    let (message, fix) =
+        words::foreign_field(info.variant_word(), key, owner.name, chosen.name, &fields);
     record_at_key(cx, key, IssueCode::UnknownField, message, value, None, fix);
 }
 
@@ -524,12 +654,9 @@ fn take_tag(
     object: &mut Map<String, Value>,
     cx: &mut Cx,
 ) -> Option<usize> {
-    let names = quoted_list(&info.names());
     match object.remove(tag) {
         None => {
-            let message =
-                format!("Missing the field {tag:?}, which names the variant: one of {names}.");
-            let fix = format!("{tag:?}: one of {names}, with the fields of that {tag}");
+            let (message, fix) = words::missing_tag(tag, &info.names());
             record_missing(cx, tag, message, fix);
             None
         }
@@ -543,15 +670,14 @@ fn take_tag(
             None
         }
         Some(other) => {
-            let message = format!("Expected the {tag} as a string, one of {names}.");
-            let fix = format!("one of {names}");
+            let (message, expected, fix) = words::tag_not_a_string(tag, &info.names());
             record_at_key(
                 cx,
                 tag,
                 IssueCode::Type,
                 message,
                 &other,
-                Some(format!("one of {names}")),
+                Some(expected),
                 fix,
             );
             None
@@ -561,25 +687,7 @@ fn take_tag(
 
 /// One issue for a name that is no variant, at the current path, with a did-you-mean.
 fn unknown_variant(info: &'static EnumInfo, name: &str, sent: &Value, cx: &mut Cx) {
-    let names = info.names();
-    let list = quoted_list(&names);
-    let word = info.variant_word();
-    // A tag's value is named by the tag ("This \"action\" names no variant."); a variant
-    // without a tag is named a variant.
-    let (wrong, allowed) = match info.tagging {
-        Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => (
-            format!("This {tag:?} names no variant."),
-            format!("The {tag:?} is one of {list}."),
-        ),
-        Tagging::External | Tagging::Untagged => (
-            "Not a variant of this field.".to_owned(),
-            format!("The variants are {list}."),
-        ),
-    };
-    let message = match did_you_mean(name, names.iter().copied()) {
-        Some(best) => format!("{wrong} Did you mean {best:?}? {allowed}"),
-        None => format!("{wrong} {allowed}"),
-    };
+    let (message, expected, fix) = words::unknown_variant(info.variant_word(), name, &info.names());
     let path = cx.path();
     let received = received(cx, sent);
     cx.push_issue(Issue {
@@ -587,8 +695,8 @@ fn unknown_variant(info: &'static EnumInfo, name: &str, sent: &Value, cx: &mut C
         code: IssueCode::Enum,
         message: message.into(),
         received: Some(received.into()),
-        expected: Some(format!("one of {list}").into()),
-        fix: Some(format!("one of {list}, with the fields of that {word}").into()),
+        expected: Some(expected.into()),
+        fix: Some(fix.into()),
     });
 }
 
