@@ -246,6 +246,7 @@ async fn a_server_serves_a_tool_with_a_checked_example_and_rejects_through_the_c
 
 /// A meeting between two instants.
 #[derive(Debug, serde::Deserialize, ToolArgs)]
+#[expect(dead_code, reason = "read by the rule, not by a tool")]
 #[guard(check(ends_after_it_starts, fields(starts, ends)))]
 struct Meeting {
     #[guard(format = "date-time", example = "2026-03-01T09:00:00Z")]
