@@ -15,8 +15,12 @@ def test_schema_and_example():
     assert schema["properties"]["email"]["format"] == "email"
     assert (schema["properties"]["age"]["minimum"], schema["properties"]["age"]["maximum"]) == (18, 120)
     assert schema["properties"]["role"]["enum"] == ["admin", "moderator", "user", "guest"]
-    tags = schema["properties"]["tags"]
-    assert (tags["minItems"], tags["maxItems"], tags["uniqueItems"]) == (1, 5, True)
+    # Advertised portable: an option is `anyOf` its type and null, and distinctness is said in
+    # the description (llguidance refuses `uniqueItems`); the server enforces both.
+    tags, null = schema["properties"]["tags"]["anyOf"]
+    assert null == {"type": "null"}
+    assert (tags["minItems"], tags["maxItems"]) == (1, 5)
+    assert "distinct" in schema["properties"]["tags"]["description"]
     assert sorted(schema["required"]) == ["age", "email", "role", "username"]
 
 

@@ -57,7 +57,10 @@ def test_the_advertised_schema_is_strict():
     schema = tools["list_notes"].input_schema
     assert schema["additionalProperties"] is False
     assert "$defs" not in schema
-    assert schema["properties"]["ids"]["additionalProperties"] is False
+    # Advertised portable: an option is `anyOf` its closed type and null.
+    ids, null = schema["properties"]["ids"]["anyOf"]
+    assert null == {"type": "null"}
+    assert ids["additionalProperties"] is False
 
 
 def test_valid_calls_are_unchanged():

@@ -52,7 +52,7 @@ def test_wrong_variants_and_overflows_are_coached_at_their_paths():
         ]
 
     tag, deep, unknown, overflow = run(body)
-    assert '<field name="shape.type" code="enum">Not a type of this field. Did you mean "circle"?' in tag, tag
+    assert '<field name="shape.type" code="enum">This "type" names no variant. Did you mean "circle"?' in tag, tag
     assert '<field name="expr.add[1].neg.num" code="type">' in deep, deep
     assert '<field name="limt" code="unknown_field">' in unknown, unknown
     assert '<field name="expr.num" code="too_large">' in overflow, overflow

@@ -200,7 +200,7 @@ def test_a_success_carries_no_report():
 
 
 def test_an_enum_with_data_and_a_flattened_struct_round_trip():
-    """The schema of `schedule_task` (a `oneOf` of closed variants with `const` tags, beside a
+    """The schema of `schedule_task` (an `anyOf` of closed variants with `const` tags, beside a
     flattened field) is accepted by the SDK; a field of another kind is named as such, and the
     corrected call succeeds."""
 
@@ -218,8 +218,10 @@ def test_an_enum_with_data_and_a_flattened_struct_round_trip():
         return tools["schedule_task"].input_schema, wrong, right
 
     schema, wrong, right = session_run("task_tracker", body)
-    variants = schema["properties"]["recurrence"]["oneOf"]
+    # Advertised portable: `anyOf` the closed variants, each tag a `const` with its `enum`.
+    variants = schema["properties"]["recurrence"]["anyOf"]
     assert [v["properties"]["kind"]["const"] for v in variants] == ["weekly", "daily", "monthly"]
+    assert [v["properties"]["kind"]["enum"] for v in variants] == [["weekly"], ["daily"], ["monthly"]]
     assert all(v["additionalProperties"] is False for v in variants)
     assert "requested_by" in schema["required"]
     assert wrong.is_error

@@ -222,7 +222,7 @@ async fn a_wrong_variant_is_coached_with_the_variants_and_a_did_you_mean() {
             "draw",
             json!({"shape": {"type": "circel", "radius": 1}}),
             vec![
-                r#"<field name="shape.type" code="enum">Not a type of this field. Did you mean "circle"? The types are "circle", "square", "dot"."#,
+                r#"<field name="shape.type" code="enum">This "type" names no variant. Did you mean "circle"? The "type" is one of "circle", "square", "dot"."#,
                 r#"Fix: one of "circle", "square", "dot", with the fields of that type."#,
             ],
         ),
@@ -249,7 +249,9 @@ async fn a_wrong_variant_is_coached_with_the_variants_and_a_did_you_mean() {
         (
             "search",
             json!({"by": "nmae", "name": "ada"}),
-            vec![r#"<field name="by" code="enum">Not a by of this field. Did you mean "name"?"#],
+            vec![
+                r#"<field name="by" code="enum">This "by" names no variant. Did you mean "name"?"#,
+            ],
         ),
         // The variant the tag names is checked, its issues at their paths.
         (
@@ -384,7 +386,7 @@ async fn a_mistyped_tag_names_the_fields_of_other_variants_in_the_same_report() 
     .await;
     let message = text(&result, 0);
     for expected in [
-        r#"<field name="shape.type" code="enum">Not a type of this field. Did you mean "circle"?"#,
+        r#"<field name="shape.type" code="enum">This "type" names no variant. Did you mean "circle"?"#,
         r#"<field name="shape.side" code="unknown_field">Not a field of the variant with "type": "circle": it belongs to the variant with "type": "square". Remove it, or send "type": "square" with it.</field>"#,
     ] {
         assert!(message.contains(expected), "{expected} not in {message}");
