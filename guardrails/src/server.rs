@@ -135,6 +135,7 @@ pub(crate) struct Profiles {
 }
 
 impl Profiles {
+    #[cfg(feature = "rmcp")]
     fn for_client(&self, name: Option<&str>) -> SchemaProfile {
         let Some(name) = name else {
             return self.default;
@@ -582,6 +583,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         self
     }
 
+    #[cfg(feature = "rmcp")]
     /// Whether some client may be served a profile under which calls are read (`null` as left
     /// out): a valid call of any other server pays nothing for profiles.
     pub(crate) fn may_read_openai_calls(&self) -> bool {
@@ -593,6 +595,7 @@ impl<S: Send + Sync + 'static> Server<S> {
                 .any(|(_, p)| p.null_is_absent())
     }
 
+    #[cfg(feature = "rmcp")]
     /// The profile the tools are advertised in to a client of this name.
     pub(crate) fn profile_for(&self, client_name: Option<&str>) -> SchemaProfile {
         self.profiles.for_client(client_name)

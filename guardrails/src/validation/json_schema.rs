@@ -226,6 +226,7 @@ impl SchemaArgs {
         Err(report)
     }
 
+    #[cfg(feature = "rmcp")]
     /// What a refusal of `arguments` rests on, for a caller that can also ask the tool's own
     /// type whether it reads them ([`Grounds`]). Call it on arguments [`SchemaArgs::check`]
     /// refuses: it walks the validator's errors again, the branches of failed unions included.
@@ -238,6 +239,7 @@ impl SchemaArgs {
         grounds
     }
 
+    #[cfg(feature = "rmcp")]
     fn ground(&self, error: &ValidationError<'_>, grounds: &mut Grounds, depth: usize) {
         match error.kind() {
             ValidationErrorKind::AdditionalProperties { unexpected }
@@ -292,6 +294,7 @@ impl SchemaArgs {
         }
     }
 
+    #[cfg(feature = "rmcp")]
     /// The schema whose keyword `error` failed.
     fn at_failed(&self, error: &ValidationError<'_>) -> Option<&Value> {
         let parent = error
@@ -1956,6 +1959,7 @@ impl Found {
     }
 }
 
+#[cfg(feature = "rmcp")]
 /// What a refusal rests on: whether a rule the schema declares failed, and the keys no schema
 /// of their object takes. Every other issue is about what the type a value is read into
 /// accepts (a JSON type, a name, a field it needs), which that type's own reading can decide.

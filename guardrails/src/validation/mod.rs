@@ -43,6 +43,7 @@ pub use context::{Cx, ListCx};
 pub(crate) use context::{ProbeStep, ProbedPolicy};
 pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
 pub use info::{EnumInfo, Tagging, VariantInfo};
+#[cfg(feature = "rmcp")]
 pub(crate) use json_schema::Grounds;
 pub use json_schema::{SchemaArgs, SchemaError, SchemaOptions, strict_schema};
 pub use number::{Bound, Num};
