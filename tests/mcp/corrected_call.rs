@@ -76,10 +76,28 @@ fn create_account(args: CreateAccount) -> String {
     format!("{} in {}", args.user, args.team)
 }
 
+/// Arguments of `search`.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Search {
+    /// What to look for.
+    #[guard(length(min = 1))]
+    query: String,
+    /// How many results.
+    #[guard(range(min = 1, max = 100))]
+    limit: u32,
+}
+
+/// Searches; repairs slips whose meaning is not in doubt.
+#[tool(read_only, repair)]
+fn search(args: Search) -> String {
+    format!("{} results for {}", args.limit, args.query)
+}
+
 fn server(format: RenderFormat) -> Server<()> {
     Server::new(())
         .tool(create_invoice)
         .tool(create_account)
+        .tool(search)
         .format(format)
 }
 
@@ -276,6 +294,16 @@ async fn mechanical_mistakes_are_fixed_and_the_corrected_call_validates() {
         text.contains("Send the corrected call above as it is"),
         "{text}"
     );
+}
+
+#[tokio::test]
+async fn a_declared_repair_is_applied_in_the_corrected_call() {
+    let server = server(RenderFormat::Xml);
+    let output = twice(&server, "search", &json!({"limit": "25"})).await;
+    let call = corrected(&output);
+    assert_eq!(call["arguments"], json!({"limit": 25}), "{call}");
+    assert_eq!(call["fill"][0]["field"], "query", "{call}");
+    assert_eq!(call["changes"], json!(["unquoted limit"]), "{call}");
 }
 
 #[tokio::test]

@@ -54,8 +54,6 @@ pub struct Cx {
     repair: bool,
     /// The repairs made so far.
     repairs: Vec<Repair>,
-    /// What unknown keys surely meant, for the corrected call.
-    suggestions: Vec<Suggestion>,
 }
 
 /// One step of the path to a field whose text a policy checks, as a probe pass records it.
@@ -98,7 +96,6 @@ impl Cx {
             pending_move: None,
             repair: false,
             repairs: Vec::new(),
-            suggestions: Vec::new(),
         }
     }
 
@@ -259,9 +256,6 @@ impl Cx {
     #[must_use]
     pub fn into_report(mut self) -> Report {
         let mut report = std::mem::take(&mut self.report);
-        for suggestion in std::mem::take(&mut self.suggestions) {
-            report.suggest(suggestion);
-        }
         misplaced::note_moves(report.issues_mut().iter_mut(), &self.moves);
         report
     }
@@ -344,13 +338,11 @@ impl Cx {
     pub(crate) fn trial<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> (R, usize) {
         let kept = std::mem::take(&mut self.report);
         let moves = self.moves.len();
-        let suggestions = self.suggestions.len();
         let repair = std::mem::replace(&mut self.repair, false);
         let out = f(self);
         self.repair = repair;
         let tried = std::mem::replace(&mut self.report, kept);
         self.moves.truncate(moves);
-        self.suggestions.truncate(suggestions);
         (out, tried.len() + tried.omitted())
     }
 
@@ -559,7 +551,8 @@ impl Cx {
     /// Notes that the unknown key `key` of the current object is `field` of the same object.
     fn suggest_rename(&mut self, key: &str, field: &FieldInfo) {
         let key = self.key_steps(key);
-        self.suggestions.push(Suggestion {
+        // Into the report: a trial's report, and what it suggests, is set aside with it.
+        self.report.suggest(Suggestion {
             key,
             meant: Meant::Rename(field.name.to_owned()),
         });
@@ -573,7 +566,7 @@ impl Cx {
             return;
         };
         let key = self.key_steps(key);
-        self.suggestions.push(Suggestion {
+        self.report.suggest(Suggestion {
             key,
             meant: Meant::Move(to),
         });

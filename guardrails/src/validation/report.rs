@@ -170,8 +170,10 @@ pub struct Report {
     /// What the validator is sure some unknown keys meant, in the structured form the
     /// corrected call of a repeated call applies ([`correction`](super::correction)); the
     /// issues word the same in text.
+    /// Boxed: a report sits in every validation pass, and a valid call moves it around
+    /// without ever making one.
     #[serde(skip)]
-    suggestions: Vec<Suggestion>,
+    suggestions: Option<Box<Vec<Suggestion>>>,
 }
 
 impl Report {
@@ -181,18 +183,20 @@ impl Report {
         Self {
             issues: Vec::new(),
             omitted: 0,
-            suggestions: Vec::new(),
+            suggestions: None,
         }
     }
 
     /// Notes what the validator is sure an unknown key meant.
     pub(crate) fn suggest(&mut self, suggestion: Suggestion) {
-        self.suggestions.push(suggestion);
+        self.suggestions
+            .get_or_insert_with(Box::default)
+            .push(suggestion);
     }
 
     /// What the validator is sure the unknown keys meant.
     pub(crate) fn suggestions(&self) -> &[Suggestion] {
-        &self.suggestions
+        self.suggestions.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// Adds an issue; past [`MAX_KEPT_ISSUES`] it is only counted.
