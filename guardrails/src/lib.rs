@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod call;
 pub mod contract;
 #[cfg(feature = "rmcp")]
 pub mod mcp;
@@ -545,6 +546,7 @@ pub mod present;
 /// ```
 pub use guardrails_derive::ToolArgs;
 
+pub use call::Tool;
 /// Derives [`ToolEnum`](trait@ToolEnum) (and [`ArgValue`]) for an enum of unit variants: each
 /// variant is accepted as its serde name (honouring `rename` and `rename_all`), and any other
 /// value is an `enum` issue that lists the allowed names. Use it for fields with a fixed set of
@@ -566,7 +568,7 @@ pub use render::options::{RenderFormat, RenderOptions};
 pub use server::{Server, UnknownTool};
 pub use tool::leniency::{IgnoreKeys, RepairPolicy};
 pub use tool::output::CallOutput;
-pub use tool::run::{CallSettings, StateRef, Tool};
+pub use tool::run::{CallSettings, StateRef};
 pub use tool::spec::{OutputCheck, OutputVerdict, ToolSpec};
 pub use validation::args::{ToolArgs, ToolEnum};
 pub use validation::report::{Issue, IssueCode, Report};
@@ -589,6 +591,7 @@ pub mod __private {
 
     pub use crate::RepairPolicy;
     pub use crate::ToolSpec;
+    pub use crate::call::{Served, run, run_paged};
     pub use crate::policy::{Policy, Profile};
     /// The escapers the `guardrails` command line shares with the renderers, and the set of
     /// invisible characters they replace.
@@ -600,7 +603,7 @@ pub mod __private {
         WithoutSchema, phantom_of,
     };
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
-    pub use crate::tool::run::{Presented, Presenter, blocking, run, run_paged};
+    pub use crate::tool::run::{Presented, Presenter, blocking};
     pub use crate::tool::{AgentLimit, Annotations, BoxFuture, Teaching};
     pub use crate::validation::StringFormat as Format;
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};

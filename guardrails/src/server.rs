@@ -10,17 +10,16 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::call::{Served, Tool, Who};
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
-use crate::message::Rejection;
 use crate::operate::{
-    Caller, InSpan, Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry,
+    Caller, Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry,
 };
 use crate::profile::SchemaProfile;
 use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
 use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
-use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
-use crate::validation::{Cx, Kind};
+use crate::tool::{CallOutput, CallSettings, ToolSpec};
 
 /// The most characters of an unknown tool's name that an error echoes back.
 const MAX_TOOL_NAME_CHARS: usize = 64;
@@ -368,50 +367,24 @@ impl<S: Send + Sync + 'static> Server<S> {
         name: &str,
         arguments: impl Into<Value>,
     ) -> Result<CallOutput, UnknownTool> {
-        self.call_from(name, arguments.into(), None).await
+        self.call_from(name, arguments.into(), None, None).await
     }
 
     /// [`Server::call`] by `caller`, as far as the transport says who calls: the loop breaker
-    /// remembers rejected calls per caller, and repairs are counted per caller.
+    /// remembers rejected calls per caller, and repairs are counted per caller. `reading`:
+    /// the portable schema a call of a client served the openai profile is read against.
     pub(crate) async fn call_from(
         &self,
         name: &str,
         arguments: Value,
         caller: Caller,
+        reading: Option<&Map<String, Value>>,
     ) -> Result<CallOutput, UnknownTool> {
         let Some(&index) = self.tools.by_name.get(name) else {
             return Err(self.unknown(name));
         };
         let entry = &self.tools.entries[index];
         let spec = entry.tool.spec();
-        // The pipeline consumes the arguments: the loop breaker digests them before, and a
-        // call that may repeat a rejected one keeps them for its corrected call.
-        let call = self
-            .operations
-            .start(&entry.telemetry, caller, Some(&arguments));
-        let kept = self.operations.may_repeat(&call).then(|| arguments.clone());
-        let (arguments, not_object) = match arguments {
-            Value::Object(arguments) => (arguments, None),
-            Value::Null => (Map::new(), None),
-            other => (Map::new(), Some(other)),
-        };
-        let limited = self
-            .operations
-            .over_limit(spec.name(), caller, &entry.settings.render);
-        let mut output = match (limited, not_object) {
-            (Some(limited), _) => limited,
-            (None, Some(other)) => not_an_object(spec, &other, &entry.settings),
-            (None, None) => {
-                InSpan {
-                    span: &call.span,
-                    future: entry.tool.call(&self.state, arguments, &entry.settings),
-                }
-                .await
-            }
-        };
-        if let Some(kept) = kept {
-            output.keep_arguments(kept);
-        }
         let hints = spec.annotations();
         let facts = ToolFacts {
             telemetry: &entry.telemetry,
@@ -421,8 +394,9 @@ impl<S: Send + Sync + 'static> Server<S> {
             format: self.options.format,
             echo_values: entry.settings.render.echo_values,
         };
-        self.operations.finish(&call, &facts, &mut output);
-        Ok(output)
+        let served = Served::operated(&entry.settings, &self.operations, facts, Who::Known(caller))
+            .read_against(reading);
+        Ok(entry.tool.call(&self.state, arguments, &served).await)
     }
 
     pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
@@ -686,25 +660,6 @@ fn example_refusal(spec: &ToolSpec, report: &crate::Report) -> String {
     }
     out.push_str("\ngive an explicit example that passes: `#[guard(example = ..)]` on the field, or on the struct with the fields it sets as a JSON object");
     out
-}
-
-/// The rejection of a call whose arguments are not a JSON object: one `type` issue at the root,
-/// rendered like any other invalid arguments.
-fn not_an_object(
-    spec: &'static ToolSpec,
-    arguments: &Value,
-    settings: &CallSettings,
-) -> CallOutput {
-    let info = spec.args();
-    let mut cx = if settings.render.echo_values {
-        Cx::new()
-    } else {
-        Cx::withholding_values()
-    };
-    cx.type_mismatch(&Kind::Object(info), arguments);
-    let report = cx.into_report();
-    let rejection = Rejection::new(spec.name(), &report, info, spec.example());
-    CallOutput::rejection(&rejection, &settings.render)
 }
 
 impl<S: 'static> ContractSource for Server<S> {

@@ -311,13 +311,13 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
                 fn call<'__a>(
                     &'__a self,
                     __state: &'__a __S,
-                    __arguments: __gr::Map<::std::string::String, __gr::Value>,
-                    __settings: &'__a __gr::CallSettings,
+                    __arguments: __gr::Value,
+                    __served: &'__a __gr::Served<'__a>,
                 ) -> __gr::BoxFuture<'__a, __gr::CallOutput> {
                     #unused_state
                     __gr::Box::pin(#run(
                         #ident::spec(self),
-                        __settings,
+                        __served,
                         __arguments,
                         #handler,
                         #present_arg
@@ -394,8 +394,8 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
                 let __settings = __gr::CallSettings::default();
                 let __output = #run(
                     Self::#spec_fn(),
-                    &__settings,
-                    __arguments,
+                    &__gr::Served::detached(&__settings),
+                    __gr::Value::Object(__arguments),
                     #handler,
                     #present_arg
                 )

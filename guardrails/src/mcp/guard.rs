@@ -12,23 +12,20 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
 
-use crate::contract::{Awareness, AwarenessConfig, Contract, KnownGood};
+use crate::call::schema::SchemaCheck;
+use crate::call::{self, Admitted, Completion, Served, Who};
+use crate::contract::{AwarenessConfig, Contract, KnownGood};
 use crate::message::{
-    ByteCut, ContractNotice, Filter, Rejection, RepairNotice, Truncated, TruncationNotice,
-    paging_name, refine_advice_with,
+    ByteCut, Filter, RepairNotice, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
-use crate::operate::{
-    Limits, LoopBreaker, Observed, Operations, RateLimit, ToolFacts, ToolTelemetry,
-};
+use crate::operate::{Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry};
 use crate::profile::SchemaProfile;
 use crate::render::RenderOptions;
 use crate::text::json_text;
 use crate::tool::CallOutput;
+use crate::tool::CallSettings;
 use crate::tool::budget::{Budget, Cut};
 use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
-use crate::tool::output::Leniency;
-use crate::tool::run::audit_log;
-use crate::validation::Repair;
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
 use super::reading::ArgsReader;
@@ -373,6 +370,17 @@ impl RouterGuard {
         self
     }
 
+    /// How the calls of a tool with contract `awareness` are answered. Native tools check no
+    /// output: the route's own result comes back as it wrote it.
+    fn settings(&self, awareness: Option<crate::contract::Awareness>) -> CallSettings {
+        CallSettings::new(self.render.clone())
+            .with_contract(awareness)
+            .with_output_schema_check(false)
+            .with_audit(self.audit)
+            .with_repair(self.repair)
+            .with_ignored_keys(self.ignore_keys.clone())
+    }
+
     /// The router with every tool guarded.
     ///
     /// # Panics
@@ -433,11 +441,11 @@ impl RouterGuard {
             }
             if let Some(guarded) = guarded_by(&route.attr.input_schema) {
                 if guarded.limits == limits
-                    && guarded.audit == self.audit
-                    && guarded.render == self.render
+                    && guarded.settings.audit == self.audit
+                    && guarded.settings.render == self.render
                     && guarded.schema_options == self.schema
-                    && guarded.repair_policy == self.repair
-                    && guarded.ignore_keys == self.ignore_keys
+                    && guarded.settings.repair == self.repair
+                    && guarded.settings.ignore_keys == self.ignore_keys
                     && guarded.profile == self.profile
                 {
                     continue;
@@ -469,12 +477,17 @@ impl RouterGuard {
                 .annotations
                 .as_ref()
                 .is_some_and(|hints| hints.destructive_hint == Some(true));
+            let awareness = self.known_good.as_ref().and_then(|known_good| {
+                known_good.awareness(
+                    &Contract::from_definition(&route.attr),
+                    &AwarenessConfig::default(),
+                )
+            });
             let guard = NativeTool::new(
                 name.to_string(),
                 args,
                 limits,
-                self.render.clone(),
-                self.audit,
+                self.settings(awareness),
                 self.schema,
                 Arc::clone(&schema),
             )
@@ -484,16 +497,10 @@ impl RouterGuard {
                     hints.idempotent_hint == Some(true) || hints.read_only_hint == Some(true)
                 }),
             )
-            .lenient(self.repair, destructive, self.ignore_keys.clone())
+            .destructive(destructive)
             .advertised_as(self.profile)
             .read_by(self.readers.get(name.as_ref()).copied());
-            let awareness = self.known_good.as_ref().and_then(|known_good| {
-                known_good.awareness(
-                    &Contract::from_definition(&route.attr),
-                    &AwarenessConfig::default(),
-                )
-            });
-            let guard = Arc::new(guard.aware_of(awareness));
+            let guard = Arc::new(guard);
             register(&schema, &guard);
             route.attr.input_schema = schema;
             let inner = Arc::clone(&route.call);
@@ -613,18 +620,16 @@ pub enum GuardError {
 }
 
 /// One guarded native tool: what its calls are checked against and how its results are cut.
+/// Its calls run the one pipeline ([`call`](crate::call)): [`admit`] before the tool's own
+/// future, [`Completion::finish`] after it.
 struct NativeTool {
-    name: String,
-    args: SchemaArgs,
+    /// How its arguments are checked.
+    check: SchemaCheck,
+    /// How its calls are answered: render options, contract awareness, audit, repair, ignored keys.
+    settings: CallSettings,
     limits: ResultLimits,
-    render: RenderOptions,
-    /// The example shown in rejections; `null` when none could be built and proven, and then
-    /// rejections show none.
-    example: Value,
     filters: Vec<Filter>,
     paging: Vec<&'static str>,
-    /// Whether calls that do not validate are let through, and logged.
-    audit: bool,
     /// How the schema was read (whether formats are asserted).
     schema_options: SchemaOptions,
     /// The schema the route advertises, kept so that its address identifies the route as
@@ -638,20 +643,11 @@ struct NativeTool {
     repeatable: bool,
     /// The loop breaker's memory and the pending repairs, shared by the guard's tools.
     operations: Arc<Operations>,
-    /// The tool's changes since the known-good contracts, when it has any.
-    awareness: Option<Awareness>,
-    /// The guard's repair policy, and whether it applies to this tool.
-    repair_policy: RepairPolicy,
-    repair: bool,
-    /// The keys dropped from the arguments before they are checked.
-    ignore_keys: IgnoreKeys,
     /// Under a profile that makes every property required: the portable schema the calls are
     /// read against (a `null` for an optional property is the property left out).
     openai_reading: Option<JsonObject>,
     /// The profile its guard advertises the schemas in.
     profile: SchemaProfile,
-    /// The tool's own reading of its arguments, when it is known (see [`reading`](super::reading)).
-    reader: Option<ArgsReader>,
 }
 
 type Inner<S> = rmcp::handler::server::tool::DynCallToolHandler<S>;
@@ -663,8 +659,7 @@ impl NativeTool {
         name: String,
         args: SchemaArgs,
         limits: ResultLimits,
-        render: RenderOptions,
-        audit: bool,
+        settings: CallSettings,
         schema_options: SchemaOptions,
         schema: Arc<JsonObject>,
     ) -> Self {
@@ -680,28 +675,25 @@ impl NativeTool {
             }
         }
         Self {
-            example: args.example().cloned().unwrap_or(Value::Null),
             checked_schema: Value::Object(args.schema().clone()),
             telemetry: ToolTelemetry::new(&name),
             repeatable: false,
             operations: Arc::default(),
-            awareness: None,
-            repair_policy: RepairPolicy::Off,
-            repair: false,
-            ignore_keys: IgnoreKeys::new(),
             openai_reading: None,
             profile: SchemaProfile::Portable,
-            reader: None,
-            name,
-            args,
+            check: SchemaCheck::new(name, args),
+            settings,
             limits,
-            render,
             filters,
             paging,
-            audit,
             schema_options,
             _schema: schema,
         }
+    }
+
+    /// The tool's name.
+    fn name(&self) -> &str {
+        &self.check.name
     }
 
     /// This tool, its calls observed by `operations`; `repeatable` when it may run twice
@@ -712,18 +704,9 @@ impl NativeTool {
         self
     }
 
-    /// This tool, its rejections carrying `awareness` of its changes.
-    fn aware_of(mut self, awareness: Option<Awareness>) -> Self {
-        self.awareness = awareness;
-        self
-    }
-
-    /// This tool, its calls repaired as `policy` says for a tool `destructive` or not, and
-    /// the keys `ignore_keys` declares dropped.
-    fn lenient(mut self, policy: RepairPolicy, destructive: bool, ignore_keys: IgnoreKeys) -> Self {
-        self.repair_policy = policy;
-        self.repair = policy.applies(destructive);
-        self.ignore_keys = ignore_keys;
+    /// This tool, annotated `destructive` or not (a repair policy may spare it).
+    fn destructive(mut self, destructive: bool) -> Self {
+        self.check.destructive = destructive;
         self
     }
 
@@ -731,144 +714,58 @@ impl NativeTool {
     fn advertised_as(mut self, profile: SchemaProfile) -> Self {
         self.profile = profile;
         // Audited, the tool keeps its own schema, and its calls their nulls.
-        self.openai_reading = (profile.null_is_absent() && !self.audit)
-            .then(|| SchemaProfile::Portable.advertise(self.args.schema()));
+        self.openai_reading = (profile.null_is_absent() && !self.settings.audit)
+            .then(|| SchemaProfile::Portable.advertise(self.check.args.schema()));
         self
     }
 
     /// This tool, a call its schema refuses let through when `reader` reads it as sent.
     fn read_by(mut self, reader: Option<ArgsReader>) -> Self {
-        self.reader = reader;
+        self.check.reader = reader;
         self
     }
 
-    /// Whether the tool's own type takes `value`, which its schema refused: logged when it
-    /// does, through the audit target, with the issues the schema found.
-    fn taken_by_the_tool(&self, value: &Value, report: &crate::validation::Report) -> bool {
-        let (Some(read), Value::Object(arguments)) = (self.reader, value) else {
-            return false;
-        };
-        let taken = super::reading::taken_as_sent(read, arguments, &self.args.grounds(value));
-        if taken {
-            taken_log(&self.name, report);
-        }
-        taken
+    /// How a call of this tool is served, by `caller`.
+    fn served<'a>(&'a self, caller: Who<'a>) -> Served<'a> {
+        Served::operated(&self.settings, &self.operations, self.facts(), caller)
+            .read_against(self.openai_reading.as_ref())
     }
 
-    /// Drops the keys this tool ignores from `arguments`, except the properties its schema
-    /// declares, and the `null`s its profile reads as left out; how many keys were ignored.
-    fn drop_ignored(&self, arguments: &mut JsonObject) -> usize {
-        if let Some(portable) = &self.openai_reading {
-            crate::profile::read_openai_call(arguments, portable);
-        }
-        if self.ignore_keys.is_empty() {
-            return 0;
-        }
-        let declared = self
-            .args
-            .schema()
-            .get("properties")
-            .and_then(Value::as_object);
-        let before = arguments.len();
-        arguments.retain(|key, _| {
-            !self.ignore_keys.matches(key) || declared.is_some_and(|d| d.contains_key(key))
-        });
-        before - arguments.len()
-    }
-
-    /// A call: rejected when its arguments do not validate, else the tool's own call, its
-    /// result cut to the limits. Without limits a valid call is the tool's own future.
+    /// A call: through the pipeline to the tool's own call, its result cut to the limits.
+    /// Without limits a valid call is the tool's own future.
     fn call<'a, S: Send + Sync + 'static>(
         self: &Arc<Self>,
         inner: &Arc<Inner<S>>,
         mut ctx: ToolCallContext<'a, S>,
     ) -> CallFuture<'a> {
         // A call without arguments is checked as `{}`, and reaches the tool as it came.
-        let mut sent = ctx.arguments.take();
+        let sent = ctx.arguments.take();
         let was_sent = sent.is_some();
-        let ignored = sent
-            .as_mut()
-            .map_or(0, |arguments| self.drop_ignored(arguments));
-        let mut value = Value::Object(sent.unwrap_or_default());
-        // Who calls is read only when it counts: a rate limit, a rejection waiting for its
-        // repair, or this call rejected (below).
-        let caller = if self.operations.wants_caller() {
-            super::caller_of(&ctx.request_context)
-        } else {
-            None
+        let admitted = {
+            let request = &ctx.request_context;
+            let ask = || super::caller_of(request);
+            let served = self.served(Who::Ask(&ask));
+            call::admit(
+                &self.check,
+                &served,
+                Value::Object(sent.unwrap_or_default()),
+                |_| None,
+            )
         };
-        // The arguments are digested for the loop breaker only when they are rejected.
-        let mut call = self.operations.start(&self.telemetry, caller, None);
-        if let Some(mut limited) = self.operations.over_limit(&self.name, caller, &self.render) {
-            self.operations.finish(&call, &self.facts(), &mut limited);
-            return Box::pin(ready(Ok(super::call_result(limited).into())));
-        }
-        let mut repairs = Vec::new();
-        let checked = {
-            let _in_span = call.span.enter();
-            let checked = self.args.check(&value);
-            // Repaired only once found wrong, then checked again: a call that needs no repair
-            // pays nothing for it.
-            match checked {
-                Err(_) if self.repair => match self.args.repair(&value) {
-                    Some((fixed, made)) => {
-                        value = fixed;
-                        repairs = made;
-                        if !self.render.echo_values {
-                            withhold(&mut repairs);
-                        }
-                        self.args.check(&value)
-                    }
-                    None => checked,
-                },
-                checked => checked,
-            }
-        };
-        // Refused by the schema, a call may still be one the tool's own type reads: asked
-        // only now, so that a valid call pays nothing for it.
-        let checked = match checked {
-            Err(report) if self.taken_by_the_tool(&value, &report) => Ok(()),
-            checked => checked,
-        };
-        let leniency = Leniency {
-            repairs: repairs.iter().map(|r| (r.path.clone(), r.kind)).collect(),
-            ignored,
-        };
-        if checked.is_err() && !self.audit {
-            let caller = caller.or_else(|| super::caller_of(&ctx.request_context));
-            self.operations
-                .rejected_with(&mut call, caller, &self.name, &value);
-        }
-        if let (true, Value::Object(arguments)) = (was_sent, value) {
-            ctx.arguments = Some(arguments);
-        }
-        if let Err(report) = checked {
-            if self.audit {
-                {
-                    let _in_span = call.span.enter();
-                    audit_log(&self.name, &report, true);
+        match admitted {
+            Admitted::Answered(output) => Box::pin(ready(Ok(super::call_result(output).into()))),
+            Admitted::Pass(pass) => {
+                let (arguments, completion) = pass.split();
+                if was_sent {
+                    ctx.arguments = Some(arguments);
                 }
-                return self.run(inner, ctx, call, repairs, leniency);
+                Box::pin(Running {
+                    tool: Arc::clone(self),
+                    future: inner(ctx),
+                    completion: Some(completion),
+                })
             }
-            let rejection =
-                Rejection::new(&self.name, &report, &ArgsInfo::UNDECLARED, &self.example)
-                    .with_contract(self.awareness.as_ref().map(|awareness| {
-                        ContractNotice::new(awareness, &awareness.relevance(&JsonObject::new()))
-                    }));
-            let mut output = CallOutput::rejection(&rejection, &self.render).leniency(
-                &self.name,
-                &repairs,
-                ignored,
-                &self.render,
-            );
-            // The arguments as checked, for the corrected call should the call come again.
-            let checked = ctx.arguments.take().unwrap_or_default();
-            output.keep_arguments(Value::Object(checked));
-            self.operations.finish(&call, &self.facts(), &mut output);
-            let result = super::call_result(output);
-            return Box::pin(ready(Ok(result.into())));
         }
-        self.run(inner, ctx, call, repairs, leniency)
     }
 
     /// What the operations layer knows of this tool.
@@ -876,66 +773,42 @@ impl NativeTool {
         ToolFacts {
             telemetry: &self.telemetry,
             schema: &self.checked_schema,
-            example: &self.example,
+            example: &self.check.example,
             repeatable: self.repeatable,
-            format: self.render.format,
-            echo_values: self.render.echo_values,
+            format: self.settings.render.format,
+            echo_values: self.settings.render.echo_values,
         }
     }
 
-    /// The tool's own call, its result cut to the limits, observed as `call`.
-    fn run<'a, S: Send + Sync + 'static>(
-        self: &Arc<Self>,
-        inner: &Arc<Inner<S>>,
-        ctx: ToolCallContext<'a, S>,
-        call: Observed,
-        repairs: Vec<Repair>,
-        leniency: Leniency,
-    ) -> CallFuture<'a> {
-        Box::pin(Running {
-            tool: Arc::clone(self),
-            future: inner(ctx),
-            call,
-            repairs,
-            leniency,
-        })
-    }
-
-    /// The tool's response to a call observed as `call`: recorded, classified in `_meta`
-    /// when it failed, cut to the limits, and told of the repairs made to its arguments.
-    fn complete(
-        &self,
-        call: &Observed,
-        response: CallToolResponse,
-        repairs: &[Repair],
-        leniency: Leniency,
-    ) -> CallToolResponse {
+    /// The tool's response to a call: completed by the pipeline (recorded, counted), cut to
+    /// the limits, and told of the repairs made to its arguments. The tool's own error
+    /// result comes back as the tool wrote it, its classification only in telemetry.
+    fn complete(&self, completion: Completion, response: CallToolResponse) -> CallToolResponse {
         let CallToolResponse::Complete(result) = response else {
             return response;
         };
         let failed = result.is_error == Some(true);
-        let mut output = CallOutput::text(Vec::new());
-        output.is_error = failed;
-        output.leniency = leniency;
-        // Recorded and counted; the tool's own error result is not added to: it comes back as
-        // the tool wrote it, its classification only in telemetry.
-        self.operations.finish(call, &self.facts(), &mut output);
+        let mut recorded = CallOutput::text(Vec::new());
+        recorded.is_error = failed;
+        let repairs = completion.repairs.clone();
+        let served = self.served(Who::Known(None));
+        let _ = completion.finish(&served, self.name(), recorded, false);
         let mut result = if failed || self.limits.is_none() {
             result
         } else {
             self.present(result)
         };
         if !repairs.is_empty() {
-            let notice = RepairNotice::new(&self.name, repairs);
+            let notice = RepairNotice::new(self.name(), &repairs);
             result
                 .content
                 .push(ContentBlock::text(crate::render::repairs(
                     &notice,
-                    &self.render,
+                    &self.settings.render,
                 )));
             result.meta.get_or_insert_with(Default::default).insert(
                 super::REPAIRS_META_KEY.to_owned(),
-                crate::render::repairs_value(repairs),
+                crate::render::repairs_value(&repairs),
             );
         }
         CallToolResponse::Complete(result)
@@ -986,12 +859,12 @@ impl NativeTool {
         if head < first.len() {
             let notice = crate::render::byte_cut(
                 &ByteCut {
-                    tool: &self.name,
+                    tool: self.name(),
                     shown: head,
                     total: first.len(),
                     advice: refine_advice_with(&self.filters),
                 },
-                &self.render,
+                &self.settings.render,
             );
             // A structured string (rmcp's `Json<String>`) is cut where it is kept too, for the
             // same reason as a structured list.
@@ -1026,7 +899,7 @@ impl NativeTool {
             return None;
         }
         let truncated = Truncated {
-            tool: &self.name,
+            tool: self.name(),
             shown,
             total,
             limit: limit.min(total),
@@ -1039,7 +912,7 @@ impl NativeTool {
             self.filters.clone(),
             self.paging.clone(),
         );
-        Some(crate::render::truncation(&notice, &self.render))
+        Some(crate::render::truncation(&notice, &self.settings.render))
     }
 }
 
@@ -1050,9 +923,8 @@ impl NativeTool {
 struct Running<'a> {
     tool: Arc<NativeTool>,
     future: CallFuture<'a>,
-    call: Observed,
-    repairs: Vec<Repair>,
-    leniency: Leniency,
+    /// Taken when the response is ready.
+    completion: Option<Completion>,
 }
 
 impl Future for Running<'_> {
@@ -1060,48 +932,20 @@ impl Future for Running<'_> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
-        let _in_span = this.call.span.enter();
+        let in_span = this
+            .completion
+            .as_ref()
+            .and_then(|completion| completion.call.as_ref())
+            .map(|call| call.span.enter());
         let response = match this.future.as_mut().poll(cx) {
             Poll::Ready(Ok(response)) => response,
             Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
             Poll::Pending => return Poll::Pending,
         };
-        let leniency = std::mem::take(&mut this.leniency);
-        Poll::Ready(Ok(this.tool.complete(
-            &this.call,
-            response,
-            &this.repairs,
-            leniency,
-        )))
-    }
-}
-
-/// Logs a call the schema refused and the tool's own type reads, let through: its tool and the
-/// path and code of each issue the schema found, never a value (target `guardrails::audit`).
-fn taken_log(tool: &str, report: &crate::validation::Report) {
-    use std::fmt::Write as _;
-    let mut issues = String::new();
-    for issue in report.issues() {
-        if !issues.is_empty() {
-            issues.push_str(", ");
+        drop(in_span);
+        match this.completion.take() {
+            Some(completion) => Poll::Ready(Ok(this.tool.complete(completion, response))),
+            None => Poll::Ready(Ok(response)),
         }
-        let _ = write!(issues, "{}:{}", issue.location(), issue.code);
-    }
-    tracing::warn!(
-        target: "guardrails::audit",
-        tool,
-        issues = report.issues().len() + report.omitted(),
-        codes = ?issues,
-        let_through = true,
-        read_by = "the tool's own type",
-        "a call the schema refuses and the tool's own type reads",
-    );
-}
-
-/// Receipts that show no value: what a server that echoes none says of each.
-fn withhold(repairs: &mut [Repair]) {
-    for repair in repairs {
-        "(withheld)".clone_into(&mut repair.sent);
-        "(withheld)".clone_into(&mut repair.read_as);
     }
 }

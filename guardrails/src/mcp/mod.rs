@@ -76,7 +76,7 @@
 mod guard;
 #[cfg(feature = "http")]
 mod http;
-mod reading;
+pub(crate) mod reading;
 mod stdio;
 
 use std::borrow::Cow;
@@ -94,11 +94,12 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
+use crate::call::{Served, Tool};
 use crate::profile::SchemaProfile;
 use crate::render::RenderOptions;
 use crate::server::{Server, UnknownTool};
 use crate::text::cut;
-use crate::tool::{CallOutput, CallSettings, Tool, ToolSpec};
+use crate::tool::{CallOutput, CallSettings, ToolSpec};
 
 /// The most characters of an unknown method's name that an error echoes back.
 const MAX_METHOD_CHARS: usize = 64;
@@ -268,8 +269,9 @@ where
         let shared = Arc::clone(&shared);
         Box::pin(async move {
             let (tool, settings) = &*shared;
-            let arguments = ctx.arguments.unwrap_or_default();
-            let output = tool.call(ctx.service, arguments, settings).await;
+            let arguments = Value::Object(ctx.arguments.unwrap_or_default());
+            let served = Served::detached(settings);
+            let output = tool.call(ctx.service, arguments, &served).await;
             Ok(call_result(output).into())
         })
     })
@@ -413,24 +415,24 @@ impl<S: Send + Sync + 'static> ServerHandler for Server<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name: Cow<'static, str> = request.name;
-        let mut arguments = request.arguments.unwrap_or_default();
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
         // Only a server that serves some client the openai profile reads the client's name.
-        if self.may_read_openai_calls()
+        let portable = if self.may_read_openai_calls()
             && self
                 .profile_for(client_name(&context).as_deref())
                 .null_is_absent()
             && let Some(spec) = self.spec(&name)
         {
-            let portable = advertised(
+            Some(advertised(
                 spec.input_schema().as_object(),
                 SchemaProfile::Portable,
                 true,
-            );
-            crate::profile::read_openai_call(&mut arguments, &portable);
-        }
-        let arguments = Value::Object(arguments);
+            ))
+        } else {
+            None
+        };
         let output = self
-            .call_from(&name, arguments, caller_of(&context))
+            .call_from(&name, arguments, caller_of(&context), portable.as_deref())
             .await?;
         Ok(call_result(output).into())
     }

@@ -167,14 +167,12 @@ impl Operations {
     /// Whether a call that is not rejected needs to know who makes it: a rate limit is kept
     /// per caller, and a rejection waits for its repair. A rejected call always does (see
     /// [`Operations::rejected_with`]).
-    #[cfg(feature = "rmcp")]
     pub(crate) fn wants_caller(&self) -> bool {
         !self.limits.is_empty() || self.repairs.any_pending()
     }
 
     /// Gives the loop breaker and the repair count the caller and the arguments of a rejected
     /// call started without them.
-    #[cfg(feature = "rmcp")]
     pub(crate) fn rejected_with(
         &self,
         call: &mut Observed,

@@ -142,7 +142,6 @@ impl FromStr for SchemaProfile {
 /// property that is optional there and does not accept `null` itself is the property left
 /// out, and a map sent as the array of `{"key", "value"}` entries the profile advertises is
 /// the map. At every depth the schema names. Returns how many values were read so.
-#[cfg(feature = "rmcp")]
 pub(crate) fn read_openai_call(
     arguments: &mut Map<String, Value>,
     portable: &Map<String, Value>,
@@ -150,7 +149,6 @@ pub(crate) fn read_openai_call(
     read_object(arguments, portable, 0)
 }
 
-#[cfg(feature = "rmcp")]
 fn read_object(
     object: &mut Map<String, Value>,
     schema: &Map<String, Value>,
@@ -186,7 +184,6 @@ fn read_object(
     read
 }
 
-#[cfg(feature = "rmcp")]
 fn read_value(value: &mut Value, schema: &Value, depth: usize) -> usize {
     // An option's schema is `anyOf [T, null]`: read the value as `T`.
     let schema = match schema.get("anyOf").and_then(Value::as_array) {
@@ -219,7 +216,6 @@ fn read_value(value: &mut Value, schema: &Value, depth: usize) -> usize {
 
 /// A map (an object schema with `additionalProperties` and no properties) sent as the array of
 /// `{"key", "value"}` entries the `OpenAI` profile advertises for it.
-#[cfg(feature = "rmcp")]
 fn entries_as_map(items: &[Value], schema: &Value) -> Option<Map<String, Value>> {
     let is_map = schema
         .get("additionalProperties")
@@ -384,7 +380,6 @@ mod tests {
         );
     }
 
-    #[cfg(feature = "rmcp")]
     #[test]
     fn a_call_made_as_openai_advertises_is_read_as_the_strict_schema_expects() {
         let strict = strict();
@@ -410,7 +405,6 @@ mod tests {
         ));
     }
 
-    #[cfg(feature = "rmcp")]
     #[test]
     fn a_required_null_is_left_for_the_check_to_refuse() {
         let portable = SchemaProfile::Portable.advertise(&strict());

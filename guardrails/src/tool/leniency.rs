@@ -4,10 +4,6 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
-
-use crate::validation::ArgsInfo;
-
 /// Which tools' calls are repaired: a number, a boolean, an array or an object sent as a
 /// string where the field's type leaves one reading of it (see
 /// [`Repair`](crate::validation::Repair) for exactly what is and is never repaired).
@@ -117,17 +113,4 @@ pub(crate) fn matches_any(
         .iter()
         .any(|p| !p.as_ref().is_empty() && key.starts_with(p.as_ref()))
         || names.iter().any(|n| n.as_ref() == key)
-}
-
-/// Drops from `arguments` the keys `ignored` says to, except a field `info` declares; how many
-/// were dropped.
-pub(crate) fn drop_ignored(
-    arguments: &mut Map<String, Value>,
-    info: &ArgsInfo,
-    ignored: impl Fn(&str) -> bool,
-) -> usize {
-    let before = arguments.len();
-    arguments
-        .retain(|key, _| !ignored(key) || info.fields.iter().any(|f| !f.skipped && f.name == key));
-    before - arguments.len()
 }

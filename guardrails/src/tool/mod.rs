@@ -18,7 +18,7 @@
 //! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`](crate::StateRef).
 
 pub(crate) mod budget;
-mod conformance;
+pub(crate) mod conformance;
 pub mod cursor;
 pub(crate) mod leniency;
 mod name;
@@ -33,6 +33,6 @@ pub(crate) mod spec;
 pub use name::{MAX_TOOL_NAME_CHARS, is_valid_tool_name};
 pub(crate) use output::CallOutput;
 pub use run::BoxFuture;
-pub(crate) use run::{CallSettings, Tool};
+pub(crate) use run::CallSettings;
 pub(crate) use spec::ToolSpec;
 pub use spec::{AgentLimit, Annotations, TeachFn, Teaching};

@@ -162,6 +162,16 @@ impl CallOutput {
         self
     }
 
+    /// This output, counting `repairs` for telemetry without a receipt: a native tool's result
+    /// gets its receipts where it is written.
+    pub(crate) fn count_repairs(mut self, repairs: &[Repair]) -> Self {
+        self.leniency.repairs = repairs
+            .iter()
+            .map(|repair| (repair.path.clone(), repair.kind))
+            .collect();
+        self
+    }
+
     /// The rendered `error` of tool `tool`.
     #[must_use]
     pub fn tool_error(tool: &str, error: &ToolError, options: &RenderOptions) -> Self {

@@ -1,36 +1,19 @@
-//! The call pipeline: the one path every call of a tool takes.
-//!
-//! ```text
-//! arguments ─► validate ─┬─ invalid ─► rendered report (isError: true); the handler never runs
-//!                        ▼
-//!             handler(state, typed args) ─┬─ Err(ToolError) / panic ─► rendered error
-//!                                         ▼
-//!             present: agent limit, serialize what is shown, byte cap, output check
-//! ```
-//!
-//! The pipeline knows nothing of transports: it turns a map of arguments into a [`CallOutput`],
-//! which the rmcp adapter (feature `rmcp`) turns into an MCP result.
+//! What a tool's pipeline is given and what generated code needs around it: the settings of
+//! a tool's calls, where a tool finds its state, the presenter's type, how a synchronous
+//! handler runs, and how a handler's return type becomes an outcome. The pipeline itself is
+//! [`call`](crate::call).
 
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 
-use futures_util::FutureExt as _;
-use serde_json::{Map, Value};
-
-use super::cursor::{CURSOR_FIELD, Page};
-use super::leniency::{IgnoreKeys, RepairPolicy, drop_ignored, matches_any};
-use super::output::CallOutput;
+use super::leniency::{IgnoreKeys, RepairPolicy};
 pub use super::presenter::Presented;
-use super::presenter::present_page;
 use super::spec::ToolSpec;
 use crate::contract::Awareness;
-use crate::message::{ContractNotice, Failure, Rejection, ToolError};
-use crate::present::Truncate;
 use crate::render::RenderOptions;
-use crate::validation::{Cx, Issue, Report, ToolArgs};
+use crate::validation::Report;
 
-/// A boxed future that can move between threads, as tools return from [`Tool::call`].
+/// A boxed future that can move between threads, as tools return from [`Tool::call`](crate::Tool::call).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Where a tool finds the state it declares: a tool whose handler takes `&AppState` runs on any
@@ -145,214 +128,12 @@ impl From<RenderOptions> for CallSettings {
     }
 }
 
-/// A guarded tool on server state `S`. Implemented by `#[tool]`, which turns a function into a
-/// value of a type that implements this trait.
-pub trait Tool<S>: Send + Sync + 'static {
-    /// The tool's definition and guardrails.
-    fn spec(&self) -> &'static ToolSpec;
-
-    /// Runs one call: validate, run the handler, present. Never panics, whatever the input or
-    /// the handler does.
-    fn call<'a>(
-        &'a self,
-        state: &'a S,
-        arguments: Map<String, Value>,
-        settings: &'a CallSettings,
-    ) -> BoxFuture<'a, CallOutput>;
-}
-
 /// The message of the error a panicking handler is reported as. It says nothing of the panic:
 /// its payload may hold internals.
-const PANIC_MESSAGE: &str = "The tool failed unexpectedly while handling this call.";
+pub(crate) const PANIC_MESSAGE: &str = "The tool failed unexpectedly while handling this call.";
 
 /// The presenter of a tool's output: generated code passes the one its options call for.
 pub type Presenter<O> = fn(&'static ToolSpec, O, &RenderOptions) -> Presented;
-
-/// The pipeline of one call; generated code passes the handler and the presenter.
-pub async fn run<A, O, F, Fut>(
-    spec: &'static ToolSpec,
-    settings: &CallSettings,
-    arguments: Map<String, Value>,
-    handler: F,
-    present: Presenter<O>,
-) -> CallOutput
-where
-    A: ToolArgs,
-    F: FnOnce(A) -> Fut,
-    Fut: Future<Output = Result<O, ToolError>>,
-{
-    pipeline(spec, settings, arguments, None, 0, handler, present).await
-}
-
-/// The pipeline of one call of a `paged` tool: the `cursor` argument is taken out before the
-/// arguments are validated (the handler never sees it), checked against the other arguments,
-/// and the output is presented from the page it points to.
-pub async fn run_paged<A, O, F, Fut>(
-    spec: &'static ToolSpec,
-    settings: &CallSettings,
-    mut arguments: Map<String, Value>,
-    handler: F,
-) -> CallOutput
-where
-    A: ToolArgs,
-    O: Truncate,
-    F: FnOnce(A) -> Fut,
-    Fut: Future<Output = Result<O, ToolError>>,
-{
-    let cursor = arguments.remove(CURSOR_FIELD);
-    // The keys the tool ignores go before the cursor is bound to the call: a client's own key
-    // that changes on every call must not make every cursor belong to another call.
-    let ignored = drop_declared::<A>(spec, settings, &mut arguments);
-    let (page, issue) = match Page::of_call(spec.name(), &arguments, cursor.as_ref()) {
-        Ok(page) => (page, None),
-        Err(issue) => (Page::first(&arguments), Some(*issue)),
-    };
-    let present =
-        move |spec, output, options: &RenderOptions| present_page(spec, output, options, page);
-    pipeline(spec, settings, arguments, issue, ignored, handler, present).await
-}
-
-/// Drops the keys the tool or the server ignores from `arguments`, except the fields `A`
-/// declares; how many were dropped. A tool that declares none pays two emptiness tests.
-fn drop_declared<A: ToolArgs>(
-    spec: &ToolSpec,
-    settings: &CallSettings,
-    arguments: &mut Map<String, Value>,
-) -> usize {
-    let (prefixes, names) = spec.ignored_keys();
-    if prefixes.is_empty() && names.is_empty() && settings.ignore_keys.is_empty() {
-        return 0;
-    }
-    drop_ignored(arguments, A::info(), |key| {
-        matches_any(key, prefixes, names) || settings.ignore_keys.matches(key)
-    })
-}
-
-/// Validate, then the handler, then the presenter; `issue` is one more issue found before
-/// validation (in an argument the arguments type does not declare); `ignored_before`, the keys
-/// the tool ignores already dropped.
-async fn pipeline<A, O, F, Fut, P>(
-    spec: &'static ToolSpec,
-    settings: &CallSettings,
-    mut arguments: Map<String, Value>,
-    issue: Option<Issue>,
-    ignored_before: usize,
-    handler: F,
-    present: P,
-) -> CallOutput
-where
-    A: ToolArgs,
-    F: FnOnce(A) -> Fut,
-    Fut: Future<Output = Result<O, ToolError>>,
-    P: FnOnce(&'static ToolSpec, O, &RenderOptions) -> Presented,
-{
-    let options = &settings.render;
-    // Contract awareness: only a tool whose contract changed has any, so every other tool
-    // pays this one `None` check. Which arguments were sent is noted before validation takes
-    // them.
-    let aware = settings
-        .contract
-        .as_ref()
-        .map(|contract| (contract, contract.relevance(&arguments)));
-    let notice = || aware.as_ref().map(|(c, r)| ContractNotice::new(c, r));
-    let cx = if options.echo_values {
-        Cx::new()
-    } else {
-        Cx::withholding_values()
-    };
-    // Declared leniency: keys the tool or the server ignores are dropped, and slips are
-    // repaired where declared. A tool that declares neither pays two emptiness tests and a
-    // flag.
-    let ignored = ignored_before + drop_declared::<A>(spec, settings, &mut arguments);
-    let repair = spec
-        .repair()
-        .unwrap_or(settings.repair)
-        .applies(spec.annotations().destructive == Some(true));
-    let cx = cx.repairing(repair);
-    // Audited, the call as sent is kept to be read by serde should it not validate.
-    let sent = settings.audit.then(|| Value::Object(arguments.clone()));
-    let (validated, repairs) = A::validate_repairing(arguments, cx);
-    let validated = match (validated, issue) {
-        (Ok(args), None) => Ok(args),
-        (Ok(_), Some(issue)) => {
-            let mut report = Report::new();
-            report.push(issue);
-            Err(report)
-        }
-        (Err(mut report), Some(issue)) => {
-            report.push(issue);
-            Err(report)
-        }
-        (Err(report), None) => Err(report),
-    };
-    let validated = match (validated, sent) {
-        (Err(report), Some(sent)) => {
-            let unchecked = A::from_value_unchecked(sent);
-            audit_log(spec.name(), &report, unchecked.is_some());
-            unchecked.ok_or(report)
-        }
-        (validated, _) => validated,
-    };
-    let args = match validated {
-        Ok(args) => args,
-        Err(report) => {
-            let rejection = Rejection::new(spec.name(), &report, A::info(), spec.example())
-                .with_contract(notice());
-            let output = CallOutput::rejection(&rejection, options);
-            return output.leniency(spec.name(), &repairs, ignored, options);
-        }
-    };
-    let outcome = handle(spec, options, args, handler, present)
-        .await
-        .and_then(|output| match &output.structured {
-            Some(structured) if settings.check_output_schema => {
-                super::conformance::check(spec, structured).map(|()| output)
-            }
-            _ => Ok(output),
-        });
-    let output = match outcome {
-        Ok(output) => output,
-        Err(error) => {
-            let annotate = aware.as_ref().is_some_and(|(c, _)| c.all_errors()) && error.is_error();
-            let failure = Failure::new(spec.name(), &error).with_contract(if annotate {
-                notice()
-            } else {
-                None
-            });
-            CallOutput::failure(&failure, options)
-        }
-    };
-    output.leniency(spec.name(), &repairs, ignored, options)
-}
-
-/// The pipeline after validation: the handler, then the presenter.
-async fn handle<A, O, F, Fut, P>(
-    spec: &'static ToolSpec,
-    options: &RenderOptions,
-    args: A,
-    handler: F,
-    present: P,
-) -> Presented
-where
-    F: FnOnce(A) -> Fut,
-    Fut: Future<Output = Result<O, ToolError>>,
-    P: FnOnce(&'static ToolSpec, O, &RenderOptions) -> Presented,
-{
-    // The handler's future may hold references into the state; a panic leaves nothing
-    // half-updated that this pipeline would read again, so asserting unwind safety is sound here.
-    let outcome = AssertUnwindSafe(async move { handler(args).await })
-        .catch_unwind()
-        .await;
-    match outcome {
-        Ok(Ok(output)) => {
-            // A `Serialize` implementation of the output can panic too.
-            std::panic::catch_unwind(AssertUnwindSafe(|| present(spec, output, options)))
-                .unwrap_or_else(|_| Err(ToolError::internal(PANIC_MESSAGE)))
-        }
-        Ok(Err(error)) => Err(error),
-        Err(_panic) => Err(ToolError::internal(PANIC_MESSAGE)),
-    }
-}
 
 /// Runs a synchronous handler where it cannot stall other calls. On a multi-threaded tokio
 /// runtime (what `#[tokio::main]` starts, and what a server is served on) the handler runs in

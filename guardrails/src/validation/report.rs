@@ -170,10 +170,8 @@ pub struct Report {
     /// What the validator is sure some unknown keys meant, in the structured form the
     /// corrected call of a repeated call applies ([`correction`](super::correction)); the
     /// issues word the same in text.
-    /// Boxed: a report sits in every validation pass, and a valid call moves it around
-    /// without ever making one.
     #[serde(skip)]
-    suggestions: Option<Box<Vec<Suggestion>>>,
+    suggestions: Vec<Suggestion>,
 }
 
 impl Report {
@@ -183,20 +181,18 @@ impl Report {
         Self {
             issues: Vec::new(),
             omitted: 0,
-            suggestions: None,
+            suggestions: Vec::new(),
         }
     }
 
     /// Notes what the validator is sure an unknown key meant.
     pub(crate) fn suggest(&mut self, suggestion: Suggestion) {
-        self.suggestions
-            .get_or_insert_with(Box::default)
-            .push(suggestion);
+        self.suggestions.push(suggestion);
     }
 
     /// What the validator is sure the unknown keys meant.
     pub(crate) fn suggestions(&self) -> &[Suggestion] {
-        self.suggestions.as_deref().map_or(&[], Vec::as_slice)
+        &self.suggestions
     }
 
     /// Adds an issue; past [`MAX_KEPT_ISSUES`] it is only counted.
