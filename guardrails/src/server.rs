@@ -643,7 +643,7 @@ impl<S: Send + Sync + 'static> Server<S> {
 }
 
 /// Why a server refuses the tool `spec`, whose own example `report` rejects.
-fn example_refusal(spec: &ToolSpec, report: &crate::Report) -> String {
+fn example_refusal(spec: &ToolSpec, report: &crate::validation::Report) -> String {
     let example = serde_json::to_string(spec.built_example()).unwrap_or_default();
     let mut out = format!(
         "the example of tool `{}` fails its own validation, so every rejection would show a call that is rejected again: {}",

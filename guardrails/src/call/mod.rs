@@ -25,6 +25,8 @@
 
 pub(crate) mod derived;
 #[cfg(feature = "rmcp")]
+pub(crate) mod reading;
+#[cfg(feature = "rmcp")]
 pub(crate) mod schema;
 
 use std::future::Future;

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
+use super::reading::{ArgsReader, taken_as_sent};
 use super::{Check, Checked, Refused};
-use crate::mcp::reading::{ArgsReader, taken_as_sent};
 use crate::tool::leniency::RepairPolicy;
 use crate::tool::run::audit_log;
 use crate::validation::{ArgsInfo, Cx, Repair, Report, SchemaArgs};
@@ -18,7 +18,7 @@ pub(crate) struct SchemaCheck {
     /// Whether the tool is annotated destructive (a repair policy may spare it).
     pub(crate) destructive: bool,
     /// The tool's own reading of its arguments, when it is known (see
-    /// [`reading`](crate::mcp::reading)).
+    /// [`reading`](super::reading)).
     pub(crate) reader: Option<ArgsReader>,
 }
 

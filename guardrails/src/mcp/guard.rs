@@ -28,7 +28,7 @@ use crate::tool::budget::{Budget, Cut};
 use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
-use super::reading::ArgsReader;
+use crate::call::reading::ArgsReader;
 
 /// Guards every tool of an rmcp `ToolRouter`, rendering messages as XML-style tags: the
 /// router, with each tool's `inputSchema` made strict and its arguments checked against it

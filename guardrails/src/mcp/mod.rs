@@ -76,7 +76,6 @@
 mod guard;
 #[cfg(feature = "http")]
 mod http;
-pub(crate) mod reading;
 mod stdio;
 
 use std::borrow::Cow;
@@ -104,6 +103,8 @@ use crate::tool::{CallOutput, CallSettings, ToolSpec};
 /// The most characters of an unknown method's name that an error echoes back.
 const MAX_METHOD_CHARS: usize = 64;
 
+#[doc(hidden)]
+pub use crate::call::reading::reads;
 pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[doc(hidden)]
 pub use guard::{guarded_router, with_readers};
@@ -112,8 +113,6 @@ pub use guard::{guarded_router, with_readers};
 pub use http::serve_handler_http_on;
 #[cfg(feature = "http")]
 pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
-#[doc(hidden)]
-pub use reading::reads;
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
 /// arguments type and `outputSchema` when its output type provides one, both in the portable

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
-use crate::ErrorCode;
+use crate::message::tool_error::ErrorCode;
 
 /// The key of the `_meta` entry where an error result carries its classification:
 ///

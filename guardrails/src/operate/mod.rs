@@ -112,14 +112,14 @@ impl Operations {
         &self,
         tool: &str,
         caller: Caller,
-        options: &crate::RenderOptions,
+        options: &crate::render::RenderOptions,
     ) -> Option<CallOutput> {
         if self.limits.is_empty() {
             return None;
         }
         self.limits.check(tool, caller).err().map(|wait| {
             let words = in_words(wait);
-            let error = crate::ToolError::rate_limited(format!(
+            let error = crate::message::ToolError::rate_limited(format!(
                 "Too many calls of {tool}: {words}."
             ))
             .recovery(format!(
@@ -232,7 +232,7 @@ impl Operations {
             }
             Signal::Limited { retry_after } => {
                 let id = correlate(&call.span);
-                let code = crate::ErrorCode::RateLimited;
+                let code = crate::message::tool_error::ErrorCode::RateLimited;
                 telemetry::record_tool_error(&tool.telemetry.label, code.as_str(), "rate_limited");
                 telemetry::record_rate_limited(&tool.telemetry.label);
                 // The handler did not run: a later call is safe whatever the tool does.

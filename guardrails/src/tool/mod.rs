@@ -1,21 +1,13 @@
-//! Tools and the call pipeline: what `#[tool]` generates, and the one path every call takes.
-//!
-//! ```text
-//! arguments ─► validate ─┬─ invalid ─► Rejection (isError: true); the handler never runs
-//!                        ▼
-//!             handler(state, typed args) ─┬─ Err(ToolError) / panic ─► Failure
-//!                                         ▼
-//!             present: agent limit, serialize what is shown, byte cap, output check
-//! ```
-//!
-//! The pipeline knows nothing of transports: it turns a map of arguments into a [`CallOutput`],
-//! which a [`Server`](crate::Server) hands back and the rmcp adapter (feature `rmcp`) turns into
-//! an MCP result.
+//! Tools: what `#[tool]` generates around a handler. A tool's definition and guardrails
+//! ([`ToolSpec`]), the presenters of its output, its cursors and rate limits. Every call runs
+//! the crate's one pipeline (see [`Tool`](crate::Tool)), which turns the arguments into a
+//! [`CallOutput`] that a [`Server`](crate::Server) hands back and the rmcp adapter (feature
+//! `rmcp`) turns into an MCP result.
 //!
 //! - [`ToolSpec`]: a tool's definition and guardrails, and the [`OutputCheck`](crate::OutputCheck) seam;
 //! - [`present`](crate::present): agent limits, byte caps, token budgets, teaching blocks;
 //! - [`cursor`]: the cursors of `paged` tools;
-//! - the pipeline: [`Tool`], [`CallSettings`], [`StateRef`](crate::StateRef).
+//! - what the pipeline ([`Tool`](crate::Tool)) is given: [`CallSettings`], [`StateRef`](crate::StateRef).
 
 pub(crate) mod budget;
 pub(crate) mod conformance;

@@ -70,7 +70,7 @@ pub(crate) enum Signal {
     /// The handler failed.
     Failed {
         /// The tool error's code.
-        code: crate::ErrorCode,
+        code: crate::message::tool_error::ErrorCode,
         /// How long the tool asked to wait before calling again.
         retry_after: Option<Duration>,
     },

@@ -32,6 +32,7 @@ pub(crate) mod report;
 pub(crate) mod rules;
 pub(crate) mod schema;
 mod string_format;
+pub(crate) mod suggestion;
 mod tables;
 pub(crate) mod value;
 pub(crate) mod variants;

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::correction::Suggestion;
+use super::suggestion::Suggestion;
 
 /// A machine-readable category of a validation [`Issue`].
 ///
