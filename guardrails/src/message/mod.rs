@@ -9,6 +9,8 @@
 //! - [`PolicyAdvice`]: an output policy flagged passages of a delivered output;
 //! - [`RepairNotice`]: the arguments were repaired before they were checked (one line per
 //!   repair);
+//! - `RepeatedCall`: the same invalid call came again (the caller's call corrected, the fields
+//!   at fault, what to do now);
 //! - [`ContractNotice`]: a part of a rejection or a failure, the contract changes that may
 //!   explain it.
 //!
@@ -19,6 +21,7 @@ mod advice;
 mod contract;
 mod rejection;
 mod repair;
+pub(crate) mod repeated;
 pub(crate) mod tool_error;
 pub(crate) mod truncation;
 
@@ -29,6 +32,7 @@ pub use contract::{ContractNotice, INSTRUCTIONS, bounded_json, delta_value};
 pub(crate) use rejection::received_text;
 pub use rejection::{RECOVERY, Rejection};
 pub use repair::{REPAIRED_ADVICE, RepairNotice};
+pub(crate) use repeated::RepeatedCall;
 pub use tool_error::Failure;
 pub(crate) use tool_error::{BoundedError, detail_text};
 pub(crate) use tool_error::{ToolError, ToolErrorSeverity};

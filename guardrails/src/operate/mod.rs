@@ -33,8 +33,6 @@ mod limits;
 mod loops;
 mod telemetry;
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
 
 pub use crate::tool::rate::RateLimit;
@@ -49,11 +47,11 @@ pub use telemetry::{
 };
 pub(crate) use telemetry::{InSpan, Outcome, ToolTelemetry, call_span};
 
+use crate::message::RepeatedCall;
 use crate::render::RenderFormat;
-use crate::text::{escape_xml, escape_xml_attr, json_text};
 use crate::tool::CallOutput;
 use crate::tool::output::Signal;
-use crate::validation::correction::{self, Corrected, Findings};
+use crate::validation::correction::{self, Findings};
 
 /// The clock of the loop breaker.
 #[cfg(not(feature = "rmcp"))]
@@ -324,14 +322,10 @@ impl Operations {
                 .collect();
             let write_only = correction::write_only_names(tool.schema);
             let corrected = correction::correct(findings, &write_only, tool.echo_values);
-            let repeat = Repeat {
-                tool,
-                fields: &sent,
-                seen,
-                stop,
-                corrected: corrected.as_ref(),
-            };
-            output.text = vec![escalation(&repeat)];
+            let label = &*tool.telemetry.label;
+            let repeat =
+                RepeatedCall::new(label, &sent, seen, stop, corrected.as_ref(), tool.example);
+            output.text = vec![crate::render::repeated_call(&repeat, tool.format)];
             // The report in `_meta` carries the corrected call too, as data.
             if let Some(corrected) = &corrected
                 && let Some(Value::Object(error)) = output
@@ -371,181 +365,6 @@ const FIX_GUIDANCE: &str = "Fix the fields listed above and call the tool again.
 const REPEAT_GUIDANCE: &str =
     "This exact call was rejected before: send the corrected call shown, not the same one.";
 const STOP_GUIDANCE: &str = "Stop calling this tool with these arguments and ask the user how to proceed: the same invalid call was rejected several times.";
-
-/// A repeated invalid call, as its escalation says it.
-struct Repeat<'a> {
-    tool: &'a ToolFacts<'a>,
-    /// Each issue's path as sent and code.
-    fields: &'a [(String, &'a str)],
-    seen: u32,
-    stop: bool,
-    /// The caller's call, corrected; `None` when its arguments were not kept.
-    corrected: Option<&'a Corrected>,
-}
-
-/// The label of the example beside a corrected call.
-const EXAMPLE_LABEL: &str = "an example of a valid call, not your values";
-
-/// The answer to an invalid call seen again: the caller's own call corrected first (see
-/// [`correction`]), with the fields only the caller can fill in, then the fields at fault and
-/// what to do. The tool's example is shown, labelled as one, only where something is left to
-/// fill in or the call is not repeated: a complete corrected call needs no other. No issue is
-/// explained again: the model has read the full coaching.
-fn escalation(repeat: &Repeat<'_>) -> String {
-    let tool = repeat.tool;
-    let name = &*tool.telemetry.label;
-    let seen = repeat.seen;
-    let corrected = repeat.corrected;
-    let call = corrected.and_then(|c| c.call_text(name));
-    let show_example = !tool.example.is_null() && corrected.is_none_or(|c| !c.is_complete());
-    let example = show_example
-        .then(|| json_text(&serde_json::json!({"name": name, "arguments": tool.example})));
-    let faults: Vec<String> = repeat
-        .fields
-        .iter()
-        .map(|(f, c)| format!("{f} ({c})"))
-        .collect();
-    let faults = faults.join(", ");
-    let directive = if repeat.stop {
-        format!(
-            "Stop. Do not call {name} again with these arguments: the same invalid call was rejected {seen} times. Ask the user how to proceed."
-        )
-    } else {
-        let send = match corrected {
-            Some(c) if c.is_complete() => {
-                "Send the corrected call above as it is: it keeps every value you sent that was right."
-            }
-            Some(c) if c.withheld().is_some() => {
-                "Send your call again with the changes listed, and a value of your own for each field to fill in."
-            }
-            Some(_) => {
-                "Send the corrected call above, each <fill in: …> replaced by a value of your own; change nothing else."
-            }
-            None => "Fix the fields listed above; do not send the same call again.",
-        };
-        format!("This exact call was rejected before for the same reasons. {send}")
-    };
-    match tool.format {
-        RenderFormat::Markdown => {
-            let mut out = format!("## Repeated invalid call to `{name}` ({seen} times)\n\n");
-            if let Some(corrected) = corrected {
-                markdown_corrected(corrected, call.as_deref(), &mut out);
-            }
-            if let Some(example) = &example {
-                let _ = write!(
-                    out,
-                    "An example of a valid call, not your values:\n\n```json\n{example}\n```\n\n"
-                );
-            }
-            let _ = write!(out, "Fields at fault: {faults}\n\n{directive}\n");
-            out
-        }
-        RenderFormat::Json => {
-            let mut error = serde_json::json!({
-                "type": "repeated_call",
-                "tool": name,
-                "times": seen,
-                "fields": repeat.fields.iter().map(|(f, c)| serde_json::json!({"field": f, "code": c})).collect::<Vec<_>>(),
-                "recovery": directive,
-            });
-            if let Some(corrected) = corrected {
-                error["correctedCall"] = corrected.to_value(name);
-            }
-            if show_example {
-                error["validExample"] = serde_json::json!({
-                    "name": name,
-                    "arguments": tool.example,
-                    "note": EXAMPLE_LABEL,
-                });
-            }
-            json_text(&serde_json::json!({ "error": error }))
-        }
-        _ => {
-            let mut out = format!(
-                "<repeated_call tool=\"{}\" times=\"{seen}\">\n",
-                escape_xml_attr(name)
-            );
-            if let Some(corrected) = corrected {
-                xml_corrected(corrected, call.as_deref(), &mut out);
-            }
-            if let Some(example) = &example {
-                let _ = writeln!(
-                    out,
-                    "<valid_example note=\"{EXAMPLE_LABEL}\">{}</valid_example>",
-                    escape_xml(example)
-                );
-            }
-            let _ = write!(
-                out,
-                "<fields>{}</fields>\n<recovery>{}</recovery>\n</repeated_call>",
-                escape_xml(&faults),
-                escape_xml(&directive)
-            );
-            out
-        }
-    }
-}
-
-/// The corrected call in XML: the call (or why it is not repeated), each field to fill in,
-/// the changes.
-fn xml_corrected(corrected: &Corrected, call: Option<&str>, out: &mut String) {
-    match (call, corrected.withheld()) {
-        (Some(call), _) => {
-            let _ = writeln!(out, "<corrected_call>{}</corrected_call>", escape_xml(call));
-        }
-        (None, Some(why)) => {
-            let _ = writeln!(
-                out,
-                "<corrected_call repeated=\"false\">Not repeated: {why}.</corrected_call>"
-            );
-        }
-        (None, None) => {}
-    }
-    for (field, need) in corrected.fill() {
-        let _ = writeln!(
-            out,
-            "<fill_in field=\"{}\">{}</fill_in>",
-            escape_xml_attr(field),
-            escape_xml(need)
-        );
-    }
-    if !corrected.changes().is_empty() {
-        let _ = writeln!(
-            out,
-            "<changes>{}</changes>",
-            escape_xml(&corrected.changes().join("; "))
-        );
-    }
-}
-
-/// The corrected call in Markdown.
-fn markdown_corrected(corrected: &Corrected, call: Option<&str>, out: &mut String) {
-    match (call, corrected.withheld()) {
-        (Some(call), _) => {
-            let fence = if corrected.is_complete() {
-                "json"
-            } else {
-                "text"
-            };
-            let _ = write!(out, "Your call, corrected:\n\n```{fence}\n{call}\n```\n\n");
-        }
-        (None, Some(why)) => {
-            let _ = write!(out, "Your call, corrected: not repeated ({why}).\n\n");
-        }
-        (None, None) => {}
-    }
-    let mut fill = corrected.fill().peekable();
-    if fill.peek().is_some() {
-        out.push_str("Fill in:\n\n");
-        for (field, need) in fill {
-            let _ = writeln!(out, "- {}: {need}", crate::text::code_span(field));
-        }
-        out.push('\n');
-    }
-    if !corrected.changes().is_empty() {
-        let _ = write!(out, "Changed: {}.\n\n", corrected.changes().join("; "));
-    }
-}
 
 /// A delay in words a model acts on: "retry in 12 s", "retry in 3 min".
 fn in_words(delay: std::time::Duration) -> String {

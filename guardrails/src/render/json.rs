@@ -6,9 +6,10 @@
 use serde_json::{Map, Value, json};
 
 use super::{RenderOptions, Renderer};
+use crate::message::repeated::EXAMPLE_LABEL;
 use crate::message::{
     BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, PolicyAdvice, RECOVERY,
-    REPAIRED_ADVICE, Rejection, RepairNotice, TruncationNotice, bounded_json,
+    REPAIRED_ADVICE, Rejection, RepairNotice, RepeatedCall, TruncationNotice, bounded_json,
 };
 use crate::text::{count, cut, escape_json_text};
 
@@ -16,6 +17,32 @@ use crate::text::{count, cut, escape_json_text};
 pub(crate) struct Json;
 
 impl Renderer for Json {
+    fn repeated_call(&self, m: &RepeatedCall<'_>, out: &mut String) {
+        let fields: Vec<Value> = m
+            .fields
+            .iter()
+            .map(|(field, code)| json!({"field": field, "code": code}))
+            .collect();
+        let mut error = json!({
+            "type": "repeated_call",
+            "tool": m.tool,
+            "times": m.times,
+            "fields": fields,
+            "recovery": m.directive,
+        });
+        if let Some(corrected) = m.corrected {
+            error["correctedCall"] = corrected.to_value(m.tool);
+        }
+        if let Some(example) = m.example {
+            error["validExample"] = json!({
+                "name": m.tool,
+                "arguments": example,
+                "note": EXAMPLE_LABEL,
+            });
+        }
+        push_json(out, &json!({ "error": error }));
+    }
+
     fn rejection(&self, r: &Rejection<'_>, options: &RenderOptions, out: &mut String) {
         push_json(out, &rejection_value(r, options));
     }

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use super::{RenderOptions, Renderer};
 use crate::message::{
     BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, MAX_VALUE_CHARS, PolicyAdvice,
-    RECOVERY, REPAIRED_ADVICE, Rejection, RepairNotice, ToolErrorSeverity, TruncationNotice,
-    delta_value, detail_text, received_text,
+    RECOVERY, REPAIRED_ADVICE, Rejection, RepairNotice, RepeatedCall, ToolErrorSeverity,
+    TruncationNotice, delta_value, detail_text, received_text,
 };
 use crate::text::{code_span, count, cut};
 
@@ -16,6 +16,49 @@ use crate::text::{code_span, count, cut};
 pub(crate) struct Markdown;
 
 impl Renderer for Markdown {
+    fn repeated_call(&self, m: &RepeatedCall<'_>, out: &mut String) {
+        let _ = write!(
+            out,
+            "## Repeated invalid call to {} ({} times)\n\n",
+            code_span(m.tool),
+            m.times
+        );
+        if let Some(corrected) = m.corrected {
+            match (&m.call, corrected.withheld()) {
+                (Some(call), _) => {
+                    let fence = if corrected.is_complete() {
+                        "json"
+                    } else {
+                        "text"
+                    };
+                    let _ = write!(out, "Your call, corrected:\n\n```{fence}\n{call}\n```\n\n");
+                }
+                (None, Some(why)) => {
+                    let _ = write!(out, "Your call, corrected: not repeated ({why}).\n\n");
+                }
+                (None, None) => {}
+            }
+            let mut fill = corrected.fill().peekable();
+            if fill.peek().is_some() {
+                out.push_str("Fill in:\n\n");
+                for (field, need) in fill {
+                    let _ = writeln!(out, "- {}: {need}", code_span(field));
+                }
+                out.push('\n');
+            }
+            if !corrected.changes().is_empty() {
+                let _ = write!(out, "Changed: {}.\n\n", corrected.changes().join("; "));
+            }
+        }
+        if let Some(example) = m.example_call() {
+            let _ = write!(
+                out,
+                "An example of a valid call, not your values:\n\n```json\n{example}\n```\n\n"
+            );
+        }
+        let _ = write!(out, "Fields at fault: {}\n\n{}\n", m.faults(), m.directive);
+    }
+
     fn rejection(&self, r: &Rejection<'_>, options: &RenderOptions, out: &mut String) {
         let (shown, hidden) = r.listed(options.max_issues);
         let _ = writeln!(

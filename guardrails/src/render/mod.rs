@@ -15,7 +15,8 @@ mod xml;
 use serde_json::Value;
 
 use crate::message::{
-    ByteCut, Failure, PolicyAdvice, Rejection, RepairNotice, ToolError, Truncated, TruncationNotice,
+    ByteCut, Failure, PolicyAdvice, Rejection, RepairNotice, RepeatedCall, ToolError, Truncated,
+    TruncationNotice,
 };
 use crate::validation::{ArgsInfo, Report};
 
@@ -29,6 +30,7 @@ pub(crate) trait Renderer {
     fn byte_cut(&self, message: &ByteCut<'_>, out: &mut String);
     fn policy_advice(&self, message: &PolicyAdvice<'_>, out: &mut String);
     fn repairs(&self, message: &RepairNotice<'_>, out: &mut String);
+    fn repeated_call(&self, message: &RepeatedCall<'_>, out: &mut String);
 }
 
 /// The renderer of a format: the one place the format is matched.
@@ -99,6 +101,11 @@ pub(crate) use json::repairs_value;
 #[must_use]
 pub fn repairs(message: &RepairNotice<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).repairs(message, out))
+}
+
+/// Renders the answer to an invalid call seen again, in `format`.
+pub(crate) fn repeated_call(message: &RepeatedCall<'_>, format: RenderFormat) -> String {
+    into_string(|out| renderer(format).repeated_call(message, out))
 }
 
 /// Renders a rejected call of tool `tool` whose arguments type is described by `info`.

@@ -10,10 +10,11 @@ use serde_json::Value;
 
 use super::{RenderOptions, Renderer};
 use crate::contract::{Delta, Diff};
+use crate::message::repeated::EXAMPLE_LABEL;
 use crate::message::{
     BoundedError, ByteCut, ContractNotice, Failure, INSTRUCTIONS, MAX_VALUE_CHARS, PolicyAdvice,
-    RECOVERY, REPAIRED_ADVICE, Rejection, RepairNotice, ToolErrorSeverity, TruncationNotice,
-    by_importance, delta_value, detail_text, received_text,
+    RECOVERY, REPAIRED_ADVICE, Rejection, RepairNotice, RepeatedCall, ToolErrorSeverity,
+    TruncationNotice, by_importance, delta_value, detail_text, received_text,
 };
 use crate::policy::{RenderLimits, Status, Verdict};
 use crate::text::{count, cut, escape_xml_attr_into, escape_xml_into, head, push_uint};
@@ -24,6 +25,50 @@ use crate::validation::example::is_lasting;
 pub(crate) struct Xml;
 
 impl Renderer for Xml {
+    fn repeated_call(&self, m: &RepeatedCall<'_>, out: &mut String) {
+        out.push_str("<repeated_call tool=\"");
+        escape_xml_attr_into(out, m.tool);
+        let _ = writeln!(out, "\" times=\"{}\">", m.times);
+        if let Some(corrected) = m.corrected {
+            match (&m.call, corrected.withheld()) {
+                (Some(call), _) => {
+                    out.push_str("<corrected_call>");
+                    escape_xml_into(out, call);
+                    out.push_str("</corrected_call>\n");
+                }
+                (None, Some(why)) => {
+                    let _ = writeln!(
+                        out,
+                        "<corrected_call repeated=\"false\">Not repeated: {why}.</corrected_call>"
+                    );
+                }
+                (None, None) => {}
+            }
+            for (field, need) in corrected.fill() {
+                out.push_str("<fill_in field=\"");
+                escape_xml_attr_into(out, field);
+                out.push_str("\">");
+                escape_xml_into(out, need);
+                out.push_str("</fill_in>\n");
+            }
+            if !corrected.changes().is_empty() {
+                out.push_str("<changes>");
+                escape_xml_into(out, &corrected.changes().join("; "));
+                out.push_str("</changes>\n");
+            }
+        }
+        if let Some(example) = m.example_call() {
+            let _ = write!(out, "<valid_example note=\"{EXAMPLE_LABEL}\">");
+            escape_xml_into(out, &example);
+            out.push_str("</valid_example>\n");
+        }
+        out.push_str("<fields>");
+        escape_xml_into(out, &m.faults());
+        out.push_str("</fields>\n<recovery>");
+        escape_xml_into(out, &m.directive);
+        out.push_str("</recovery>\n</repeated_call>");
+    }
+
     fn rejection(&self, r: &Rejection<'_>, options: &RenderOptions, out: &mut String) {
         let (shown, hidden) = r.listed(options.max_issues);
         let example = example_text(r.example);

@@ -119,6 +119,7 @@ fn json_hidden(c: char) -> bool {
 /// open or close a tag. Quotes stay as they are (they cannot end content, and escaping them
 /// costs the model tokens); line breaks and tabs stay; every other control character, and
 /// every [invisible](is_invisible) one, becomes U+FFFD.
+#[cfg(test)]
 #[must_use]
 pub(crate) fn escape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -128,6 +129,7 @@ pub(crate) fn escape_xml(text: &str) -> String {
 
 /// Escapes text for an XML attribute value: quotes too, and line breaks and tabs as character
 /// references, so that a value stays on its tag's line.
+#[cfg(test)]
 #[must_use]
 pub(crate) fn escape_xml_attr(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -135,12 +137,15 @@ pub(crate) fn escape_xml_attr(text: &str) -> String {
     out
 }
 
-/// [`escape_xml`] into a buffer.
+/// Escapes text for the content of an XML-style element, into a buffer: nothing a caller sent
+/// can open or close a tag; quotes, line breaks and tabs stay; every other control character,
+/// and every [invisible](is_invisible) one, becomes U+FFFD.
 pub(crate) fn escape_xml_into(out: &mut String, text: &str) {
     escape_into(out, text, false);
 }
 
-/// [`escape_xml_attr`] into a buffer.
+/// Escapes text for an XML attribute value, into a buffer: quotes too, and line breaks and
+/// tabs as character references, so that a value stays on its tag's line.
 pub(crate) fn escape_xml_attr_into(out: &mut String, text: &str) {
     escape_into(out, text, true);
 }
