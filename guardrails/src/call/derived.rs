@@ -59,7 +59,12 @@ impl<A: ToolArgs> Check for Derived<A> {
             .applies(self.spec.annotations().destructive == Some(true))
     }
 
-    fn check(&self, arguments: Map<String, Value>, cx: Cx, repair: bool) -> Checked<A> {
+    fn check(&self, arguments: Map<String, Value>, echo: bool, repair: bool) -> Checked<A> {
+        let cx = if echo {
+            Cx::new()
+        } else {
+            Cx::withholding_values()
+        };
         let (result, repairs) = A::validate_repairing(arguments, cx.repairing(repair));
         Checked {
             result: result.map_err(|report| Refused {

@@ -171,9 +171,11 @@ pub(crate) trait Check {
     /// Whether the tool's calls are repaired, under the server's `policy` for the tools that
     /// say nothing themselves.
     fn repairs(&self, policy: RepairPolicy) -> bool;
-    /// Checks `arguments`, repairing them when `repair`; `cx` words the issues. A call this
-    /// check refuses may still be let through ([`Check::let_through`]).
-    fn check(&self, arguments: Map<String, Value>, cx: Cx, repair: bool) -> Checked<Self::Args>;
+    /// Checks `arguments`, repairing them when `repair`; the issues echo the values sent
+    /// when `echo`. A call this check refuses may still be let through
+    /// ([`Check::let_through`]).
+    fn check(&self, arguments: Map<String, Value>, echo: bool, repair: bool)
+    -> Checked<Self::Args>;
     /// The arguments of a call the check refused with `report`, when the tool takes them
     /// anyway (audit mode, or the tool's own reading of its arguments), logged as such.
     /// `arguments` are the arguments as checked, or as sent when the check consumed them.
@@ -354,15 +356,17 @@ pub(crate) fn admit<C: Check>(
         .map(|contract| (contract.clone(), contract.relevance(&arguments)));
     let ignored = drop_ignored(check, settings, &mut arguments);
     let issue = prepare(&mut arguments);
-    let cx = if options.echo_values {
-        Cx::new()
-    } else {
-        Cx::withholding_values()
-    };
     let repair = check.repairs(settings.repair);
     let (result, repairs) = {
         let _in_span = call.as_ref().map(|call| call.span.enter());
-        check_stage(check, arguments, issue, cx, repair, settings.audit)
+        check_stage(
+            check,
+            arguments,
+            issue,
+            options.echo_values,
+            repair,
+            settings.audit,
+        )
     };
     let (report, checked_arguments) = match result {
         Ok(args) => {
@@ -417,13 +421,13 @@ fn check_stage<C: Check>(
     check: &C,
     arguments: Map<String, Value>,
     issue: Option<Issue>,
-    cx: Cx,
+    echo: bool,
     repair: bool,
     audit: bool,
 ) -> (Result<C::Args, Refusal>, Vec<Repair>) {
     // Audited, a check that consumes the arguments is given a copy to read refused ones.
     let sent = (C::CONSUMES && audit).then(|| arguments.clone());
-    let Checked { result, repairs } = check.check(arguments, cx, repair);
+    let Checked { result, repairs } = check.check(arguments, echo, repair);
     let result = match (result, issue) {
         (Ok(args), None) => Ok(args),
         (Ok(_), Some(issue)) => {

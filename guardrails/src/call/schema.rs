@@ -6,7 +6,7 @@ use super::reading::{ArgsReader, taken_as_sent};
 use super::{Check, Checked, Refused};
 use crate::tool::leniency::RepairPolicy;
 use crate::tool::run::audit_log;
-use crate::validation::{ArgsInfo, Cx, Repair, Report, SchemaArgs};
+use crate::validation::{ArgsInfo, Repair, Report, SchemaArgs};
 
 /// The check of one native tool.
 pub(crate) struct SchemaCheck {
@@ -62,7 +62,12 @@ impl Check for SchemaCheck {
         policy.applies(self.destructive)
     }
 
-    fn check(&self, arguments: Map<String, Value>, cx: Cx, repair: bool) -> Checked<Self::Args> {
+    fn check(
+        &self,
+        arguments: Map<String, Value>,
+        echo: bool,
+        repair: bool,
+    ) -> Checked<Self::Args> {
         let mut value = Value::Object(arguments);
         let mut repairs = Vec::new();
         let checked = self.args.check(&value);
@@ -73,7 +78,7 @@ impl Check for SchemaCheck {
                 Some((fixed, made)) => {
                     value = fixed;
                     repairs = made;
-                    if cx.withholds_values() {
+                    if !echo {
                         withhold(&mut repairs);
                     }
                     self.args.check(&value)
