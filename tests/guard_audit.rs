@@ -94,7 +94,7 @@ struct Goal {
 #[derive(Clone)]
 struct Counter;
 
-#[guardrails::guarded(guard = RouterGuard::new().audit())]
+#[guardrails::guarded(guard = RouterGuard::new().audit(true))]
 #[tool_router]
 impl Counter {
     #[tool(description = "Sets a goal")]
@@ -109,7 +109,7 @@ impl ServerHandler for Counter {}
 #[tokio::test]
 async fn a_call_the_guard_would_refuse_reaches_the_tool_and_is_logged() {
     let _ = logged("");
-    let audited = RouterGuard::new().audit().guard(Notes::tool_router());
+    let audited = RouterGuard::new().audit(true).guard(Notes::tool_router());
     let client = connect(Notes::with_router(10, audited)).await;
     let plain = connect(Notes::new(10)).await;
     let args =
@@ -205,7 +205,7 @@ struct Style {
 #[derive(Clone)]
 struct Styles;
 
-#[guardrails::guarded(guard = RouterGuard::new().audit())]
+#[guardrails::guarded(guard = RouterGuard::new().audit(true))]
 #[tool_router]
 impl Styles {
     #[tool(description = "Describes a style")]

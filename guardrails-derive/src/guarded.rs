@@ -287,7 +287,7 @@ mod tests {
     #[test]
     fn a_named_router_keeps_its_name_and_other_arguments() {
         let out = expanded(
-            quote!(guard = RouterGuard::new().audit()),
+            quote!(guard = RouterGuard::new().audit(true)),
             &quote! {
                 #[rmcp::tool_router(router = math, allow_empty)]
                 impl<T: Send> Calc<T> {}

@@ -568,7 +568,7 @@ pub use render::options::{RenderFormat, RenderOptions};
 pub use server::{Server, UnknownTool};
 pub use tool::leniency::{IgnoreKeys, RepairPolicy};
 pub use tool::output::CallOutput;
-pub use tool::run::{CallSettings, StateRef};
+pub use tool::run::StateRef;
 pub use tool::spec::{OutputCheck, OutputVerdict, ToolSpec};
 pub use validation::args::{ToolArgs, ToolEnum};
 pub use validation::report::{Issue, IssueCode, Report};
@@ -603,7 +603,7 @@ pub mod __private {
         WithoutSchema, phantom_of,
     };
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
-    pub use crate::tool::run::{Presented, Presenter, blocking};
+    pub use crate::tool::run::{CallSettings, Presented, Presenter, blocking};
     pub use crate::tool::{AgentLimit, Annotations, BoxFuture, Teaching};
     pub use crate::validation::StringFormat as Format;
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
@@ -634,9 +634,7 @@ pub mod __private {
         ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num, Pattern,
     };
     pub use crate::validation::{EnumInfo, Tagging, VariantInfo};
-    pub use crate::{
-        ArgValue, CallOutput, CallSettings, Report, StateRef, Tool, ToolArgs, ToolEnum,
-    };
+    pub use crate::{ArgValue, CallOutput, Report, StateRef, Tool, ToolArgs, ToolEnum};
     pub use core::marker::PhantomData;
     /// The derive's table of string formats, `[(name, Format)]`, for the test that holds it
     /// against [`Format::from_name`](crate::validation::StringFormat::from_name).

@@ -269,7 +269,7 @@ async fn a_token_budget_cuts_a_list_at_an_item_and_a_text_at_a_character() {
 #[tokio::test]
 async fn the_servers_format_is_used() {
     let router = RouterGuard::new()
-        .render(RenderFormat::Json)
+        .format(RenderFormat::Json)
         .guard(Notes::tool_router());
     let client = connect(Notes::with_router(3, router)).await;
     let result = client

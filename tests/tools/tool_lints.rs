@@ -11,7 +11,7 @@ use guardrails::{ToolArgs, ToolError, tool};
 // Names the generated code also uses, imported by the user: generated paths must not trip
 // `unused_qualifications`.
 #[allow(unused_imports)]
-use guardrails::{CallSettings, StateRef, ToolSpec};
+use guardrails::{StateRef, ToolSpec};
 
 struct Result;
 struct Ok;

@@ -163,7 +163,7 @@ impl ResultLimits {
 /// # let router: ToolRouter<Server> = ToolRouter::new();
 ///
 /// let guard = RouterGuard::new()
-///     .render(RenderFormat::Markdown)
+///     .format(RenderFormat::Markdown)
 ///     .tool("search", ResultLimits::new().agent_limit(20).max_bytes(8 * 1024));
 /// // This router has no `search` tool.
 /// let error = guard.try_guard(router).unwrap_err();
@@ -179,6 +179,7 @@ pub struct RouterGuard {
     rate_limit: Option<RateLimit>,
     tool_rate_limits: BTreeMap<String, RateLimit>,
     known_good: Option<KnownGood>,
+    awareness: AwarenessConfig,
     repair: RepairPolicy,
     ignore_keys: IgnoreKeys,
     profile: SchemaProfile,
@@ -207,11 +208,20 @@ impl RouterGuard {
         Self::default()
     }
 
-    /// Renders messages with `options` (a [`RenderFormat`](crate::RenderFormat) converts).
-    /// The schema summary is for derived arguments only: a native tool's schema is the
-    /// `inputSchema` the client already has, and its rejections go without one.
+    /// Renders messages in `format`, the other render options as they are. The same knob as
+    /// [`Server::format`](crate::Server::format).
     #[must_use]
-    pub fn render(mut self, options: impl Into<RenderOptions>) -> Self {
+    pub fn format(mut self, format: crate::RenderFormat) -> Self {
+        self.render.format = format;
+        self
+    }
+
+    /// Renders messages with `options` (a [`RenderFormat`](crate::RenderFormat) converts), as
+    /// [`Server::render_options`](crate::Server::render_options) does. The schema summary is
+    /// for derived arguments only: a native tool's schema is the `inputSchema` the client
+    /// already has, and its rejections go without one.
+    #[must_use]
+    pub fn render_options(mut self, options: impl Into<RenderOptions>) -> Self {
         self.render = options.into().with_schema_summary(false);
         self
     }
@@ -222,7 +232,7 @@ impl RouterGuard {
     /// and code, never a value of the caller's. The advertised `inputSchema` stays the tool's
     /// own, so clients see no change either; limits on results still apply.
     ///
-    /// Switch to enforcing (drop `.audit()`) once the log is quiet: every call it names is one
+    /// Switch to enforcing (`.audit(false)`, or no `.audit` at all) once the log is quiet: every call it names is one
     /// the guard would refuse. Most are the model's slips (a misspelt key, a value out of
     /// range) that serde ignored or that failed later in the handler; the rest are behaviours
     /// of serde that a schema cannot express (an alias, `#[serde(other)]`, a lenient
@@ -236,12 +246,12 @@ impl RouterGuard {
     /// # struct Server;
     /// # let router: ToolRouter<Server> = ToolRouter::new();
     ///
-    /// let router = RouterGuard::new().audit().guard(router);
+    /// let router = RouterGuard::new().audit(true).guard(router);
     /// # let _ = router;
     /// ```
     #[must_use]
-    pub fn audit(mut self) -> Self {
-        self.audit = true;
+    pub fn audit(mut self, on: bool) -> Self {
+        self.audit = on;
         self
     }
 
@@ -303,6 +313,16 @@ impl RouterGuard {
     #[must_use]
     pub fn known_good(mut self, known_good: KnownGood) -> Self {
         self.known_good = Some(known_good);
+        self
+    }
+
+    /// Sets which deltas rejections carry (default: BREAKING and RISKY, at most 5), as
+    /// [`Server::contract_awareness`](crate::Server::contract_awareness) does. Takes effect
+    /// with [`RouterGuard::known_good`], given before or after. A native tool's own error
+    /// result comes back as the tool wrote it, so only rejections carry them.
+    #[must_use]
+    pub fn contract_awareness(mut self, config: AwarenessConfig) -> Self {
+        self.awareness = config;
         self
     }
 
@@ -478,10 +498,7 @@ impl RouterGuard {
                 .as_ref()
                 .is_some_and(|hints| hints.destructive_hint == Some(true));
             let awareness = self.known_good.as_ref().and_then(|known_good| {
-                known_good.awareness(
-                    &Contract::from_definition(&route.attr),
-                    &AwarenessConfig::default(),
-                )
+                known_good.awareness(&Contract::from_definition(&route.attr), &self.awareness)
             });
             let guard = NativeTool::new(
                 name.to_string(),

@@ -60,7 +60,7 @@
 //! // Or with a format and limits on a tool's result:
 //! let docs = Docs {
 //!     tool_router: RouterGuard::new()
-//!         .render(guardrails::RenderFormat::Markdown)
+//!         .format(guardrails::RenderFormat::Markdown)
 //!         .tool("search", ResultLimits::new().max_bytes(4_096))
 //!         .guard(Docs::tool_router()),
 //! };

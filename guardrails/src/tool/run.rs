@@ -38,31 +38,32 @@ impl<T> StateRef<T> for T {
     }
 }
 
-/// How the calls of one tool are answered: the server's render options and, for a tool whose
+/// How the calls of one tool are answered (crate-internal; generated code names only its
+/// default): the server's render options and, for a tool whose
 /// contract changed since the known-good lockfile, its contract awareness. A server builds one
 /// per tool, once.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
+#[doc(hidden)]
 pub struct CallSettings {
     /// How messages are rendered.
-    pub render: RenderOptions,
+    pub(crate) render: RenderOptions,
     /// The tool's contract awareness; `None` renders errors as they are.
-    pub contract: Option<Awareness>,
+    pub(crate) contract: Option<Awareness>,
     /// Whether each structured result is checked against the tool's output schema, a
     /// mismatch becoming an `INTERNAL` error that names the path: on in debug builds (and so
     /// in tests), off in release builds, where it costs nothing. See
     /// [`Server::check_output_schemas`](crate::Server::check_output_schemas).
-    pub check_output_schema: bool,
+    pub(crate) check_output_schema: bool,
     /// Audit mode: a call whose arguments do not validate is logged (see
     /// [`Server::audit`](crate::Server::audit)) and, when serde reads them into the arguments
     /// type, runs anyway.
-    pub audit: bool,
+    pub(crate) audit: bool,
     /// Which tools' calls are repaired, for a tool that says nothing itself (see
     /// [`Server::repair`](crate::Server::repair)).
-    pub repair: RepairPolicy,
+    pub(crate) repair: RepairPolicy,
     /// The keys dropped from every call's arguments before they are checked, beside those
     /// the tool ignores itself (see [`Server::ignore_keys`](crate::Server::ignore_keys)).
-    pub ignore_keys: IgnoreKeys,
+    pub(crate) ignore_keys: IgnoreKeys,
 }
 
 impl Default for CallSettings {
@@ -75,7 +76,7 @@ impl CallSettings {
     /// Settings that render with `render` and carry no contract awareness; structured
     /// results are checked against their schema in debug builds.
     #[must_use]
-    pub fn new(render: RenderOptions) -> Self {
+    pub(crate) fn new(render: RenderOptions) -> Self {
         Self {
             render,
             contract: None,
@@ -88,43 +89,37 @@ impl CallSettings {
 
     /// Sets which tools' calls are repaired, for the tools that say nothing themselves.
     #[must_use]
-    pub fn with_repair(mut self, policy: RepairPolicy) -> Self {
+    pub(crate) fn with_repair(mut self, policy: RepairPolicy) -> Self {
         self.repair = policy;
         self
     }
 
     /// Sets the keys dropped from every call's arguments before they are checked.
     #[must_use]
-    pub fn with_ignored_keys(mut self, keys: IgnoreKeys) -> Self {
+    pub(crate) fn with_ignored_keys(mut self, keys: IgnoreKeys) -> Self {
         self.ignore_keys = keys;
         self
     }
 
     /// Turns audit mode on or off.
     #[must_use]
-    pub fn with_audit(mut self, on: bool) -> Self {
+    pub(crate) fn with_audit(mut self, on: bool) -> Self {
         self.audit = on;
         self
     }
 
     /// Turns the check of structured results against the output schema on or off.
     #[must_use]
-    pub fn with_output_schema_check(mut self, on: bool) -> Self {
+    pub(crate) fn with_output_schema_check(mut self, on: bool) -> Self {
         self.check_output_schema = on;
         self
     }
 
     /// Sets the contract awareness.
     #[must_use]
-    pub fn with_contract(mut self, contract: Option<Awareness>) -> Self {
+    pub(crate) fn with_contract(mut self, contract: Option<Awareness>) -> Self {
         self.contract = contract;
         self
-    }
-}
-
-impl From<RenderOptions> for CallSettings {
-    fn from(render: RenderOptions) -> Self {
-        Self::new(render)
     }
 }
 

@@ -575,13 +575,13 @@ impl Proxy {
         }
         loop {
             let mut guard = RouterGuard::new()
-                .render(settings.render.clone())
+                .render_options(settings.render.clone())
                 .schema_profile(settings.profile);
             if let Some((approved, OnChange::Aware)) = &settings.approved {
                 guard = guard.known_good(approved.clone());
             }
             if settings.audit {
-                guard = guard.audit();
+                guard = guard.audit(true);
             }
             for (name, limits) in &settings.limits {
                 if router.has_route(name) {
