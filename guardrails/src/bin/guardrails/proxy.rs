@@ -32,13 +32,13 @@ use guardrails::{
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-    InitializeResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam, ResultType,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, ToolsCapability,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    Implementation, InitializeRequestParams, InitializeResult, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse,
+    ResourceUpdatedNotificationParam, ResultType, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, Tool, ToolsCapability, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RunningService, ServiceError};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -145,6 +145,14 @@ enum OnChange {
     /// Served and guarded; a rejected call carries the changes that can explain it.
     Aware,
 }
+
+/// The `_meta` keys of a request that describe the connection rather than the call: rmcp
+/// writes its own for the upstream's connection.
+const CONNECTION_META_KEYS: [&str; 3] = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+];
 
 /// The most characters of a schema violation of an upstream's result that the client is told.
 const MAX_PROBLEM_CHARS: usize = 200;
@@ -270,6 +278,42 @@ struct Settings {
     policies: Vec<(String, String, Policy)>,
     /// The output policies on tools' results, by tool.
     result_policies: BTreeMap<String, Policy>,
+    /// The client capabilities the upstream is started with at launch, before a client has
+    /// said what it has: none, or with a lockfile every capability the proxy relays, so that
+    /// the lockfile holds every tool the upstream can list.
+    probe: ClientCapabilities,
+}
+
+/// What the proxy relays of a client's capabilities: sampling, elicitation and roots. Tasks
+/// and extensions are not relayed, so the upstream is not told of them.
+fn relayed_capabilities(declared: &ClientCapabilities) -> ClientCapabilities {
+    let mut relayed = ClientCapabilities::default();
+    relayed.sampling.clone_from(&declared.sampling);
+    relayed.elicitation.clone_from(&declared.elicitation);
+    relayed.roots.clone_from(&declared.roots);
+    relayed
+}
+
+/// Whether the client of `context` speaks a revision in which a server asks a client nothing
+/// (2026-07-28 and later).
+fn asks_nothing(context: &RequestContext<RoleServer>) -> bool {
+    context.protocol_version().is_some_and(|version| {
+        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+    })
+}
+
+/// Every client capability the proxy relays.
+fn every_relayed_capability() -> ClientCapabilities {
+    let mut every = ClientCapabilities::default();
+    every.sampling = Some(rmcp::model::SamplingCapability::default());
+    let mut elicitation = rmcp::model::ElicitationCapability::default();
+    elicitation.form = Some(rmcp::model::FormElicitationCapability::default());
+    elicitation.url = Some(rmcp::model::UrlElicitationCapability::default());
+    every.elicitation = Some(elicitation);
+    let mut roots = rmcp::model::RootsCapabilities::default();
+    roots.list_changed = Some(true);
+    every.roots = Some(roots);
+    every
 }
 
 /// The per-tool settings of `--config FILE`.
@@ -378,6 +422,11 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         approved: None,
         policies: Vec::new(),
         result_policies: BTreeMap::new(),
+        probe: if args.lock.is_some() {
+            every_relayed_capability()
+        } else {
+            ClientCapabilities::default()
+        },
     };
     for (tool, path) in &args.result_policies {
         let policy = load_policy(None, Some(path))
@@ -449,10 +498,21 @@ struct Inner {
     outputs: RwLock<HashMap<String, Arc<jsonschema::Validator>>>,
     /// The client, once it has sent a request: where the upstream's notifications go.
     client: RwLock<Option<Peer<RoleServer>>>,
+    /// The capabilities the upstream is told its client has: at launch, those of the probe
+    /// (`Settings::probe`); from the first client's first request on, that client's.
+    capabilities: RwLock<ClientCapabilities>,
+    /// Whether the first client's capabilities were adopted; held while the upstream restarts
+    /// with them, so that the client's requests wait for the upstream that serves it.
+    adopted: tokio::sync::Mutex<bool>,
+    /// The client's progress token of each call in flight, and the client that made it, by
+    /// the upstream's token.
+    progress:
+        RwLock<HashMap<rmcp::model::ProgressToken, (rmcp::model::ProgressToken, Peer<RoleServer>)>>,
 }
 
 impl Proxy {
     fn new(settings: Settings) -> Self {
+        let probe = settings.probe.clone();
         Self(Arc::new_cyclic(|weak: &Weak<Inner>| Inner {
             upstream: Upstream {
                 proxy: weak.clone(),
@@ -467,6 +527,9 @@ impl Proxy {
             listed: RwLock::new(Vec::new()),
             outputs: RwLock::new(HashMap::new()),
             client: RwLock::new(None),
+            capabilities: RwLock::new(probe),
+            adopted: tokio::sync::Mutex::new(false),
+            progress: RwLock::new(HashMap::new()),
         }))
     }
 
@@ -680,6 +743,51 @@ impl Proxy {
             .clone()
     }
 
+    /// The capabilities the upstream is told its client has.
+    fn upstream_capabilities(&self) -> ClientCapabilities {
+        self.0
+            .capabilities
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Takes the capabilities of the first client that declares them (in `initialize`, or in
+    /// the `_meta` of its first request on 2026-07-28) as the upstream's client's: what the
+    /// proxy relays (sampling, elicitation, roots) and nothing else. An upstream started with
+    /// others is started again with these before the request is served, so that the tools
+    /// it lists are those it lists to this client.
+    ///
+    /// A client of 2026-07-28 or later cannot be asked anything by a server (`inline`): the
+    /// revision replaces those requests with results that ask for input, which the proxy
+    /// does not translate, so the upstream is told of no sampling, elicitation or roots.
+    async fn adopt_client(&self, declared: Option<&ClientCapabilities>, inline: bool) {
+        let mut adopted = self.0.adopted.lock().await;
+        if *adopted {
+            return;
+        }
+        let Some(declared) = declared else { return };
+        *adopted = true;
+        let relayed = if inline {
+            ClientCapabilities::default()
+        } else {
+            relayed_capabilities(declared)
+        };
+        if relayed == self.upstream_capabilities() {
+            return;
+        }
+        *self
+            .0
+            .capabilities
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = relayed;
+        tracing::info!("the upstream is started again with the client's capabilities");
+        self.0.upstream.stop().await;
+        if let Err(reason) = self.refresh().await {
+            tracing::warn!(reason, "the upstream could not be restarted");
+        }
+    }
+
     fn remember_client(&self, peer: &Peer<RoleServer>) {
         let mut client = self
             .0
@@ -859,10 +967,13 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
     params.arguments = ctx.arguments;
     params.input_responses = ctx.input_responses;
     params.request_state = ctx.request_state;
-    // The progress token goes along, so that the upstream's progress reaches the client.
-    if let Some(token) = ctx.request_context.meta.get_progress_token() {
-        let mut meta = rmcp::model::RequestMetaObject::default();
-        meta.set_progress_token(token);
+    // The call's `_meta` goes along (the progress token among it, so that the upstream's
+    // progress reaches the client with the client's token), but for the keys of the
+    // connection itself (revision, client info, capabilities), which rmcp writes for the
+    // upstream's connection.
+    let mut meta = ctx.request_context.meta.clone();
+    meta.retain(|key, _| !CONNECTION_META_KEYS.contains(&key.as_str()));
+    if !meta.is_empty() {
         params.meta = Some(meta);
     }
     if let Some(error) = proxy.policy_refusal(&name, params.arguments.as_ref()) {
@@ -884,14 +995,38 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
             return Ok(proxy.tool_error(&name, &error).into());
         }
     };
-    let call = tokio::time::timeout(timeout, peer.call_tool_once(params));
-    // Dropping the call cancels it upstream (rmcp sends `notifications/cancelled`).
+    let client_token = ctx.request_context.meta.get_progress_token();
+    let request =
+        rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
+    let handle = match peer
+        .send_request_with_option(request, rmcp::service::PeerRequestOptions::no_options())
+        .await
+    {
+        Ok(handle) => handle,
+        Err(error) => {
+            return Ok(proxy
+                .tool_error(&name, &upstream_failed(&name, &error))
+                .into());
+        }
+    };
+    let id = handle.id.clone();
+    // rmcp marks the request with a progress token of its own: the upstream's progress on it
+    // is the client's, under the client's token, while the call runs.
+    let _progress = client_token.map(|token| {
+        let client = ctx.request_context.peer.clone();
+        ProgressRoute::new(proxy, handle.progress_token.clone(), token, client)
+    });
+    let call = tokio::time::timeout(timeout, handle.await_response());
     let outcome = tokio::select! {
-        outcome = call => outcome,
+        outcome = call => outcome.map(|answer| answer.and_then(call_response)),
         () = cancelled.cancelled() => {
+            cancel_upstream(&peer, id, "the client cancelled the call").await;
             return Err(ErrorData::internal_error("the call was cancelled", None));
         }
     };
+    if outcome.is_err() {
+        cancel_upstream(&peer, id, "the call timed out").await;
+    }
     let error = match outcome {
         Ok(Ok(CallToolResponse::Complete(result))) => match proxy
             .check_output(&name, result)
@@ -902,14 +1037,7 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
         },
         Ok(Ok(response)) => return Ok(response.completed()),
         Ok(Err(ServiceError::McpError(error))) => return Err(error),
-        Ok(Err(error)) => {
-            tracing::warn!(tool = %name, %error, "the upstream failed the call");
-            ToolError::new(
-                ErrorCode::Unavailable,
-                format!("The server behind this tool failed: {error}"),
-            )
-            .recovery("Call the tool again; the server is restarted if it stopped.")
-        }
+        Ok(Err(error)) => upstream_failed(&name, &error),
         Err(_) => {
             tracing::warn!(tool = %name, seconds = timeout.as_secs_f64(), "the upstream did not answer the call in time");
             ToolError::new(
@@ -925,6 +1053,74 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
     Ok(proxy.tool_error(&name, &error).into())
 }
 
+/// The tool error of a call the upstream failed other than with a protocol error.
+fn upstream_failed(tool: &str, error: &ServiceError) -> ToolError {
+    tracing::warn!(tool, %error, "the upstream failed the call");
+    ToolError::new(
+        ErrorCode::Unavailable,
+        format!("The server behind this tool failed: {error}"),
+    )
+    .recovery("Call the tool again; the server is restarted if it stopped.")
+}
+
+/// Tells the upstream that the call `id` is no longer awaited.
+async fn cancel_upstream(peer: &Peer<RoleClient>, id: rmcp::model::RequestId, reason: &str) {
+    let params = rmcp::model::CancelledNotificationParam::new(Some(id), Some(reason.to_owned()));
+    let _ = peer.notify_cancelled(params).await;
+}
+
+/// The answer of the upstream to `tools/call`, read as rmcp's `call_tool_once` reads it: a
+/// result, a request for input, a task, or a result without content.
+fn call_response(result: rmcp::model::ServerResult) -> Result<CallToolResponse, ServiceError> {
+    use rmcp::model::ServerResult;
+    match result {
+        ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
+        ServerResult::InputRequiredResult(result) => Ok(CallToolResponse::InputRequired(result)),
+        ServerResult::CreateTaskResult(result) => Ok(CallToolResponse::Task(result)),
+        ServerResult::EmptyResult(_) => Ok(CallToolResponse::Complete(CallToolResult::success(
+            Vec::new(),
+        ))),
+        _ => Err(ServiceError::UnexpectedResponse),
+    }
+}
+
+/// While it lives, the upstream's progress on `upstream` reaches the client under `client`.
+struct ProgressRoute {
+    proxy: Proxy,
+    upstream: rmcp::model::ProgressToken,
+}
+
+impl ProgressRoute {
+    fn new(
+        proxy: &Proxy,
+        upstream: rmcp::model::ProgressToken,
+        token: rmcp::model::ProgressToken,
+        client: Peer<RoleServer>,
+    ) -> Self {
+        proxy
+            .0
+            .progress
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(upstream.clone(), (token, client));
+        Self {
+            proxy: proxy.clone(),
+            upstream,
+        }
+    }
+}
+
+impl Drop for ProgressRoute {
+    fn drop(&mut self) {
+        self.proxy
+            .0
+            .progress
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.upstream);
+    }
+}
+
 impl ServerHandler for Proxy {
     fn get_info(&self) -> ServerConfig {
         let info = self.0.upstream.info();
@@ -932,8 +1128,8 @@ impl ServerHandler for Proxy {
         let mut implementation = Implementation::new("guardrails-proxy", env!("CARGO_PKG_VERSION"));
         let mut instructions = None;
         if let Some(info) = info {
-            // What the proxy forwards: tools (guarded), prompts, resources, completions;
-            // logging (deprecated), tasks and extensions are the upstream's own business and not relayed.
+            // What the proxy forwards: tools (guarded), prompts, resources, completions and
+            // logging; tasks and extensions are not relayed.
             capabilities.prompts.clone_from(&info.capabilities.prompts);
             capabilities
                 .resources
@@ -941,6 +1137,7 @@ impl ServerHandler for Proxy {
             capabilities
                 .completions
                 .clone_from(&info.capabilities.completions);
+            capabilities.logging.clone_from(&info.capabilities.logging);
             if let Some(upstream) = &info.server_info {
                 implementation = upstream.clone();
             }
@@ -964,7 +1161,53 @@ impl ServerHandler for Proxy {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         self.remember_client(&context.peer);
+        self.adopt_client(Some(&request.capabilities), false).await;
         self.negotiate_initialize(&request)
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
+        self.adopt_client(
+            context.client_capabilities().as_ref(),
+            asks_nothing(&context),
+        )
+        .await;
+        Ok(rmcp::model::DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
+    }
+
+    #[expect(
+        deprecated,
+        reason = "logging is relayed for the revisions that have it"
+    )]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.remember_client(&context.peer);
+        let request =
+            rmcp::model::ClientRequest::SetLevelRequest(rmcp::model::SetLevelRequest::new(request));
+        self.relay("logging/setLevel", async |peer| {
+            match peer.send_request(request).await? {
+                rmcp::model::ServerResult::EmptyResult(_) => Ok(()),
+                _ => Err(ServiceError::UnexpectedResponse),
+            }
+        })
+        .await
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        if let Ok(peer) = self.upstream().await {
+            let notification = rmcp::model::ClientNotification::RootsListChangedNotification(
+                rmcp::model::RootsListChangedNotification::default(),
+            );
+            let _ = peer.send_notification(notification).await;
+        }
     }
 
     async fn list_tools(
@@ -973,6 +1216,11 @@ impl ServerHandler for Proxy {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.remember_client(&context.peer);
+        self.adopt_client(
+            context.client_capabilities().as_ref(),
+            asks_nothing(&context),
+        )
+        .await;
         let mut result = ListToolsResult::with_all_items(self.router().list_all());
         result.result_type = Some(ResultType::COMPLETE);
         Ok(result)
@@ -988,6 +1236,11 @@ impl ServerHandler for Proxy {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.remember_client(&context.peer);
+        self.adopt_client(
+            context.client_capabilities().as_ref(),
+            asks_nothing(&context),
+        )
+        .await;
         // An upstream that stopped is started again, and its tools listed afresh: a restart
         // may bring other tools.
         if !self.0.upstream.is_running().await
@@ -1274,12 +1527,104 @@ impl UpstreamClient {
     }
 }
 
+impl UpstreamClient {
+    /// Sends the upstream's `request` to the client and returns the client's answer; a client
+    /// that is not connected, or that cannot be asked, is the error the upstream receives.
+    async fn ask_client(
+        &self,
+        request: rmcp::model::ServerRequest,
+    ) -> Result<rmcp::model::ClientResult, ErrorData> {
+        let Some(client) = self.client() else {
+            return Err(ErrorData::internal_error(
+                "no client is connected to the proxy",
+                None,
+            ));
+        };
+        match client.send_request(request).await {
+            Ok(result) => Ok(result),
+            Err(ServiceError::McpError(error)) => Err(error),
+            Err(error) => Err(ErrorData::internal_error(
+                format!("the client could not be asked: {error}"),
+                None,
+            )),
+        }
+    }
+}
+
+/// `result` when it is the variant `$variant` of `ClientResult`, else an internal error.
+macro_rules! answer {
+    ($result:expr, $variant:ident) => {
+        match $result? {
+            rmcp::model::ClientResult::$variant(result) => Ok(result),
+            _ => Err(ErrorData::internal_error(
+                "the client answered with another kind of result",
+                None,
+            )),
+        }
+    };
+}
+
+#[expect(
+    deprecated,
+    reason = "sampling, roots and logging are relayed for the revisions that have them"
+)]
 impl ClientHandler for UpstreamClient {
     fn get_info(&self) -> rmcp::model::ClientConfig {
+        let capabilities = self
+            .proxy()
+            .map(|proxy| proxy.upstream_capabilities())
+            .unwrap_or_default();
         rmcp::model::ClientConfig::new(
-            rmcp::model::ClientCapabilities::default(),
+            capabilities,
             Implementation::new("guardrails-proxy", env!("CARGO_PKG_VERSION")),
         )
+    }
+
+    async fn ping(&self, _context: RequestContext<RoleClient>) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, ErrorData> {
+        let request = rmcp::model::ServerRequest::CreateMessageRequest(
+            rmcp::model::CreateMessageRequest::new(params),
+        );
+        answer!(self.ask_client(request).await, CreateMessageResult).map(|result| *result)
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, ErrorData> {
+        let request =
+            rmcp::model::ServerRequest::ListRootsRequest(rmcp::model::ListRootsRequest::default());
+        answer!(self.ask_client(request).await, ListRootsResult)
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: rmcp::model::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, ErrorData> {
+        let request =
+            rmcp::model::ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
+        answer!(self.ask_client(request).await, ElicitResult)
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(client) = self.client() {
+            let notification = rmcp::model::ServerNotification::LoggingMessageNotification(
+                rmcp::model::LoggingMessageNotification::new(params),
+            );
+            let _ = client.send_notification(notification).await;
+        }
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
@@ -1320,12 +1665,24 @@ impl ClientHandler for UpstreamClient {
 
     async fn on_progress(
         &self,
-        params: ProgressNotificationParam,
+        mut params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        if let Some(client) = self.client() {
-            let _ = client.notify_progress(params).await;
-        }
+        let Some(proxy) = self.proxy() else { return };
+        // Progress of a call the client made, under the client's token; any other is the
+        // proxy's own business (the client has no token for it).
+        let Some((token, client)) = proxy
+            .0
+            .progress
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&params.progress_token)
+            .cloned()
+        else {
+            return;
+        };
+        params.progress_token = token;
+        let _ = client.notify_progress(params).await;
     }
 }
 
