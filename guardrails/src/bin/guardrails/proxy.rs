@@ -102,20 +102,26 @@ pub(crate) struct ProxyArgs {
     /// interpreter loading its packages on a busy machine).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
     start_timeout: f64,
-    /// Write the upstream's contracts (names, descriptions, annotations, input and output
-    /// schemas) to FILE when it starts; with --check, compare them with FILE instead.
-    /// `guardrails diff` reads these lockfiles.
+    /// The lockfile of the upstream's contracts (names, titles, descriptions, annotations,
+    /// input and output schemas). When FILE exists, the upstream's tools are compared with it
+    /// at start and whenever its tool list changes: each change is logged with its severity
+    /// (BREAKING, RISKY, SAFE, COSMETIC), and a tool that changed (or is new) is treated by
+    /// --on-change. When FILE does not exist, the upstream's contracts are recorded in it.
+    /// FILE is never rewritten unless --update-lock says so. `guardrails diff` reads it.
     #[arg(long, value_name = "FILE")]
     lock: Option<PathBuf>,
-    /// Compare the upstream's tools with the lockfile at start and whenever its tool list
-    /// changes; each change is logged with its severity (BREAKING, RISKY, SAFE, COSMETIC), and
-    /// a tool that changed (or is new) is treated by --on-change.
-    #[arg(long, requires = "lock")]
+    /// Compare with the lockfile, which must exist (what --lock does with a file that exists).
+    #[arg(long, requires = "lock", conflicts_with = "update_lock")]
     check: bool,
+    /// Record the upstream's contracts in the lockfile at start, replacing what it held: the
+    /// changes are approved.
+    #[arg(long, requires = "lock")]
+    update_lock: bool,
     /// What a tool whose contract changed since the lockfile becomes: hidden from the client,
-    /// refused with a tool error that says what changed, or served, its rejected calls told
+    /// refused with a tool error that says what changed (listed with its approved title and
+    /// description: the new text never reaches the model), or served, its rejected calls told
     /// the changes that explain them.
-    #[arg(long, value_enum, default_value_t = OnChange::Refuse, requires = "check")]
+    #[arg(long, value_enum, default_value_t = OnChange::Refuse, requires = "lock")]
     on_change: OnChange,
     /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio, with the library's hardened
     /// server (bounded connections, requests and sessions; foreign `Origin`s refused). Bind a
@@ -144,6 +150,56 @@ enum OnChange {
     Refuse,
     /// Served and guarded; a rejected call carries the changes that can explain it.
     Aware,
+}
+
+/// What the model is shown in place of a title or a description that changed since the
+/// lockfile, under `--on-change refuse`.
+const WITHHELD: &str = "(withheld until the change is approved)";
+
+/// Whether the change at `path` is of text the model reads: a title or a description.
+fn is_text(path: &str) -> bool {
+    matches!(path.rsplit('.').next(), Some("description" | "title"))
+}
+
+/// `tool` as a tool refused for a change is listed: with the title and description of the
+/// lockfile (none for a tool the lockfile does not hold), and its schemas without any
+/// `title` or `description`, so that no text that awaits review reaches the model.
+fn approved_text(mut tool: Tool, approved: Option<&Contract>) -> Tool {
+    tool.description = Some(
+        approved
+            .map(|contract| contract.description.clone())
+            .unwrap_or_default()
+            .into(),
+    );
+    tool.title = approved.and_then(|contract| contract.title.clone());
+    if let Some(annotations) = &mut tool.annotations {
+        annotations.title = None;
+    }
+    let mut input = (*tool.input_schema).clone();
+    strip_text(&mut input);
+    tool.input_schema = Arc::new(input);
+    if let Some(output) = &tool.output_schema {
+        let mut output = (**output).clone();
+        strip_text(&mut output);
+        tool.output_schema = Some(Arc::new(output));
+    }
+    tool
+}
+
+/// Removes every `title` and `description` string of a schema, at any depth.
+fn strip_text(schema: &mut JsonObject) {
+    schema.retain(|key, value| !((key == "title" || key == "description") && value.is_string()));
+    for value in schema.values_mut() {
+        strip_value(value);
+    }
+}
+
+fn strip_value(value: &mut Value) {
+    match value {
+        Value::Object(object) => strip_text(object),
+        Value::Array(items) => items.iter_mut().for_each(strip_value),
+        _ => {}
+    }
 }
 
 /// The `_meta` keys of a request that describe the connection rather than the call: rmcp
@@ -440,15 +496,22 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
             .policies
             .push((tool.clone(), field.clone(), policy));
     }
-    if let (true, Some(path)) = (args.check, &args.lock) {
-        let contracts = ServerContract::read_lockfile(path)?;
-        settings.approved = Some((KnownGood::from_contracts(contracts), args.on_change));
-    }
+    // A lockfile that exists is checked, unless it is to be rewritten; one that does not is
+    // recorded (and --check asks for one that exists).
+    let record = match &args.lock {
+        Some(path) if args.update_lock || (!args.check && !path.exists()) => Some(path),
+        Some(path) => {
+            let contracts = ServerContract::read_lockfile(path)?;
+            settings.approved = Some((KnownGood::from_contracts(contracts), args.on_change));
+            None
+        }
+        None => None,
+    };
     let proxy = Proxy::new(settings);
     // The upstream is started before the proxy serves, so that a command that does not start
     // is an error at once rather than a failure of the first call.
     proxy.refresh().await.map_err(Failure)?;
-    if let (false, Some(path)) = (args.check, &args.lock) {
+    if let Some(path) = record {
         let contracts: ServerContract = proxy
             .listed()
             .iter()
@@ -618,8 +681,9 @@ impl Proxy {
                         OnChange::Hide => continue,
                         OnChange::Refuse => {
                             let refusal = Arc::new(self.refusal(&current, deltas));
+                            let approved = approved.contracts().tools().get(tool.name.as_ref());
                             unguarded.add_route(ToolRoute::new_dyn(
-                                tool,
+                                approved_text(tool, approved),
                                 move |_: ToolCallContext<'_, Self>| {
                                     let result = (*refusal).clone();
                                     Box::pin(std::future::ready(Ok(result.into())))
@@ -673,8 +737,14 @@ impl Proxy {
     }
 
     /// The answer to every call of a tool whose contract changed since the lockfile: a
-    /// `CONTRACT_CHANGED` tool error with a `<contract_awareness>` block of every change.
-    fn refusal(&self, current: &Contract, deltas: Vec<Delta>) -> CallToolResult {
+    /// `CONTRACT_CHANGED` tool error with a `<contract_awareness>` block of every change, the
+    /// new text of a title or a description withheld (it is what awaits review).
+    fn refusal(&self, current: &Contract, mut deltas: Vec<Delta>) -> CallToolResult {
+        for delta in &mut deltas {
+            if is_text(&delta.path) && delta.after.is_some() {
+                delta.after = Some(Value::from(WITHHELD));
+            }
+        }
         let config = AwarenessConfig::default().with_all_severities(true);
         let awareness = Awareness::new(current, deltas, &config);
         let error = ToolError::custom(
