@@ -27,7 +27,8 @@ use guardrails::message::{DELIVERED_WITH_CARE, PolicyAdvice};
 use guardrails::policy::{Policy, RuleSeverity, check_text, load_policy};
 use guardrails::profile::SchemaProfile;
 use guardrails::{
-    CallOutput, ErrorCode, OutputCheck, OutputVerdict, RenderFormat, RenderOptions, ToolError,
+    CallOutput, ErrorCode, IgnoreKeys, OutputCheck, OutputVerdict, RenderFormat, RenderOptions,
+    RepairPolicy, ToolError,
 };
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
@@ -56,12 +57,25 @@ pub(crate) struct ProxyArgs {
     /// stay the upstream's own.
     #[arg(long)]
     audit: bool,
-    /// Read per-tool settings from FILE, a TOML file with a `[tools.NAME]` table per tool:
-    /// `agent_limit`, `max_bytes`, `max_tokens` (numbers), `result_policy = "FILE"` and
+    /// Read settings from FILE, a TOML file: `repair = "on"` and `ignore_keys = ["_*"]` (as
+    /// the flags of those names), and a `[tools.NAME]` table per tool: `agent_limit`,
+    /// `max_bytes`, `max_tokens` (numbers), `result_policy = "FILE"` and
     /// `policies = { FIELD = "FILE" }`, policy files relative to FILE. A flag on the command line
     /// for the same tool and setting wins over the file.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Read a value whose meaning is not in doubt as meant, and tell the model so: a number,
+    /// a boolean, an array or an object sent as a string where the tool's schema expects that
+    /// one type (`"25"` for 25). The result carries one line per repair and the receipts in
+    /// its `_meta` (`dev.guardrails/repairs`). `on` spares the tools annotated destructive;
+    /// `including-destructive` does not. Off unless given (`--repair` alone is `on`).
+    #[arg(long, value_enum, value_name = "WHICH", num_args = 0..=1, default_missing_value = "on")]
+    repair: Option<Repair>,
+    /// Drop KEY from every call's arguments before they are checked, when the tool does not
+    /// declare it: keys a client adds on its own. `PREFIX*` drops every key that starts with
+    /// PREFIX (repeatable). A key neither declared nor dropped is still refused and named.
+    #[arg(long = "ignore-keys", value_name = "KEY|PREFIX*")]
+    ignore_keys: Vec<String>,
     /// Show at most N items of TOOL's list results (repeatable).
     #[arg(long = "agent-limit", value_name = "TOOL=N", value_parser = tool_number)]
     agent_limits: Vec<(String, usize)>,
@@ -139,6 +153,38 @@ pub(crate) struct ProxyArgs {
         value_name = "COMMAND"
     )]
     command: Vec<OsString>,
+}
+
+/// Which tools' calls are repaired (`--repair`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Repair {
+    /// None.
+    Off,
+    /// Those of every tool not annotated destructive.
+    On,
+    /// Those of every tool.
+    IncludingDestructive,
+}
+
+impl From<Repair> for RepairPolicy {
+    fn from(repair: Repair) -> Self {
+        match repair {
+            Repair::Off => Self::Off,
+            Repair::On => Self::On,
+            Repair::IncludingDestructive => Self::IncludingDestructive,
+        }
+    }
+}
+
+/// The keys `--ignore-keys` names: `PREFIX*` for a prefix, any other for a name.
+fn ignored_keys(specs: &[String]) -> IgnoreKeys {
+    specs.iter().fold(IgnoreKeys::new(), |keys, spec| {
+        match spec.strip_suffix('*') {
+            Some(prefix) => keys.prefix(prefix.to_owned()),
+            None => keys.name(spec.clone()),
+        }
+    })
 }
 
 /// What a tool whose contract changed since the lockfile becomes.
@@ -325,6 +371,10 @@ struct Settings {
     start_timeout: Duration,
     render: RenderOptions,
     audit: bool,
+    /// Which calls are repaired.
+    repair: RepairPolicy,
+    /// The keys dropped from every call's arguments.
+    ignore_keys: IgnoreKeys,
     /// The form the tools' schemas are advertised in.
     profile: SchemaProfile,
     limits: BTreeMap<String, ResultLimits>,
@@ -376,6 +426,11 @@ fn every_relayed_capability() -> ClientCapabilities {
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
+    /// `--repair`.
+    repair: Option<Repair>,
+    /// `--ignore-keys`, each.
+    #[serde(default)]
+    ignore_keys: Vec<String>,
     #[serde(default)]
     tools: BTreeMap<String, ToolConfig>,
 }
@@ -409,6 +464,10 @@ impl ProxyArgs {
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
+        if self.repair.is_none() {
+            self.repair = config.repair;
+        }
+        prepend(&mut self.ignore_keys, config.ignore_keys);
         let (mut agent_limits, mut max_bytes, mut max_tokens) =
             (Vec::new(), Vec::new(), Vec::new());
         let (mut result_policies, mut policies) = (Vec::new(), Vec::new());
@@ -473,6 +532,8 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         start_timeout: Duration::from_secs_f64(args.start_timeout),
         render: RenderOptions::from(RenderFormat::from(args.format)),
         audit: args.audit,
+        repair: args.repair.map_or(RepairPolicy::Off, RepairPolicy::from),
+        ignore_keys: ignored_keys(&args.ignore_keys),
         profile: args.schema_profile,
         limits,
         approved: None,
@@ -703,7 +764,9 @@ impl Proxy {
         loop {
             let mut guard = RouterGuard::new()
                 .render(settings.render.clone())
-                .schema_profile(settings.profile);
+                .schema_profile(settings.profile)
+                .repair(settings.repair)
+                .ignore_keys(settings.ignore_keys.clone());
             if let Some((approved, OnChange::Aware)) = &settings.approved {
                 guard = guard.known_good(approved.clone());
             }
@@ -1790,6 +1853,9 @@ mod tests {
         std::fs::write(
             &file,
             r#"
+repair = "including-destructive"
+ignore_keys = ["_*", "trace_id"]
+
 [tools.search]
 agent_limit = 50
 max_bytes = 2000
@@ -1809,10 +1875,18 @@ policies = { body = "prose.toml", title = "titles.toml" }
             "search=5",
             "--policy",
             "fetch.title=mine.toml",
+            "--ignore-keys",
+            "session_id",
             "--",
             "server",
         ]);
         args.merge_config().unwrap();
+        assert_eq!(args.repair, Some(Repair::IncludingDestructive));
+        assert_eq!(args.ignore_keys, ["_*", "trace_id", "session_id"]);
+        let ignored = ignored_keys(&args.ignore_keys);
+        assert!(ignored.matches("_client") && ignored.matches("trace_id"));
+        assert!(ignored.matches("session_id") && !ignored.matches("trace"));
+
         // The file's settings come first; a later one replaces an earlier one.
         assert_eq!(
             args.agent_limits,
@@ -1839,6 +1913,11 @@ policies = { body = "prose.toml", title = "titles.toml" }
                 ),
             ]
         );
+
+        // The command line's `--repair` wins over the file's; alone it is `on`.
+        let mut args = parsed(&["--config", config, "--repair", "--", "server"]);
+        args.merge_config().unwrap();
+        assert_eq!(args.repair, Some(Repair::On));
 
         std::fs::write(&file, "[tools.search]\nagent_limt = 5\n").unwrap();
         let error = parsed(&["--config", config, "--", "server"])
