@@ -105,16 +105,80 @@ def test_a_short_call_timeout_does_not_fail_a_slow_start():
     assert text_of(greeted) == "Hello, Ada"
 
 
-def test_an_upstream_that_starts_too_slowly_is_an_error_at_once():
+def test_an_upstream_that_starts_too_slowly_is_an_error_at_once_and_is_stopped(tmp_path):
+    pid_file = tmp_path / "upstream.pid"
     run = subprocess.run(
-        [guardrails_binary(), "proxy", "--start-timeout", "0.5", "--", *UPSTREAM],
+        [guardrails_binary(), "proxy", "--start-timeout", "2", "--", *UPSTREAM],
         capture_output=True,
         text=True,
         timeout=30,
-        env={**os.environ, "START_DELAY": "5"},
+        env={**os.environ, "START_DELAY": "30", "PID_FILE": str(pid_file)},
     )
     assert run.returncode == 2, run
-    assert "did not answer `initialize` within 0.5 s" in run.stderr, run.stderr
+    assert "did not answer `initialize` within 2 s" in run.stderr, run.stderr
+    # The hung server does not outlive the proxy.
+    pid = int(pid_file.read_text())
+    for _ in range(40):
+        if not alive(pid):
+            break
+        time.sleep(0.05)
+    assert not alive(pid), f"the upstream {pid} is still running"
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_call_to_an_unknown_tool_is_a_readable_tool_error():
+    async def body(session):
+        return [await session.call_tool(name, {}) for name in ("gret", "<b>" + "x" * 500)]
+
+    (near, far), _ = proxied(body)
+    assert near.is_error and far.is_error
+    text = text_of(near)
+    assert text.startswith('<tool_error tool="gret" code="NOT_FOUND">'), text
+    assert "Did you mean `greet`?" in text and "pid" in text, text
+    # A name sent is escaped and cut.
+    text = text_of(far)
+    assert "<b>" not in text and "&lt;b&gt;" in text and "x" * 101 not in text, text
+
+
+def test_malformed_params_are_invalid_params():
+    """A `tools/call` whose params are not what the method takes is answered -32602, with
+    what is wrong; raw JSON-RPC lines, since an SDK sends no malformed request."""
+    proxy = subprocess.Popen(
+        [guardrails_binary(), "proxy", "--", *UPSTREAM],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+
+    def ask(message):
+        proxy.stdin.write(json.dumps(message) + "\n")
+        proxy.stdin.flush()
+        return json.loads(proxy.stdout.readline())
+
+    try:
+        hello = {"protocolVersion": conftest.LEGACY, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+        assert "result" in ask({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello})
+        proxy.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        for params, expected in [
+            ({"name": 5}, "expected a string"),
+            ({"arguments": {}}, "missing field `name`"),
+            ({"name": "greet", "arguments": "Ada"}, "expected a map"),
+        ]:
+            answer = ask({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+            assert answer["error"]["code"] == -32602, answer
+            assert expected in answer["error"]["message"], answer
+    finally:
+        proxy.kill()
+        proxy.wait()
 
 
 def test_a_config_file_sets_a_tools_byte_cap(tmp_path):

@@ -198,6 +198,47 @@ enum OnChange {
     Aware,
 }
 
+/// The most characters of a name sent by the client (a tool's, a method's) that the proxy
+/// repeats.
+const MAX_NAME_CHARS: usize = 100;
+
+/// The most tool names an unknown tool's error lists.
+const MAX_NAMES_SHOWN: usize = 30;
+
+/// Why the params of `method`, a method of MCP, cannot be read (rmcp hands such a request
+/// over as a custom one); `None` for a method MCP does not define.
+fn malformed(method: &str, params: Option<&Value>) -> Option<String> {
+    fn reason<T: serde::de::DeserializeOwned>(params: Option<&Value>) -> String {
+        let params = params.cloned().unwrap_or(Value::Null);
+        match serde_json::from_value::<T>(params) {
+            Ok(_) => "they do not match the method".to_owned(),
+            Err(error) => cut(&error.to_string(), MAX_PROBLEM_CHARS),
+        }
+    }
+    let why = match method {
+        "tools/call" => reason::<CallToolRequestParams>(params),
+        "prompts/get" => reason::<GetPromptRequestParams>(params),
+        "resources/read" => reason::<ReadResourceRequestParams>(params),
+        "resources/subscribe" | "resources/unsubscribe" => reason::<SubscribeRequestParams>(params),
+        "completion/complete" => reason::<CompleteRequestParams>(params),
+        "initialize" => reason::<InitializeRequestParams>(params),
+        "tools/list"
+        | "prompts/list"
+        | "resources/list"
+        | "resources/templates/list"
+        | "logging/setLevel"
+        | "ping"
+        | "server/discover"
+        | "subscriptions/listen"
+        | "tasks/get"
+        | "tasks/update"
+        | "tasks/cancel"
+        | "tasks/list" => "they are not what the method takes".to_owned(),
+        _ => return None,
+    };
+    Some(format!("Invalid params of `{method}`: {why}"))
+}
+
 /// What the model is shown in place of a title or a description that changed since the
 /// lockfile, under `--on-change refuse`.
 const WITHHELD: &str = "(withheld until the change is approved)";
@@ -1044,6 +1085,45 @@ impl Proxy {
         Ok(result)
     }
 
+    /// The tool error of a call to a tool the proxy does not serve (not listed upstream, or
+    /// hidden for a change of contract): the tools there are, and the likeliest meant.
+    fn unknown_tool(&self, name: &str, router: &ToolRouter<Self>) -> CallToolResult {
+        let name = cut(name, MAX_NAME_CHARS);
+        let mut names: Vec<String> = router
+            .list_all()
+            .into_iter()
+            .map(|tool| tool.name.into_owned())
+            .collect();
+        names.sort();
+        let closest = names
+            .iter()
+            .map(|known| (strsim::jaro_winkler(&name, known), known))
+            .filter(|(score, _)| *score >= 0.8)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, known)| known.clone());
+        let message = match &closest {
+            Some(known) => format!("There is no tool named `{name}`. Did you mean `{known}`?"),
+            None => format!("There is no tool named `{name}`."),
+        };
+        let shown: Vec<&str> = names
+            .iter()
+            .take(MAX_NAMES_SHOWN)
+            .map(String::as_str)
+            .collect();
+        let mut recovery = format!("Call one of the tools there are: {}", shown.join(", "));
+        if names.len() > shown.len() {
+            let _ = write!(
+                recovery,
+                " and {} more (list the tools)",
+                names.len() - shown.len()
+            );
+        }
+        recovery.push('.');
+        tracing::info!(tool = %name, "a call to a tool the proxy does not serve");
+        let error = ToolError::new(ErrorCode::NotFound, message).recovery(recovery);
+        self.tool_error(&name, &error)
+    }
+
     /// The rendered tool error of `tool`, as a tool result with `isError: true`.
     fn tool_error(&self, tool: &str, error: &ToolError) -> CallToolResult {
         call_result(CallOutput::tool_error(tool, error, &self.0.settings.render))
@@ -1382,9 +1462,35 @@ impl ServerHandler for Proxy {
             tracing::warn!(reason, "the upstream could not be restarted");
         }
         let router = self.router();
+        if router.get(&request.name).is_none() {
+            return Ok(self.unknown_tool(&request.name, &router).into());
+        }
         router
             .call(ToolCallContext::new(self, request, context))
             .await
+    }
+
+    /// A request rmcp did not read: a method of MCP whose params are malformed is answered
+    /// -32602 with what is wrong, and any other method is the upstream's to answer.
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        if let Some(reason) = malformed(&request.method, request.params.as_ref()) {
+            return Err(ErrorData::invalid_params(reason, None));
+        }
+        let what = cut(&request.method, MAX_NAME_CHARS);
+        let request = rmcp::model::ClientRequest::CustomRequest(request);
+        self.relay(&what, async |peer| {
+            match peer.send_request(request).await? {
+                rmcp::model::ServerResult::CustomResult(result) => Ok(result),
+                other => serde_json::to_value(other)
+                    .map(rmcp::model::CustomResult)
+                    .map_err(|_| ServiceError::UnexpectedResponse),
+            }
+        })
+        .await
     }
 
     async fn list_prompts(
@@ -1613,7 +1719,10 @@ impl Upstream {
             .split_first()
             .ok_or_else(|| "no upstream command".to_owned())?;
         let mut command = tokio::process::Command::new(program);
-        command.args(args);
+        // A child that is let go (it did not start in time, or the proxy is leaving) is
+        // killed at once: rmcp kills it from a task, which a runtime that is shutting down
+        // never runs.
+        command.args(args).kill_on_drop(true);
         let shown = program.to_string_lossy().into_owned();
         // The upstream's own log lines go where the proxy's go.
         let (transport, _) = TokioChildProcess::builder(command)
