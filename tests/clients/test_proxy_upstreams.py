@@ -181,6 +181,18 @@ def test_malformed_params_are_invalid_params():
         proxy.wait()
 
 
+def test_an_integer_is_what_the_schema_says_unless_the_server_reads_integers_as_serde():
+    async def body(session):
+        return [await session.call_tool("flood", {"size": size}) for size in (5.0, 1e2, -0.0)]
+
+    # A server in Python reads a whole number written as a float as an integer.
+    results, _ = proxied(body)
+    assert [text_of(result) for result in results] == ["x" * 5, "x" * 100, ""], [text_of(r) for r in results]
+    results, _ = proxied(body, "--integers", "serde")
+    assert all(result.is_error for result in results)
+    assert "Expected an integer" in text_of(results[0]) and "5" in text_of(results[0]), text_of(results[0])
+
+
 def test_a_config_file_sets_a_tools_byte_cap(tmp_path):
     config = tmp_path / "proxy.toml"
     config.write_text("[tools.flood]\nmax_bytes = 1000\n")

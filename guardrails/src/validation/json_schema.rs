@@ -62,15 +62,29 @@ pub struct SchemaOptions {
     /// asked for. Integer formats (`int32`, `uint8`, …) are always checked, as the bounds they
     /// imply.
     pub assert_formats: bool,
+    /// Whether a whole number written as a float (`5.0`, `1e2`, `-0.0`) is an integer, as
+    /// JSON Schema counts it, and as pydantic, zod and JavaScript read it. Off by default:
+    /// serde refuses it for every integer type, so where a tool is written in Rust it is
+    /// refused with the number to send instead ("send 5").
+    pub schema_integers: bool,
 }
 
 impl SchemaOptions {
-    /// Formats are annotations.
+    /// Formats are annotations, and an integer is what serde reads as one.
     #[must_use]
     pub const fn new() -> Self {
         Self {
             assert_formats: false,
+            schema_integers: false,
         }
+    }
+
+    /// Reads a whole number written as a float as an integer, as JSON Schema does (see
+    /// [`schema_integers`](Self::schema_integers)): for a tool not written in Rust.
+    #[must_use]
+    pub const fn schema_integers(mut self, yes: bool) -> Self {
+        self.schema_integers = yes;
+        self
     }
 
     /// Checks string formats too.
@@ -119,7 +133,9 @@ impl SchemaArgs {
         // counts it an integer, serde refuses it for every integer type. The advertised
         // schema stays standard; the keyword only adds, so both share their paths.
         let mut checked = document.clone();
-        mark_integers(&mut checked);
+        if !options.schema_integers {
+            mark_integers(&mut checked);
+        }
         let checked = &checked;
         let formats = options.assert_formats;
         // Patterns run on the `regex` crate, as the derive's do (linear time, and faster);

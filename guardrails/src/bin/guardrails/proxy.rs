@@ -76,6 +76,13 @@ pub(crate) struct ProxyArgs {
     /// PREFIX (repeatable). A key neither declared nor dropped is still refused and named.
     #[arg(long = "ignore-keys", value_name = "KEY|PREFIX*")]
     ignore_keys: Vec<String>,
+    /// What an `integer` of a tool's schema takes: `schema`, every whole number, written as a
+    /// float too (`5.0`, `1e2`, `-0.0`), as JSON Schema counts them and as servers in Python
+    /// (pydantic) and JavaScript (zod) read them; or `serde`, only a number written without a
+    /// fraction or an exponent, as a server written in Rust reads it (`5.0` is refused with
+    /// "send 5").
+    #[arg(long, value_enum, value_name = "READING", default_value_t = Integers::Schema)]
+    integers: Integers,
     /// Show at most N items of TOOL's list results (repeatable).
     #[arg(long = "agent-limit", value_name = "TOOL=N", value_parser = tool_number)]
     agent_limits: Vec<(String, usize)>,
@@ -153,6 +160,15 @@ pub(crate) struct ProxyArgs {
         value_name = "COMMAND"
     )]
     command: Vec<OsString>,
+}
+
+/// What an `integer` of a tool's schema takes (`--integers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Integers {
+    /// Every whole number, as JSON Schema counts them.
+    Schema,
+    /// Only numbers written without a fraction or an exponent, as serde reads integers.
+    Serde,
 }
 
 /// Which tools' calls are repaired (`--repair`).
@@ -414,6 +430,8 @@ struct Settings {
     audit: bool,
     /// Which calls are repaired.
     repair: RepairPolicy,
+    /// Whether a whole number written as a float is an integer.
+    schema_integers: bool,
     /// The keys dropped from every call's arguments.
     ignore_keys: IgnoreKeys,
     /// The form the tools' schemas are advertised in.
@@ -574,6 +592,7 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         render: RenderOptions::from(RenderFormat::from(args.format)),
         audit: args.audit,
         repair: args.repair.map_or(RepairPolicy::Off, RepairPolicy::from),
+        schema_integers: args.integers == Integers::Schema,
         ignore_keys: ignored_keys(&args.ignore_keys),
         profile: args.schema_profile,
         limits,
@@ -813,6 +832,9 @@ impl Proxy {
             }
             if settings.audit {
                 guard = guard.audit();
+            }
+            if settings.schema_integers {
+                guard = guard.schema_integers();
             }
             for (name, limits) in &settings.limits {
                 if router.has_route(name) {
