@@ -2226,7 +2226,56 @@ pub fn strict_schema(schema: &Map<String, Value>) -> Map<String, Value> {
             out.insert(section.to_owned(), Value::Object(defs));
         }
     }
+    let kept = |section: &str| out.get(section).and_then(Value::as_object).cloned();
+    let kept = [kept("$defs"), kept("definitions")];
+    for value in out.values_mut() {
+        drop_dangling_mappings(value, &kept);
+    }
     out
+}
+
+/// Removes the `mapping` of a `discriminator` (an `OpenAPI` keyword; pydantic writes one for a
+/// discriminated union) when a reference in it names a definition the strict schema no longer
+/// has: the branches are inlined, and a mapping that points nowhere misleads a client that
+/// reads it. The `propertyName` stays; the branches themselves still say which tag is theirs.
+fn drop_dangling_mappings(value: &mut Value, kept: &[Option<Map<String, Value>>; 2]) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Object(discriminator)) = map.get_mut("discriminator") {
+                let dangling = discriminator
+                    .get("mapping")
+                    .and_then(Value::as_object)
+                    .is_some_and(|mapping| {
+                        mapping.values().any(|target| {
+                            let Some(target) = target.as_str() else {
+                                return true;
+                            };
+                            let found = [("#/$defs/", 0), ("#/definitions/", 1)].iter().find_map(
+                                |(prefix, section)| {
+                                    target.strip_prefix(prefix).map(|name| (name, *section))
+                                },
+                            );
+                            found.is_none_or(|(name, section)| {
+                                let name = name.replace("~1", "/").replace("~0", "~");
+                                !kept[section]
+                                    .as_ref()
+                                    .is_some_and(|defs| defs.contains_key(&name))
+                            })
+                        })
+                    });
+                if dangling {
+                    discriminator.remove("mapping");
+                }
+            }
+            for child in map.values_mut() {
+                drop_dangling_mappings(child, kept);
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| drop_dangling_mappings(item, kept)),
+        _ => {}
+    }
 }
 
 /// Where a subschema applies: to a value of its own (the root, a property, an item), which is
