@@ -7,7 +7,10 @@
 //! is guarded by [`RouterGuard`] from the tools' `inputSchema`s alone, exactly as a native rmcp
 //! tool is: strict schema advertised, every problem in one coaching message with a valid
 //! example, the `_meta` report, agent limits and byte caps, audit mode, the loop breaker and
-//! telemetry. Prompts, resources, completions and the upstream's notifications pass through.
+//! telemetry. What the guard does not concern passes through both ways: prompts, resources,
+//! completions, notifications, `_meta`, progress (under the client's token), logging, and the
+//! upstream's sampling, elicitation and roots requests, which go to the client; the upstream
+//! is told the client's capabilities (see [`Proxy::adopt_client`]).
 //!
 //! The wire is rmcp's on both sides; this module holds no protocol code.
 
