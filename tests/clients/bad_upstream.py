@@ -8,17 +8,24 @@ in front of a bad upstream. Each tool is one way of failing; `greet` is the well
 - `bad_output`: a structured result that does not match its own `outputSchema`;
 - `pid`: the process id, which tells a restarted upstream from the first one.
 
-`$START_DELAY` seconds (if set) pass before it reads `initialize`: a slow start.
+`$START_DELAY` seconds (if set) pass before it reads `initialize`: a slow start. Its process
+id is written to `$PID_FILE` (if set) as it starts.
 """
 
 import os
-import sys
-import time
 
-import anyio
-import mcp.server.stdio
-import mcp_types as types
-from mcp.server.lowlevel import Server
+if "PID_FILE" in os.environ:
+    # First, before the slow imports.
+    with open(os.environ["PID_FILE"], "w") as pid_file:
+        pid_file.write(str(os.getpid()))
+
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import anyio  # noqa: E402
+import mcp.server.stdio  # noqa: E402
+import mcp_types as types  # noqa: E402
+from mcp.server.lowlevel import Server  # noqa: E402
 
 description = os.environ.get("GREET_DESCRIPTION", "Greets someone by name.")
 

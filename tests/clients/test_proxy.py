@@ -220,6 +220,35 @@ def test_a_token_budget_cuts_a_text_and_says_so(everything):
     assert len(cut.content) == 2, text_of(cut)
 
 
+def test_repair_and_ignored_keys_have_the_librarys_semantics(everything, tmp_path):
+    """A number sent as a string is read as meant under `--repair`, with a line for the model
+    and a receipt in `_meta`; a key a client adds on its own is dropped under `--ignore-keys`;
+    without them both are refused, and with them every other slip still is."""
+    command, env = everything
+
+    async def calls(session):
+        return [
+            await session.call_tool("get-sum", {"a": "2", "b": 3.5}),
+            await session.call_tool("echo", {"message": "hi", "_client_meta": {"x": 1}}),
+            await session.call_tool("echo", {"message": "hi", "mesage": "typo"}),
+        ]
+
+    alone = run_with(command, env, calls, direct=True)
+    strict = run_with(command, env, calls)
+    assert all(result.is_error for result in strict), [text_of(r) for r in strict]
+    config = tmp_path / "proxy.toml"
+    config.write_text('repair = "on"\nignore_keys = ["_*"]\n')
+    for proxy_args in (["--repair", "--ignore-keys", "_*"], ["--config", str(config)]):
+        summed, echoed, typo = run_with(command, env, calls, proxy_args=proxy_args)
+        assert not summed.is_error, text_of(summed)
+        assert summed.content[0].text == "The sum of 2 and 3.5 is 5.5.", text_of(summed)
+        assert '<repair field="a" kind="number_in_string">' in text_of(summed), text_of(summed)
+        receipts = summed.meta["dev.guardrails/repairs"]
+        assert [receipt["field"] for receipt in receipts] == ["a"], receipts
+        assert [block.model_dump() for block in echoed.content] == [block.model_dump() for block in alone[1].content]
+        assert typo.is_error and 'code="unknown_field"' in text_of(typo), text_of(typo)
+
+
 POLICY = """
 [[rule]]
 name = "untagged_dollar_amount"

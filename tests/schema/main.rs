@@ -3,6 +3,7 @@
 //! to their output schema.
 
 mod format_agreement;
+mod integer_readings;
 mod output_schema;
 mod portable_agreement;
 mod schema_agreement;

@@ -139,3 +139,55 @@ fn a_nested_arguments_type_carries_no_schema_dialect_nor_input_examples() {
     assert!(root.get("$schema").is_some());
     assert!(root.get("examples").is_some());
 }
+
+/// A discriminated union as pydantic writes it: its `discriminator.mapping` points at `$defs`
+/// that the strict schema inlines and removes, so the mapping goes; the tag stays.
+#[test]
+fn a_discriminator_mapping_never_points_at_a_removed_definition() {
+    let Value::Object(schema) = json!({
+        "type": "object",
+        "properties": {
+            "pet": {
+                "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+                "discriminator": {
+                    "propertyName": "kind",
+                    "mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}
+                }
+            }
+        },
+        "required": ["pet"],
+        "$defs": {
+            "Cat": {"type": "object", "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}}},
+            "Dog": {"type": "object", "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}}}
+        }
+    }) else {
+        unreachable!()
+    };
+    let strict = guardrails::validation::strict_schema(&schema);
+    assert!(!strict.contains_key("$defs"), "{strict:?}");
+    let pet = &strict["properties"]["pet"];
+    assert_eq!(
+        pet["discriminator"],
+        json!({"propertyName": "kind"}),
+        "{pet}"
+    );
+    // A recursive definition stays, and so does a mapping that points at it.
+    let Value::Object(recursive) = json!({
+        "type": "object",
+        "properties": {"node": {"$ref": "#/$defs/Node"}},
+        "$defs": {"Node": {
+            "type": "object",
+            "properties": {
+                "next": {"oneOf": [{"$ref": "#/$defs/Node"}], "discriminator": {"propertyName": "k", "mapping": {"n": "#/$defs/Node"}}}
+            }
+        }}
+    }) else {
+        unreachable!()
+    };
+    let strict = guardrails::validation::strict_schema(&recursive);
+    let text = serde_json::to_string(&strict).unwrap();
+    assert!(
+        text.contains(r##""mapping":{"n":"#/$defs/Node"}"##),
+        "{text}"
+    );
+}

@@ -15,7 +15,8 @@ use super::model::{Contract, Field, JsonType, Limit, OutputField, cmp_numbers};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum ChangeSeverity {
-    /// Wording only (a description, a title): calls keep working as they are.
+    /// Said differently, meaning the same (values reordered, a default stated): calls keep
+    /// working as they are, and the model reads nothing new.
     Cosmetic,
     /// Calls that worked keep working; new ones may do more.
     Safe,
@@ -298,22 +299,25 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
         argument: None,
         out: Vec::new(),
     };
+    // A description is an instruction to the model, and a title text it is shown: a change
+    // can change what the model does (the poisoned description of a rug pull), so it is
+    // reviewed like a change of behaviour.
     if before.title != after.title {
         c.push(
-            ChangeSeverity::Cosmetic,
+            ChangeSeverity::Risky,
             format!("{name}.title"),
             before.title.clone().map(Value::from),
             after.title.clone().map(Value::from),
-            "Title changed.",
+            "Title changed: the model reads the new text.",
         );
     }
     if before.description != after.description {
         c.push(
-            ChangeSeverity::Cosmetic,
+            ChangeSeverity::Risky,
             format!("{name}.description"),
             Some(Value::from(before.description.as_str())),
             Some(Value::from(after.description.as_str())),
-            "Description changed.",
+            "Description changed: the model reads the new text as an instruction.",
         );
     }
     hints(&mut c, name, before, after);
@@ -545,11 +549,11 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
     }
     if b.description != a.description {
         c.push(
-            ChangeSeverity::Cosmetic,
+            ChangeSeverity::Risky,
             p("description"),
             b.description.clone().map(Value::from),
             a.description.clone().map(Value::from),
-            "Description changed.",
+            "Description changed: the model reads the new text as an instruction.",
         );
     }
     if b.json_type != a.json_type {

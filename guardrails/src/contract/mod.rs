@@ -89,7 +89,7 @@
 //! | output field added, output schema added | SAFE | |
 //! | output field no longer required | RISKY | it may be absent |
 //! | output field now required | SAFE | |
-//! | description or title changed | COSMETIC | wording only |
+//! | description or title changed (the tool's or an argument's) | RISKY | the model reads a description as an instruction: a changed one can change what it does (the "rug pull" of a poisoned description) |
 //!
 //! Paths name where a change is: `create_user.args.currency`, `create_user.args.address.city`,
 //! `create_user.args.tags[]` (array items), `create_user.args.meta{}` (map values),

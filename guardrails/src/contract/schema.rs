@@ -394,8 +394,9 @@ mod tests {
         )]
         .into_iter()
         .collect();
+        // A poisoned description is an instruction to the model: RISKY.
         let changes = diff(&before, &after);
-        assert_eq!(changes.max_severity(), Some(ChangeSeverity::Cosmetic));
+        assert_eq!(changes.max_severity(), Some(ChangeSeverity::Risky));
         let mut schema = zod_like();
         schema["required"] = json!(["kind", "count"]);
         let after: ServerContract = [contract("Adds two numbers", schema)].into_iter().collect();

@@ -269,6 +269,15 @@ impl RouterGuard {
         self
     }
 
+    /// Reads a whole number written as a float (`5.0`, `1e2`, `-0.0`) as an integer, as JSON
+    /// Schema counts it, for tools whose servers read it so (pydantic, zod, JavaScript): by
+    /// default it is refused where the schema says `integer`, as serde refuses it.
+    #[must_use]
+    pub fn schema_integers(mut self) -> Self {
+        self.schema = self.schema.schema_integers(true);
+        self
+    }
+
     /// Sets how the same invalid call arriving again is answered (on by default; see
     /// [`LoopBreaker`]).
     #[must_use]

@@ -62,15 +62,29 @@ pub struct SchemaOptions {
     /// asked for. Integer formats (`int32`, `uint8`, …) are always checked, as the bounds they
     /// imply.
     pub assert_formats: bool,
+    /// Whether a whole number written as a float (`5.0`, `1e2`, `-0.0`) is an integer, as
+    /// JSON Schema counts it, and as pydantic, zod and JavaScript read it. Off by default:
+    /// serde refuses it for every integer type, so where a tool is written in Rust it is
+    /// refused with the number to send instead ("send 5").
+    pub schema_integers: bool,
 }
 
 impl SchemaOptions {
-    /// Formats are annotations.
+    /// Formats are annotations, and an integer is what serde reads as one.
     #[must_use]
     pub const fn new() -> Self {
         Self {
             assert_formats: false,
+            schema_integers: false,
         }
+    }
+
+    /// Reads a whole number written as a float as an integer, as JSON Schema does (see
+    /// [`schema_integers`](Self::schema_integers)): for a tool not written in Rust.
+    #[must_use]
+    pub const fn schema_integers(mut self, yes: bool) -> Self {
+        self.schema_integers = yes;
+        self
     }
 
     /// Checks string formats too.
@@ -119,7 +133,9 @@ impl SchemaArgs {
         // counts it an integer, serde refuses it for every integer type. The advertised
         // schema stays standard; the keyword only adds, so both share their paths.
         let mut checked = document.clone();
-        mark_integers(&mut checked);
+        if !options.schema_integers {
+            mark_integers(&mut checked);
+        }
         let checked = &checked;
         let formats = options.assert_formats;
         // Patterns run on the `regex` crate, as the derive's do (linear time, and faster);
@@ -2210,7 +2226,56 @@ pub fn strict_schema(schema: &Map<String, Value>) -> Map<String, Value> {
             out.insert(section.to_owned(), Value::Object(defs));
         }
     }
+    let kept = |section: &str| out.get(section).and_then(Value::as_object).cloned();
+    let kept = [kept("$defs"), kept("definitions")];
+    for value in out.values_mut() {
+        drop_dangling_mappings(value, &kept);
+    }
     out
+}
+
+/// Removes the `mapping` of a `discriminator` (an `OpenAPI` keyword; pydantic writes one for a
+/// discriminated union) when a reference in it names a definition the strict schema no longer
+/// has: the branches are inlined, and a mapping that points nowhere misleads a client that
+/// reads it. The `propertyName` stays; the branches themselves still say which tag is theirs.
+fn drop_dangling_mappings(value: &mut Value, kept: &[Option<Map<String, Value>>; 2]) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Object(discriminator)) = map.get_mut("discriminator") {
+                let dangling = discriminator
+                    .get("mapping")
+                    .and_then(Value::as_object)
+                    .is_some_and(|mapping| {
+                        mapping.values().any(|target| {
+                            let Some(target) = target.as_str() else {
+                                return true;
+                            };
+                            let found = [("#/$defs/", 0), ("#/definitions/", 1)].iter().find_map(
+                                |(prefix, section)| {
+                                    target.strip_prefix(prefix).map(|name| (name, *section))
+                                },
+                            );
+                            found.is_none_or(|(name, section)| {
+                                let name = name.replace("~1", "/").replace("~0", "~");
+                                !kept[section]
+                                    .as_ref()
+                                    .is_some_and(|defs| defs.contains_key(&name))
+                            })
+                        })
+                    });
+                if dangling {
+                    discriminator.remove("mapping");
+                }
+            }
+            for child in map.values_mut() {
+                drop_dangling_mappings(child, kept);
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| drop_dangling_mappings(item, kept)),
+        _ => {}
+    }
 }
 
 /// Where a subschema applies: to a value of its own (the root, a property, an item), which is

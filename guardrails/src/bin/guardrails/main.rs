@@ -62,8 +62,10 @@ enum Command {
     /// each guarded from its input schema: a strict schema is advertised, and a call that does
     /// not fit it gets every problem in one coaching message with a valid example, without
     /// reaching the upstream. Calls that fit are forwarded and their results returned as they
-    /// come, cut to the limits set here; prompts, resources, completions and the upstream's
-    /// notifications pass through. An upstream that stops is started again on the next call.
+    /// come, cut to the limits set here. What is not guarded passes through both ways:
+    /// prompts, resources, completions, notifications, progress, logging, and the upstream's
+    /// sampling, elicitation and roots requests, the upstream told the client's capabilities.
+    /// An upstream that stops is started again on the next call.
     ///
     /// Log lines go to stderr. Exit status: 0 when the client closes the connection, 2 when
     /// the upstream cannot be started.

@@ -7,7 +7,10 @@
 //! is guarded by [`RouterGuard`] from the tools' `inputSchema`s alone, exactly as a native rmcp
 //! tool is: strict schema advertised, every problem in one coaching message with a valid
 //! example, the `_meta` report, agent limits and byte caps, audit mode, the loop breaker and
-//! telemetry. Prompts, resources, completions and the upstream's notifications pass through.
+//! telemetry. What the guard does not concern passes through both ways: prompts, resources,
+//! completions, notifications, `_meta`, progress (under the client's token), logging, and the
+//! upstream's sampling, elicitation and roots requests, which go to the client; the upstream
+//! is told the client's capabilities (see [`Proxy::adopt_client`]).
 //!
 //! The wire is rmcp's on both sides; this module holds no protocol code.
 
@@ -27,18 +30,19 @@ use guardrails::message::{DELIVERED_WITH_CARE, PolicyAdvice};
 use guardrails::policy::{Policy, RuleSeverity, check_text, load_policy};
 use guardrails::profile::SchemaProfile;
 use guardrails::{
-    CallOutput, ErrorCode, OutputCheck, OutputVerdict, RenderFormat, RenderOptions, ToolError,
+    CallOutput, ErrorCode, IgnoreKeys, OutputCheck, OutputVerdict, RenderFormat, RenderOptions,
+    RepairPolicy, ToolError,
 };
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-    InitializeResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam, ResultType,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, ToolsCapability,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    Implementation, InitializeRequestParams, InitializeResult, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse,
+    ResourceUpdatedNotificationParam, ResultType, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, Tool, ToolsCapability, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RunningService, ServiceError};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -56,12 +60,32 @@ pub(crate) struct ProxyArgs {
     /// stay the upstream's own.
     #[arg(long)]
     audit: bool,
-    /// Read per-tool settings from FILE, a TOML file with a `[tools.NAME]` table per tool:
-    /// `agent_limit`, `max_bytes`, `max_tokens` (numbers), `result_policy = "FILE"` and
+    /// Read settings from FILE, a TOML file: `repair = "on"` and `ignore_keys = ["_*"]` (as
+    /// the flags of those names), and a `[tools.NAME]` table per tool: `agent_limit`,
+    /// `max_bytes`, `max_tokens` (numbers), `result_policy = "FILE"` and
     /// `policies = { FIELD = "FILE" }`, policy files relative to FILE. A flag on the command line
     /// for the same tool and setting wins over the file.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Read a value whose meaning is not in doubt as meant, and tell the model so: a number,
+    /// a boolean, an array or an object sent as a string where the tool's schema expects that
+    /// one type (`"25"` for 25). The result carries one line per repair and the receipts in
+    /// its `_meta` (`dev.guardrails/repairs`). `on` spares the tools annotated destructive;
+    /// `including-destructive` does not. Off unless given (`--repair` alone is `on`).
+    #[arg(long, value_enum, value_name = "WHICH", num_args = 0..=1, default_missing_value = "on")]
+    repair: Option<Repair>,
+    /// Drop KEY from every call's arguments before they are checked, when the tool does not
+    /// declare it: keys a client adds on its own. `PREFIX*` drops every key that starts with
+    /// PREFIX (repeatable). A key neither declared nor dropped is still refused and named.
+    #[arg(long = "ignore-keys", value_name = "KEY|PREFIX*")]
+    ignore_keys: Vec<String>,
+    /// What an `integer` of a tool's schema takes: `schema`, every whole number, written as a
+    /// float too (`5.0`, `1e2`, `-0.0`), as JSON Schema counts them and as servers in Python
+    /// (pydantic) and JavaScript (zod) read them; or `serde`, only a number written without a
+    /// fraction or an exponent, as a server written in Rust reads it (`5.0` is refused with
+    /// "send 5").
+    #[arg(long, value_enum, value_name = "READING", default_value_t = Integers::Schema)]
+    integers: Integers,
     /// Show at most N items of TOOL's list results (repeatable).
     #[arg(long = "agent-limit", value_name = "TOOL=N", value_parser = tool_number)]
     agent_limits: Vec<(String, usize)>,
@@ -102,20 +126,26 @@ pub(crate) struct ProxyArgs {
     /// interpreter loading its packages on a busy machine).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
     start_timeout: f64,
-    /// Write the upstream's contracts (names, descriptions, annotations, input and output
-    /// schemas) to FILE when it starts; with --check, compare them with FILE instead.
-    /// `guardrails diff` reads these lockfiles.
+    /// The lockfile of the upstream's contracts (names, titles, descriptions, annotations,
+    /// input and output schemas). When FILE exists, the upstream's tools are compared with it
+    /// at start and whenever its tool list changes: each change is logged with its severity
+    /// (BREAKING, RISKY, SAFE, COSMETIC), and a tool that changed (or is new) is treated by
+    /// --on-change. When FILE does not exist, the upstream's contracts are recorded in it.
+    /// FILE is never rewritten unless --update-lock says so. `guardrails diff` reads it.
     #[arg(long, value_name = "FILE")]
     lock: Option<PathBuf>,
-    /// Compare the upstream's tools with the lockfile at start and whenever its tool list
-    /// changes; each change is logged with its severity (BREAKING, RISKY, SAFE, COSMETIC), and
-    /// a tool that changed (or is new) is treated by --on-change.
-    #[arg(long, requires = "lock")]
+    /// Compare with the lockfile, which must exist (what --lock does with a file that exists).
+    #[arg(long, requires = "lock", conflicts_with = "update_lock")]
     check: bool,
+    /// Record the upstream's contracts in the lockfile at start, replacing what it held: the
+    /// changes are approved.
+    #[arg(long, requires = "lock")]
+    update_lock: bool,
     /// What a tool whose contract changed since the lockfile becomes: hidden from the client,
-    /// refused with a tool error that says what changed, or served, its rejected calls told
+    /// refused with a tool error that says what changed (listed with its approved title and
+    /// description: the new text never reaches the model), or served, its rejected calls told
     /// the changes that explain them.
-    #[arg(long, value_enum, default_value_t = OnChange::Refuse, requires = "check")]
+    #[arg(long, value_enum, default_value_t = OnChange::Refuse, requires = "lock")]
     on_change: OnChange,
     /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio, with the library's hardened
     /// server (bounded connections, requests and sessions; foreign `Origin`s refused). Bind a
@@ -135,6 +165,47 @@ pub(crate) struct ProxyArgs {
     command: Vec<OsString>,
 }
 
+/// What an `integer` of a tool's schema takes (`--integers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Integers {
+    /// Every whole number, as JSON Schema counts them.
+    Schema,
+    /// Only numbers written without a fraction or an exponent, as serde reads integers.
+    Serde,
+}
+
+/// Which tools' calls are repaired (`--repair`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Repair {
+    /// None.
+    Off,
+    /// Those of every tool not annotated destructive.
+    On,
+    /// Those of every tool.
+    IncludingDestructive,
+}
+
+impl From<Repair> for RepairPolicy {
+    fn from(repair: Repair) -> Self {
+        match repair {
+            Repair::Off => Self::Off,
+            Repair::On => Self::On,
+            Repair::IncludingDestructive => Self::IncludingDestructive,
+        }
+    }
+}
+
+/// The keys `--ignore-keys` names: `PREFIX*` for a prefix, any other for a name.
+fn ignored_keys(specs: &[String]) -> IgnoreKeys {
+    specs.iter().fold(IgnoreKeys::new(), |keys, spec| {
+        match spec.strip_suffix('*') {
+            Some(prefix) => keys.prefix(prefix.to_owned()),
+            None => keys.name(spec.clone()),
+        }
+    })
+}
+
 /// What a tool whose contract changed since the lockfile becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum OnChange {
@@ -145,6 +216,105 @@ enum OnChange {
     /// Served and guarded; a rejected call carries the changes that can explain it.
     Aware,
 }
+
+/// The most characters of a name sent by the client (a tool's, a method's) that the proxy
+/// repeats.
+const MAX_NAME_CHARS: usize = 100;
+
+/// The most tool names an unknown tool's error lists.
+const MAX_NAMES_SHOWN: usize = 30;
+
+/// Why the params of `method`, a method of MCP, cannot be read (rmcp hands such a request
+/// over as a custom one); `None` for a method MCP does not define.
+fn malformed(method: &str, params: Option<&Value>) -> Option<String> {
+    fn reason<T: serde::de::DeserializeOwned>(params: Option<&Value>) -> String {
+        let params = params.cloned().unwrap_or(Value::Null);
+        match serde_json::from_value::<T>(params) {
+            Ok(_) => "they do not match the method".to_owned(),
+            Err(error) => cut(&error.to_string(), MAX_PROBLEM_CHARS),
+        }
+    }
+    let why = match method {
+        "tools/call" => reason::<CallToolRequestParams>(params),
+        "prompts/get" => reason::<GetPromptRequestParams>(params),
+        "resources/read" => reason::<ReadResourceRequestParams>(params),
+        "resources/subscribe" | "resources/unsubscribe" => reason::<SubscribeRequestParams>(params),
+        "completion/complete" => reason::<CompleteRequestParams>(params),
+        "initialize" => reason::<InitializeRequestParams>(params),
+        "tools/list"
+        | "prompts/list"
+        | "resources/list"
+        | "resources/templates/list"
+        | "logging/setLevel"
+        | "ping"
+        | "server/discover"
+        | "subscriptions/listen"
+        | "tasks/get"
+        | "tasks/update"
+        | "tasks/cancel"
+        | "tasks/list" => "they are not what the method takes".to_owned(),
+        _ => return None,
+    };
+    Some(format!("Invalid params of `{method}`: {why}"))
+}
+
+/// What the model is shown in place of a title or a description that changed since the
+/// lockfile, under `--on-change refuse`.
+const WITHHELD: &str = "(withheld until the change is approved)";
+
+/// Whether the change at `path` is of text the model reads: a title or a description.
+fn is_text(path: &str) -> bool {
+    matches!(path.rsplit('.').next(), Some("description" | "title"))
+}
+
+/// `tool` as a tool refused for a change is listed: with the title and description of the
+/// lockfile (none for a tool the lockfile does not hold), and its schemas without any
+/// `title` or `description`, so that no text that awaits review reaches the model.
+fn approved_text(mut tool: Tool, approved: Option<&Contract>) -> Tool {
+    tool.description = Some(
+        approved
+            .map(|contract| contract.description.clone())
+            .unwrap_or_default()
+            .into(),
+    );
+    tool.title = approved.and_then(|contract| contract.title.clone());
+    if let Some(annotations) = &mut tool.annotations {
+        annotations.title = None;
+    }
+    let mut input = (*tool.input_schema).clone();
+    strip_text(&mut input);
+    tool.input_schema = Arc::new(input);
+    if let Some(output) = &tool.output_schema {
+        let mut output = (**output).clone();
+        strip_text(&mut output);
+        tool.output_schema = Some(Arc::new(output));
+    }
+    tool
+}
+
+/// Removes every `title` and `description` string of a schema, at any depth.
+fn strip_text(schema: &mut JsonObject) {
+    schema.retain(|key, value| !((key == "title" || key == "description") && value.is_string()));
+    for value in schema.values_mut() {
+        strip_value(value);
+    }
+}
+
+fn strip_value(value: &mut Value) {
+    match value {
+        Value::Object(object) => strip_text(object),
+        Value::Array(items) => items.iter_mut().for_each(strip_value),
+        _ => {}
+    }
+}
+
+/// The `_meta` keys of a request that describe the connection rather than the call: rmcp
+/// writes its own for the upstream's connection.
+const CONNECTION_META_KEYS: [&str; 3] = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+];
 
 /// The most characters of a schema violation of an upstream's result that the client is told.
 const MAX_PROBLEM_CHARS: usize = 200;
@@ -261,6 +431,12 @@ struct Settings {
     start_timeout: Duration,
     render: RenderOptions,
     audit: bool,
+    /// Which calls are repaired.
+    repair: RepairPolicy,
+    /// Whether a whole number written as a float is an integer.
+    schema_integers: bool,
+    /// The keys dropped from every call's arguments.
+    ignore_keys: IgnoreKeys,
     /// The form the tools' schemas are advertised in.
     profile: SchemaProfile,
     limits: BTreeMap<String, ResultLimits>,
@@ -270,12 +446,53 @@ struct Settings {
     policies: Vec<(String, String, Policy)>,
     /// The output policies on tools' results, by tool.
     result_policies: BTreeMap<String, Policy>,
+    /// The client capabilities the upstream is started with at launch, before a client has
+    /// said what it has: none, or with a lockfile every capability the proxy relays, so that
+    /// the lockfile holds every tool the upstream can list.
+    probe: ClientCapabilities,
+}
+
+/// What the proxy relays of a client's capabilities: sampling, elicitation and roots. Tasks
+/// and extensions are not relayed, so the upstream is not told of them.
+fn relayed_capabilities(declared: &ClientCapabilities) -> ClientCapabilities {
+    let mut relayed = ClientCapabilities::default();
+    relayed.sampling.clone_from(&declared.sampling);
+    relayed.elicitation.clone_from(&declared.elicitation);
+    relayed.roots.clone_from(&declared.roots);
+    relayed
+}
+
+/// Whether the client of `context` speaks a revision in which a server asks a client nothing
+/// (2026-07-28 and later).
+fn asks_nothing(context: &RequestContext<RoleServer>) -> bool {
+    context.protocol_version().is_some_and(|version| {
+        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+    })
+}
+
+/// Every client capability the proxy relays.
+fn every_relayed_capability() -> ClientCapabilities {
+    let mut every = ClientCapabilities::default();
+    every.sampling = Some(rmcp::model::SamplingCapability::default());
+    let mut elicitation = rmcp::model::ElicitationCapability::default();
+    elicitation.form = Some(rmcp::model::FormElicitationCapability::default());
+    elicitation.url = Some(rmcp::model::UrlElicitationCapability::default());
+    every.elicitation = Some(elicitation);
+    let mut roots = rmcp::model::RootsCapabilities::default();
+    roots.list_changed = Some(true);
+    every.roots = Some(roots);
+    every
 }
 
 /// The per-tool settings of `--config FILE`.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
+    /// `--repair`.
+    repair: Option<Repair>,
+    /// `--ignore-keys`, each.
+    #[serde(default)]
+    ignore_keys: Vec<String>,
     #[serde(default)]
     tools: BTreeMap<String, ToolConfig>,
 }
@@ -309,6 +526,10 @@ impl ProxyArgs {
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
+        if self.repair.is_none() {
+            self.repair = config.repair;
+        }
+        prepend(&mut self.ignore_keys, config.ignore_keys);
         let (mut agent_limits, mut max_bytes, mut max_tokens) =
             (Vec::new(), Vec::new(), Vec::new());
         let (mut result_policies, mut policies) = (Vec::new(), Vec::new());
@@ -373,11 +594,19 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         start_timeout: Duration::from_secs_f64(args.start_timeout),
         render: RenderOptions::from(RenderFormat::from(args.format)),
         audit: args.audit,
+        repair: args.repair.map_or(RepairPolicy::Off, RepairPolicy::from),
+        schema_integers: args.integers == Integers::Schema,
+        ignore_keys: ignored_keys(&args.ignore_keys),
         profile: args.schema_profile,
         limits,
         approved: None,
         policies: Vec::new(),
         result_policies: BTreeMap::new(),
+        probe: if args.lock.is_some() {
+            every_relayed_capability()
+        } else {
+            ClientCapabilities::default()
+        },
     };
     for (tool, path) in &args.result_policies {
         let policy = load_policy(None, Some(path))
@@ -391,15 +620,22 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
             .policies
             .push((tool.clone(), field.clone(), policy));
     }
-    if let (true, Some(path)) = (args.check, &args.lock) {
-        let contracts = ServerContract::read_lockfile(path)?;
-        settings.approved = Some((KnownGood::from_contracts(contracts), args.on_change));
-    }
+    // A lockfile that exists is checked, unless it is to be rewritten; one that does not is
+    // recorded (and --check asks for one that exists).
+    let record = match &args.lock {
+        Some(path) if args.update_lock || (!args.check && !path.exists()) => Some(path),
+        Some(path) => {
+            let contracts = ServerContract::read_lockfile(path)?;
+            settings.approved = Some((KnownGood::from_contracts(contracts), args.on_change));
+            None
+        }
+        None => None,
+    };
     let proxy = Proxy::new(settings);
     // The upstream is started before the proxy serves, so that a command that does not start
     // is an error at once rather than a failure of the first call.
     proxy.refresh().await.map_err(Failure)?;
-    if let (false, Some(path)) = (args.check, &args.lock) {
+    if let Some(path) = record {
         let contracts: ServerContract = proxy
             .listed()
             .iter()
@@ -449,10 +685,21 @@ struct Inner {
     outputs: RwLock<HashMap<String, Arc<jsonschema::Validator>>>,
     /// The client, once it has sent a request: where the upstream's notifications go.
     client: RwLock<Option<Peer<RoleServer>>>,
+    /// The capabilities the upstream is told its client has: at launch, those of the probe
+    /// (`Settings::probe`); from the first client's first request on, that client's.
+    capabilities: RwLock<ClientCapabilities>,
+    /// Whether the first client's capabilities were adopted; held while the upstream restarts
+    /// with them, so that the client's requests wait for the upstream that serves it.
+    adopted: tokio::sync::Mutex<bool>,
+    /// The client's progress token of each call in flight, and the client that made it, by
+    /// the upstream's token.
+    progress:
+        RwLock<HashMap<rmcp::model::ProgressToken, (rmcp::model::ProgressToken, Peer<RoleServer>)>>,
 }
 
 impl Proxy {
     fn new(settings: Settings) -> Self {
+        let probe = settings.probe.clone();
         Self(Arc::new_cyclic(|weak: &Weak<Inner>| Inner {
             upstream: Upstream {
                 proxy: weak.clone(),
@@ -467,6 +714,9 @@ impl Proxy {
             listed: RwLock::new(Vec::new()),
             outputs: RwLock::new(HashMap::new()),
             client: RwLock::new(None),
+            capabilities: RwLock::new(probe),
+            adopted: tokio::sync::Mutex::new(false),
+            progress: RwLock::new(HashMap::new()),
         }))
     }
 
@@ -555,8 +805,9 @@ impl Proxy {
                         OnChange::Hide => continue,
                         OnChange::Refuse => {
                             let refusal = Arc::new(self.refusal(&current, deltas));
+                            let approved = approved.contracts().tools().get(tool.name.as_ref());
                             unguarded.add_route(ToolRoute::new_dyn(
-                                tool,
+                                approved_text(tool, approved),
                                 move |_: ToolCallContext<'_, Self>| {
                                     let result = (*refusal).clone();
                                     Box::pin(std::future::ready(Ok(result.into())))
@@ -576,12 +827,17 @@ impl Proxy {
         loop {
             let mut guard = RouterGuard::new()
                 .render_options(settings.render.clone())
-                .schema_profile(settings.profile);
+                .schema_profile(settings.profile)
+                .repair(settings.repair)
+                .ignore_keys(settings.ignore_keys.clone());
             if let Some((approved, OnChange::Aware)) = &settings.approved {
                 guard = guard.known_good(approved.clone());
             }
             if settings.audit {
                 guard = guard.audit(true);
+            }
+            if settings.schema_integers {
+                guard = guard.schema_integers();
             }
             for (name, limits) in &settings.limits {
                 if router.has_route(name) {
@@ -610,8 +866,14 @@ impl Proxy {
     }
 
     /// The answer to every call of a tool whose contract changed since the lockfile: a
-    /// `CONTRACT_CHANGED` tool error with a `<contract_awareness>` block of every change.
-    fn refusal(&self, current: &Contract, deltas: Vec<Delta>) -> CallToolResult {
+    /// `CONTRACT_CHANGED` tool error with a `<contract_awareness>` block of every change, the
+    /// new text of a title or a description withheld (it is what awaits review).
+    fn refusal(&self, current: &Contract, mut deltas: Vec<Delta>) -> CallToolResult {
+        for delta in &mut deltas {
+            if is_text(&delta.path) && delta.after.is_some() {
+                delta.after = Some(Value::from(WITHHELD));
+            }
+        }
         let config = AwarenessConfig::default().with_all_severities(true);
         let awareness = Awareness::new(current, deltas, &config);
         let error = ToolError::custom(
@@ -678,6 +940,51 @@ impl Proxy {
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// The capabilities the upstream is told its client has.
+    fn upstream_capabilities(&self) -> ClientCapabilities {
+        self.0
+            .capabilities
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Takes the capabilities of the first client that declares them (in `initialize`, or in
+    /// the `_meta` of its first request on 2026-07-28) as the upstream's client's: what the
+    /// proxy relays (sampling, elicitation, roots) and nothing else. An upstream started with
+    /// others is started again with these before the request is served, so that the tools
+    /// it lists are those it lists to this client.
+    ///
+    /// A client of 2026-07-28 or later cannot be asked anything by a server (`inline`): the
+    /// revision replaces those requests with results that ask for input, which the proxy
+    /// does not translate, so the upstream is told of no sampling, elicitation or roots.
+    async fn adopt_client(&self, declared: Option<&ClientCapabilities>, inline: bool) {
+        let mut adopted = self.0.adopted.lock().await;
+        if *adopted {
+            return;
+        }
+        let Some(declared) = declared else { return };
+        *adopted = true;
+        let relayed = if inline {
+            ClientCapabilities::default()
+        } else {
+            relayed_capabilities(declared)
+        };
+        if relayed == self.upstream_capabilities() {
+            return;
+        }
+        *self
+            .0
+            .capabilities
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = relayed;
+        tracing::info!("the upstream is started again with the client's capabilities");
+        self.0.upstream.stop().await;
+        if let Err(reason) = self.refresh().await {
+            tracing::warn!(reason, "the upstream could not be restarted");
+        }
     }
 
     fn remember_client(&self, peer: &Peer<RoleServer>) {
@@ -803,6 +1110,45 @@ impl Proxy {
         Ok(result)
     }
 
+    /// The tool error of a call to a tool the proxy does not serve (not listed upstream, or
+    /// hidden for a change of contract): the tools there are, and the likeliest meant.
+    fn unknown_tool(&self, name: &str, router: &ToolRouter<Self>) -> CallToolResult {
+        let name = cut(name, MAX_NAME_CHARS);
+        let mut names: Vec<String> = router
+            .list_all()
+            .into_iter()
+            .map(|tool| tool.name.into_owned())
+            .collect();
+        names.sort();
+        let closest = names
+            .iter()
+            .map(|known| (strsim::jaro_winkler(&name, known), known))
+            .filter(|(score, _)| *score >= 0.8)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, known)| known.clone());
+        let message = match &closest {
+            Some(known) => format!("There is no tool named `{name}`. Did you mean `{known}`?"),
+            None => format!("There is no tool named `{name}`."),
+        };
+        let shown: Vec<&str> = names
+            .iter()
+            .take(MAX_NAMES_SHOWN)
+            .map(String::as_str)
+            .collect();
+        let mut recovery = format!("Call one of the tools there are: {}", shown.join(", "));
+        if names.len() > shown.len() {
+            let _ = write!(
+                recovery,
+                " and {} more (list the tools)",
+                names.len() - shown.len()
+            );
+        }
+        recovery.push('.');
+        tracing::info!(tool = %name, "a call to a tool the proxy does not serve");
+        let error = ToolError::new(ErrorCode::NotFound, message).recovery(recovery);
+        self.tool_error(&name, &error)
+    }
+
     /// The rendered tool error of `tool`, as a tool result with `isError: true`.
     fn tool_error(&self, tool: &str, error: &ToolError) -> CallToolResult {
         call_result(CallOutput::tool_error(tool, error, &self.0.settings.render))
@@ -859,10 +1205,13 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
     params.arguments = ctx.arguments;
     params.input_responses = ctx.input_responses;
     params.request_state = ctx.request_state;
-    // The progress token goes along, so that the upstream's progress reaches the client.
-    if let Some(token) = ctx.request_context.meta.get_progress_token() {
-        let mut meta = rmcp::model::RequestMetaObject::default();
-        meta.set_progress_token(token);
+    // The call's `_meta` goes along (the progress token among it, so that the upstream's
+    // progress reaches the client with the client's token), but for the keys of the
+    // connection itself (revision, client info, capabilities), which rmcp writes for the
+    // upstream's connection.
+    let mut meta = ctx.request_context.meta.clone();
+    meta.retain(|key, _| !CONNECTION_META_KEYS.contains(&key.as_str()));
+    if !meta.is_empty() {
         params.meta = Some(meta);
     }
     if let Some(error) = proxy.policy_refusal(&name, params.arguments.as_ref()) {
@@ -884,14 +1233,38 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
             return Ok(proxy.tool_error(&name, &error).into());
         }
     };
-    let call = tokio::time::timeout(timeout, peer.call_tool_once(params));
-    // Dropping the call cancels it upstream (rmcp sends `notifications/cancelled`).
+    let client_token = ctx.request_context.meta.get_progress_token();
+    let request =
+        rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
+    let handle = match peer
+        .send_request_with_option(request, rmcp::service::PeerRequestOptions::no_options())
+        .await
+    {
+        Ok(handle) => handle,
+        Err(error) => {
+            return Ok(proxy
+                .tool_error(&name, &upstream_failed(&name, &error))
+                .into());
+        }
+    };
+    let id = handle.id.clone();
+    // rmcp marks the request with a progress token of its own: the upstream's progress on it
+    // is the client's, under the client's token, while the call runs.
+    let _progress = client_token.map(|token| {
+        let client = ctx.request_context.peer.clone();
+        ProgressRoute::new(proxy, handle.progress_token.clone(), token, client)
+    });
+    let call = tokio::time::timeout(timeout, handle.await_response());
     let outcome = tokio::select! {
-        outcome = call => outcome,
+        outcome = call => outcome.map(|answer| answer.and_then(call_response)),
         () = cancelled.cancelled() => {
+            cancel_upstream(&peer, id, "the client cancelled the call").await;
             return Err(ErrorData::internal_error("the call was cancelled", None));
         }
     };
+    if outcome.is_err() {
+        cancel_upstream(&peer, id, "the call timed out").await;
+    }
     let error = match outcome {
         Ok(Ok(CallToolResponse::Complete(result))) => match proxy
             .check_output(&name, result)
@@ -902,14 +1275,7 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
         },
         Ok(Ok(response)) => return Ok(response.completed()),
         Ok(Err(ServiceError::McpError(error))) => return Err(error),
-        Ok(Err(error)) => {
-            tracing::warn!(tool = %name, %error, "the upstream failed the call");
-            ToolError::new(
-                ErrorCode::Unavailable,
-                format!("The server behind this tool failed: {error}"),
-            )
-            .recovery("Call the tool again; the server is restarted if it stopped.")
-        }
+        Ok(Err(error)) => upstream_failed(&name, &error),
         Err(_) => {
             tracing::warn!(tool = %name, seconds = timeout.as_secs_f64(), "the upstream did not answer the call in time");
             ToolError::new(
@@ -925,6 +1291,74 @@ async fn forward(ctx: ToolCallContext<'_, Proxy>) -> Result<CallToolResponse, Er
     Ok(proxy.tool_error(&name, &error).into())
 }
 
+/// The tool error of a call the upstream failed other than with a protocol error.
+fn upstream_failed(tool: &str, error: &ServiceError) -> ToolError {
+    tracing::warn!(tool, %error, "the upstream failed the call");
+    ToolError::new(
+        ErrorCode::Unavailable,
+        format!("The server behind this tool failed: {error}"),
+    )
+    .recovery("Call the tool again; the server is restarted if it stopped.")
+}
+
+/// Tells the upstream that the call `id` is no longer awaited.
+async fn cancel_upstream(peer: &Peer<RoleClient>, id: rmcp::model::RequestId, reason: &str) {
+    let params = rmcp::model::CancelledNotificationParam::new(Some(id), Some(reason.to_owned()));
+    let _ = peer.notify_cancelled(params).await;
+}
+
+/// The answer of the upstream to `tools/call`, read as rmcp's `call_tool_once` reads it: a
+/// result, a request for input, a task, or a result without content.
+fn call_response(result: rmcp::model::ServerResult) -> Result<CallToolResponse, ServiceError> {
+    use rmcp::model::ServerResult;
+    match result {
+        ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
+        ServerResult::InputRequiredResult(result) => Ok(CallToolResponse::InputRequired(result)),
+        ServerResult::CreateTaskResult(result) => Ok(CallToolResponse::Task(result)),
+        ServerResult::EmptyResult(_) => Ok(CallToolResponse::Complete(CallToolResult::success(
+            Vec::new(),
+        ))),
+        _ => Err(ServiceError::UnexpectedResponse),
+    }
+}
+
+/// While it lives, the upstream's progress on `upstream` reaches the client under `client`.
+struct ProgressRoute {
+    proxy: Proxy,
+    upstream: rmcp::model::ProgressToken,
+}
+
+impl ProgressRoute {
+    fn new(
+        proxy: &Proxy,
+        upstream: rmcp::model::ProgressToken,
+        token: rmcp::model::ProgressToken,
+        client: Peer<RoleServer>,
+    ) -> Self {
+        proxy
+            .0
+            .progress
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(upstream.clone(), (token, client));
+        Self {
+            proxy: proxy.clone(),
+            upstream,
+        }
+    }
+}
+
+impl Drop for ProgressRoute {
+    fn drop(&mut self) {
+        self.proxy
+            .0
+            .progress
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.upstream);
+    }
+}
+
 impl ServerHandler for Proxy {
     fn get_info(&self) -> ServerConfig {
         let info = self.0.upstream.info();
@@ -932,8 +1366,8 @@ impl ServerHandler for Proxy {
         let mut implementation = Implementation::new("guardrails-proxy", env!("CARGO_PKG_VERSION"));
         let mut instructions = None;
         if let Some(info) = info {
-            // What the proxy forwards: tools (guarded), prompts, resources, completions;
-            // logging (deprecated), tasks and extensions are the upstream's own business and not relayed.
+            // What the proxy forwards: tools (guarded), prompts, resources, completions and
+            // logging; tasks and extensions are not relayed.
             capabilities.prompts.clone_from(&info.capabilities.prompts);
             capabilities
                 .resources
@@ -941,6 +1375,7 @@ impl ServerHandler for Proxy {
             capabilities
                 .completions
                 .clone_from(&info.capabilities.completions);
+            capabilities.logging.clone_from(&info.capabilities.logging);
             if let Some(upstream) = &info.server_info {
                 implementation = upstream.clone();
             }
@@ -964,7 +1399,53 @@ impl ServerHandler for Proxy {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         self.remember_client(&context.peer);
+        self.adopt_client(Some(&request.capabilities), false).await;
         self.negotiate_initialize(&request)
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
+        self.adopt_client(
+            context.client_capabilities().as_ref(),
+            asks_nothing(&context),
+        )
+        .await;
+        Ok(rmcp::model::DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
+    }
+
+    #[expect(
+        deprecated,
+        reason = "logging is relayed for the revisions that have it"
+    )]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.remember_client(&context.peer);
+        let request =
+            rmcp::model::ClientRequest::SetLevelRequest(rmcp::model::SetLevelRequest::new(request));
+        self.relay("logging/setLevel", async |peer| {
+            match peer.send_request(request).await? {
+                rmcp::model::ServerResult::EmptyResult(_) => Ok(()),
+                _ => Err(ServiceError::UnexpectedResponse),
+            }
+        })
+        .await
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        if let Ok(peer) = self.upstream().await {
+            let notification = rmcp::model::ClientNotification::RootsListChangedNotification(
+                rmcp::model::RootsListChangedNotification::default(),
+            );
+            let _ = peer.send_notification(notification).await;
+        }
     }
 
     async fn list_tools(
@@ -973,6 +1454,11 @@ impl ServerHandler for Proxy {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.remember_client(&context.peer);
+        self.adopt_client(
+            context.client_capabilities().as_ref(),
+            asks_nothing(&context),
+        )
+        .await;
         let mut result = ListToolsResult::with_all_items(self.router().list_all());
         result.result_type = Some(ResultType::COMPLETE);
         Ok(result)
@@ -988,6 +1474,11 @@ impl ServerHandler for Proxy {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.remember_client(&context.peer);
+        self.adopt_client(
+            context.client_capabilities().as_ref(),
+            asks_nothing(&context),
+        )
+        .await;
         // An upstream that stopped is started again, and its tools listed afresh: a restart
         // may bring other tools.
         if !self.0.upstream.is_running().await
@@ -996,9 +1487,35 @@ impl ServerHandler for Proxy {
             tracing::warn!(reason, "the upstream could not be restarted");
         }
         let router = self.router();
+        if router.get(&request.name).is_none() {
+            return Ok(self.unknown_tool(&request.name, &router).into());
+        }
         router
             .call(ToolCallContext::new(self, request, context))
             .await
+    }
+
+    /// A request rmcp did not read: a method of MCP whose params are malformed is answered
+    /// -32602 with what is wrong, and any other method is the upstream's to answer.
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        if let Some(reason) = malformed(&request.method, request.params.as_ref()) {
+            return Err(ErrorData::invalid_params(reason, None));
+        }
+        let what = cut(&request.method, MAX_NAME_CHARS);
+        let request = rmcp::model::ClientRequest::CustomRequest(request);
+        self.relay(&what, async |peer| {
+            match peer.send_request(request).await? {
+                rmcp::model::ServerResult::CustomResult(result) => Ok(result),
+                other => serde_json::to_value(other)
+                    .map(rmcp::model::CustomResult)
+                    .map_err(|_| ServiceError::UnexpectedResponse),
+            }
+        })
+        .await
     }
 
     async fn list_prompts(
@@ -1227,7 +1744,10 @@ impl Upstream {
             .split_first()
             .ok_or_else(|| "no upstream command".to_owned())?;
         let mut command = tokio::process::Command::new(program);
-        command.args(args);
+        // A child that is let go (it did not start in time, or the proxy is leaving) is
+        // killed at once: rmcp kills it from a task, which a runtime that is shutting down
+        // never runs.
+        command.args(args).kill_on_drop(true);
         let shown = program.to_string_lossy().into_owned();
         // The upstream's own log lines go where the proxy's go.
         let (transport, _) = TokioChildProcess::builder(command)
@@ -1274,12 +1794,104 @@ impl UpstreamClient {
     }
 }
 
+impl UpstreamClient {
+    /// Sends the upstream's `request` to the client and returns the client's answer; a client
+    /// that is not connected, or that cannot be asked, is the error the upstream receives.
+    async fn ask_client(
+        &self,
+        request: rmcp::model::ServerRequest,
+    ) -> Result<rmcp::model::ClientResult, ErrorData> {
+        let Some(client) = self.client() else {
+            return Err(ErrorData::internal_error(
+                "no client is connected to the proxy",
+                None,
+            ));
+        };
+        match client.send_request(request).await {
+            Ok(result) => Ok(result),
+            Err(ServiceError::McpError(error)) => Err(error),
+            Err(error) => Err(ErrorData::internal_error(
+                format!("the client could not be asked: {error}"),
+                None,
+            )),
+        }
+    }
+}
+
+/// `result` when it is the variant `$variant` of `ClientResult`, else an internal error.
+macro_rules! answer {
+    ($result:expr, $variant:ident) => {
+        match $result? {
+            rmcp::model::ClientResult::$variant(result) => Ok(result),
+            _ => Err(ErrorData::internal_error(
+                "the client answered with another kind of result",
+                None,
+            )),
+        }
+    };
+}
+
+#[expect(
+    deprecated,
+    reason = "sampling, roots and logging are relayed for the revisions that have them"
+)]
 impl ClientHandler for UpstreamClient {
     fn get_info(&self) -> rmcp::model::ClientConfig {
+        let capabilities = self
+            .proxy()
+            .map(|proxy| proxy.upstream_capabilities())
+            .unwrap_or_default();
         rmcp::model::ClientConfig::new(
-            rmcp::model::ClientCapabilities::default(),
+            capabilities,
             Implementation::new("guardrails-proxy", env!("CARGO_PKG_VERSION")),
         )
+    }
+
+    async fn ping(&self, _context: RequestContext<RoleClient>) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, ErrorData> {
+        let request = rmcp::model::ServerRequest::CreateMessageRequest(
+            rmcp::model::CreateMessageRequest::new(params),
+        );
+        answer!(self.ask_client(request).await, CreateMessageResult).map(|result| *result)
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, ErrorData> {
+        let request =
+            rmcp::model::ServerRequest::ListRootsRequest(rmcp::model::ListRootsRequest::default());
+        answer!(self.ask_client(request).await, ListRootsResult)
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: rmcp::model::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, ErrorData> {
+        let request =
+            rmcp::model::ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
+        answer!(self.ask_client(request).await, ElicitResult)
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(client) = self.client() {
+            let notification = rmcp::model::ServerNotification::LoggingMessageNotification(
+                rmcp::model::LoggingMessageNotification::new(params),
+            );
+            let _ = client.send_notification(notification).await;
+        }
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
@@ -1320,12 +1932,24 @@ impl ClientHandler for UpstreamClient {
 
     async fn on_progress(
         &self,
-        params: ProgressNotificationParam,
+        mut params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        if let Some(client) = self.client() {
-            let _ = client.notify_progress(params).await;
-        }
+        let Some(proxy) = self.proxy() else { return };
+        // Progress of a call the client made, under the client's token; any other is the
+        // proxy's own business (the client has no token for it).
+        let Some((token, client)) = proxy
+            .0
+            .progress
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&params.progress_token)
+            .cloned()
+        else {
+            return;
+        };
+        params.progress_token = token;
+        let _ = client.notify_progress(params).await;
     }
 }
 
@@ -1363,6 +1987,9 @@ mod tests {
         std::fs::write(
             &file,
             r#"
+repair = "including-destructive"
+ignore_keys = ["_*", "trace_id"]
+
 [tools.search]
 agent_limit = 50
 max_bytes = 2000
@@ -1382,10 +2009,18 @@ policies = { body = "prose.toml", title = "titles.toml" }
             "search=5",
             "--policy",
             "fetch.title=mine.toml",
+            "--ignore-keys",
+            "session_id",
             "--",
             "server",
         ]);
         args.merge_config().unwrap();
+        assert_eq!(args.repair, Some(Repair::IncludingDestructive));
+        assert_eq!(args.ignore_keys, ["_*", "trace_id", "session_id"]);
+        let ignored = ignored_keys(&args.ignore_keys);
+        assert!(ignored.matches("_client") && ignored.matches("trace_id"));
+        assert!(ignored.matches("session_id") && !ignored.matches("trace"));
+
         // The file's settings come first; a later one replaces an earlier one.
         assert_eq!(
             args.agent_limits,
@@ -1412,6 +2047,11 @@ policies = { body = "prose.toml", title = "titles.toml" }
                 ),
             ]
         );
+
+        // The command line's `--repair` wins over the file's; alone it is `on`.
+        let mut args = parsed(&["--config", config, "--repair", "--", "server"]);
+        args.merge_config().unwrap();
+        assert_eq!(args.repair, Some(Repair::On));
 
         std::fs::write(&file, "[tools.search]\nagent_limt = 5\n").unwrap();
         let error = parsed(&["--config", config, "--", "server"])
