@@ -609,8 +609,10 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.operate()
     }
 
-    /// Limits the calls of all tools together, for each caller (a session of Streamable
-    /// HTTP, a stdio connection; the process for calls that say nothing of who makes them).
+    /// Limits the calls of all tools together, for each caller (over Streamable HTTP, as
+    /// `HttpConfig::with_caller` tells them apart: the application's name for it, its bearer
+    /// token, its session or its connection; a stdio connection; the process for calls made
+    /// in process).
     /// A tool's own limit (`#[tool(rate_limit = "10/min")]`) applies too. A call over a limit
     /// is answered with a `RATE_LIMITED` tool error that says when to call again, and the
     /// handler does not run. See [`RateLimit`].

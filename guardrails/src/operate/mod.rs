@@ -28,6 +28,7 @@
 //! operator can find in the logs by its correlation id. An error result a native tool returns
 //! itself comes back as the tool wrote it: its failure is recorded in telemetry only.
 
+mod caller;
 mod classify;
 mod limits;
 mod loops;
@@ -38,10 +39,11 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 pub use crate::tool::rate::RateLimit;
+pub(crate) use caller::{Caller, CallerKey, CallerKind};
 pub use classify::FAILURE_META_KEY;
 pub(crate) use limits::Limits;
 pub use loops::LoopBreaker;
-pub(crate) use loops::{Caller, arguments_digest};
+pub(crate) use loops::arguments_digest;
 pub use telemetry::{
     ARGUMENT_REPAIRS, CALL_TARGET, DURATION, IGNORED_KEYS, ISSUES, LOOPS, MAP_KEY, RATE_LIMITED,
     REJECTION_TARGET, REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS,
