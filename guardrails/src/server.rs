@@ -13,7 +13,8 @@ use serde_json::{Map, Value};
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
 use crate::message::Rejection;
 use crate::operate::{
-    Caller, InSpan, Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry,
+    Caller, InSpan, Limits, LoopBreaker, Operations, RateLimit, StateStore, ToolFacts,
+    ToolTelemetry,
 };
 use crate::profile::SchemaProfile;
 use crate::render::{RenderFormat, RenderOptions};
@@ -125,6 +126,8 @@ pub struct Server<S> {
     /// The loop breaker's memory, the rate limits' state and the rejections waiting for
     /// their repair, shared by the clones that serve each session.
     operations: Arc<Operations>,
+    /// The store the limits and the loop memory are shared through with other nodes.
+    store: Option<Arc<dyn StateStore>>,
 }
 
 /// The profile of a server's schemas, and those of some clients.
@@ -167,6 +170,7 @@ impl<S> Clone for Server<S> {
             ignore_keys: self.ignore_keys.clone(),
             profiles: Arc::clone(&self.profiles),
             operations: Arc::clone(&self.operations),
+            store: self.store.clone(),
         }
     }
 }
@@ -222,6 +226,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             ignore_keys: IgnoreKeys::new(),
             profiles: Arc::default(),
             operations: Arc::default(),
+            store: None,
         }
         .operate()
     }
@@ -386,10 +391,14 @@ impl<S: Send + Sync + 'static> Server<S> {
         let spec = entry.tool.spec();
         // The pipeline consumes the arguments: the loop breaker digests them before, and a
         // call that may repeat a rejected one keeps them for its corrected call.
-        let call = self
+        let mut call = self
             .operations
             .start(&entry.telemetry, caller, Some(&arguments));
-        let kept = self.operations.may_repeat(&call).then(|| arguments.clone());
+        let kept = self
+            .operations
+            .may_repeat(&call)
+            .await
+            .then(|| arguments.clone());
         let (arguments, not_object) = match arguments {
             Value::Object(arguments) => (arguments, None),
             Value::Null => (Map::new(), None),
@@ -397,7 +406,8 @@ impl<S: Send + Sync + 'static> Server<S> {
         };
         let limited = self
             .operations
-            .over_limit(spec.name(), caller, &entry.settings.render);
+            .check_limits(spec.name(), caller, &entry.settings.render)
+            .await;
         let mut output = match (limited, not_object) {
             (Some(limited), _) => limited,
             (None, Some(other)) => not_an_object(spec, &other, &entry.settings),
@@ -421,6 +431,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             format: self.options.format,
             echo_values: entry.settings.render.echo_values,
         };
+        self.operations.settle(&mut call, &output).await;
         self.operations.finish(&call, &facts, &mut output);
         Ok(output)
     }
@@ -629,6 +640,34 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.operate()
     }
 
+    /// Keeps the rate limits and the loop breaker's memory in `store`, which other nodes of
+    /// the deployment share: behind N nodes, a caller (see
+    /// `HttpConfig::with_caller`) then has one budget and one loop memory, not N. Each limit
+    /// is one atomic step of the store, and a rejected call one or two counters; a store that
+    /// fails or takes more than 250 ms never fails a call: the process's own state answers, with
+    /// a warning and a count ([`STATE_FALLBACKS`](crate::operate::STATE_FALLBACKS)). Repair
+    /// counts stay in the process. Forgets the state kept so far.
+    ///
+    /// ```no_run
+    /// # #[cfg(feature = "redis")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use guardrails::operate::{RateLimit, RedisStore};
+    ///
+    /// let store = RedisStore::open("redis://127.0.0.1:6379/")?;
+    /// let server = guardrails::Server::new(())
+    ///     .rate_limit(RateLimit::per_minute(60))
+    ///     .state_store(store);
+    /// # let _ = server;
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "redis"))]
+    /// # fn main() {}
+    /// ```
+    #[must_use]
+    pub fn state_store(mut self, store: impl StateStore) -> Self {
+        self.store = Some(Arc::new(store));
+        self.operate()
+    }
+
     /// Builds the operations layer anew from the tools and the settings: memory and limits
     /// start empty.
     fn operate(mut self) -> Self {
@@ -636,7 +675,8 @@ impl<S: Send + Sync + 'static> Server<S> {
             .specs()
             .filter_map(|spec| Some((spec.name(), spec.rate_limit()?)));
         let limits = Limits::new(per_tool, self.rate_limit);
-        self.operations = Arc::new(Operations::new(self.loops, limits));
+        self.operations =
+            Arc::new(Operations::new(self.loops, limits).with_store(self.store.clone()));
         self
     }
 

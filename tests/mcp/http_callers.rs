@@ -230,3 +230,165 @@ async fn a_client_at_its_share_of_sessions_gets_429_and_others_still_get_in() {
     let mut other = Stateless::connect(addr, &[("authorization", "Bearer other")]).await;
     assert_eq!(other.post(&initialize).await.0, 200);
 }
+
+/// Two nodes of one deployment: the task tracker served twice, `calls` calls per hour per
+/// caller, its limits and loop memory in the Redis at `url`.
+async fn two_nodes(url: &str, calls: u32) -> [SocketAddr; 2] {
+    let mut nodes = [SocketAddr::from(([0, 0, 0, 0], 0)); 2];
+    for node in &mut nodes {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        *node = listener.local_addr().unwrap();
+        let store = guardrails::operate::RedisStore::open(url).unwrap();
+        let server = pipeline_server::server(3)
+            .rate_limit(RateLimit::per_hour(calls))
+            .state_store(store);
+        tokio::spawn(server.serve_http_on_with(listener, HttpConfig::default()));
+    }
+    nodes
+}
+
+#[tokio::test]
+async fn behind_two_nodes_a_caller_has_one_budget_and_another_caller_its_own() {
+    let Some(redis) = guardrails_tests::redis::RedisServer::start("one budget across nodes") else {
+        return;
+    };
+    let [a, b] = two_nodes(&redis.url(), 2).await;
+    let token = [("authorization", "Bearer shared-budget")];
+    let mut on_a = Stateless::connect(a, &token).await;
+    let mut on_b = Stateless::connect(b, &token).await;
+    assert_eq!(class(&on_a.call("get_task", json!({"id": 1})).await), "ok");
+    assert_eq!(class(&on_b.call("get_task", json!({"id": 1})).await), "ok");
+    // Two calls of the hour spent, one on each node: the third is refused on either.
+    let over = on_a.call("get_task", json!({"id": 1})).await;
+    assert_eq!(class(&over), "rate_limited", "{over}");
+    let retry = over["_meta"]["dev.guardrails/failure"]["retryNotBefore"].clone();
+    assert!(retry.is_string(), "{over}");
+    assert_eq!(
+        class(&on_b.call("get_task", json!({"id": 1})).await),
+        "rate_limited"
+    );
+    // Another caller, on either node, has its own budget.
+    let mut other = Stateless::connect(b, &[("authorization", "Bearer other")]).await;
+    assert_eq!(class(&other.call("get_task", json!({"id": 1})).await), "ok");
+    // Two stateless clients without credentials are two callers, node by node.
+    let mut first = Stateless::connect(a, &[]).await;
+    let mut second = Stateless::connect(a, &[]).await;
+    for _ in 0..2 {
+        assert_eq!(class(&first.call("get_task", json!({"id": 1})).await), "ok");
+    }
+    assert_eq!(
+        class(&second.call("get_task", json!({"id": 1})).await),
+        "ok"
+    );
+}
+
+#[tokio::test]
+async fn behind_two_nodes_a_caller_has_one_loop_memory() {
+    let Some(redis) = guardrails_tests::redis::RedisServer::start("one loop memory across nodes")
+    else {
+        return;
+    };
+    let [a, b] = two_nodes(&redis.url(), 100).await;
+    let token = [("authorization", "Bearer looping")];
+    let mut on_a = Stateless::connect(a, &token).await;
+    let mut on_b = Stateless::connect(b, &token).await;
+    let bad = json!({"idd": 1});
+    let once = on_a.call("get_task", bad.clone()).await;
+    assert!(first_text(&once).starts_with("<validation_error"), "{once}");
+    // The same call on the other node is its second: answered with the corrected call.
+    let twice = on_b.call("get_task", bad.clone()).await;
+    assert!(
+        first_text(&twice).starts_with("<repeated_call tool=\"get_task\" times=\"2\""),
+        "{twice}"
+    );
+    assert!(first_text(&twice).contains("<corrected_call>"), "{twice}");
+    let thrice = on_a.call("get_task", bad.clone()).await;
+    assert!(first_text(&thrice).contains("Stop."), "{thrice}");
+    // Another caller's first bad call is its first, on either node.
+    let mut other = Stateless::connect(b, &[("authorization", "Bearer other")]).await;
+    let theirs = other.call("get_task", bad).await;
+    assert!(
+        first_text(&theirs).starts_with("<validation_error"),
+        "{theirs}"
+    );
+}
+
+#[tokio::test]
+async fn a_store_that_is_down_never_fails_a_call_and_is_counted() {
+    use guardrails::operate::{STATE_FALLBACKS, STATE_TARGET};
+    use guardrails_tests::telemetry::Captured;
+    // A port nothing listens on: every connection is refused.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let store =
+        guardrails::operate::RedisStore::open(&format!("redis://127.0.0.1:{port}/")).unwrap();
+    let server = pipeline_server::server(3)
+        .rate_limit(RateLimit::per_hour(4))
+        .state_store(store);
+    let captured = Captured::default();
+    let installed = captured.install();
+    // The loop breaker holds all the same, kept by the process.
+    let _ = server.call("get_task", json!({"idd": 1})).await.unwrap();
+    let twice = server.call("get_task", json!({"idd": 1})).await.unwrap();
+    assert!(
+        twice.text[0].starts_with("<repeated_call"),
+        "{:?}",
+        twice.text
+    );
+    // The limit too: two invalid calls and two valid ones spend the four of the hour.
+    for _ in 0..2 {
+        let ok = server.call("get_task", json!({"id": 1})).await.unwrap();
+        assert!(!ok.is_error, "{ok:?}");
+    }
+    let over = server.call("get_task", json!({"id": 1})).await.unwrap();
+    assert!(over.is_error, "{over:?}");
+    assert!(over.text[0].contains("RATE_LIMITED"), "{:?}", over.text);
+    drop(installed);
+    let warnings = captured.events(STATE_TARGET);
+    assert_eq!(
+        warnings.len(),
+        1,
+        "one warning, then the store rests: {warnings:?}"
+    );
+    assert!(warnings[0].contains("WARN"), "{warnings:?}");
+    let fallbacks: u64 = ["admit", "count", "peek"]
+        .iter()
+        .map(|op| captured.counter(STATE_FALLBACKS, &[("operation", op)]))
+        .sum();
+    // Five limit checks, and for each call a look for a repeat.
+    assert!(fallbacks >= 10, "{:?}", captured.counters());
+}
+
+#[tokio::test]
+async fn a_store_that_never_answers_never_holds_a_call_up_for_long() {
+    use guardrails::operate::STATE_FALLBACKS;
+    use guardrails_tests::telemetry::Captured;
+    // Accepts connections and never answers on them.
+    let silent = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = silent.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = silent.accept().await {
+            held.push(stream);
+        }
+    });
+    let store = guardrails::operate::RedisStore::open(&format!("redis://{addr}/")).unwrap();
+    let server = pipeline_server::server(3)
+        .rate_limit(RateLimit::per_hour(1))
+        .state_store(store);
+    let captured = Captured::default();
+    let installed = captured.install();
+    let ok = server.call("get_task", json!({"id": 1})).await.unwrap();
+    assert!(!ok.is_error, "{ok:?}");
+    let over = server.call("get_task", json!({"id": 1})).await.unwrap();
+    assert!(over.text[0].contains("RATE_LIMITED"), "{:?}", over.text);
+    drop(installed);
+    assert!(
+        captured.counter(STATE_FALLBACKS, &[("operation", "peek")]) >= 1,
+        "{:?}",
+        captured.counters()
+    );
+}

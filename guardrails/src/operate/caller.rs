@@ -7,6 +7,9 @@
 //! deployment. What names a connection (its peer address, a stdio peer) is salted with a
 //! secret of the process as well: two nodes never take their own connections for one caller.
 
+// Without a transport (no `rmcp` feature), nothing names a caller: every call is the process's.
+#![cfg_attr(not(feature = "rmcp"), expect(dead_code))]
+
 use sha2::{Digest as _, Sha256};
 
 /// Who calls, as a digest; see the module's documentation.

@@ -212,6 +212,11 @@ impl Loops {
         self.config.stop_after
     }
 
+    /// How long a rejected call is remembered.
+    pub(crate) fn window(&self) -> Duration {
+        self.config.window
+    }
+
     #[cfg(test)]
     fn remembered(&self) -> usize {
         self.seen
@@ -285,10 +290,22 @@ impl Repairs {
 pub(crate) struct Digest(foldhash::quality::FoldHasher<'static>);
 
 impl Digest {
-    fn new() -> Self {
+    /// A digest seeded at random once per process, or, for a state store that nodes share
+    /// (`shared`), with a seed fixed in the library, so that every node digests a call alike.
+    /// A fixed seed lets a caller choose calls that collide; the digest starts with who calls,
+    /// so such calls only confuse the loop breaker about the caller's own calls.
+    fn new(shared: bool) -> Self {
         static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
             std::sync::LazyLock::new(Default::default);
-        Self(SEED.build_hasher())
+        static FIXED: std::sync::LazyLock<foldhash::quality::FixedState> =
+            std::sync::LazyLock::new(|| {
+                foldhash::quality::FixedState::with_seed(0x6775_6172_6472_6169)
+            });
+        if shared {
+            Self(FIXED.build_hasher())
+        } else {
+            Self(SEED.build_hasher())
+        }
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -315,11 +332,12 @@ impl Digest {
 /// the call where validation consumes the arguments; [`call_digest`] ends it with the issue
 /// codes.
 pub(crate) fn arguments_digest(
+    shared: bool,
     caller: Caller,
     tool: &str,
     arguments: &serde_json::Value,
 ) -> Digest {
-    let mut digest = Digest::new();
+    let mut digest = Digest::new(shared);
     match caller {
         Some(caller) => {
             digest.write(&[1]);
@@ -406,7 +424,10 @@ mod tests {
     use super::*;
 
     fn digest(value: &serde_json::Value) -> u64 {
-        call_digest(arguments_digest(None, "t", value), ["type"].into_iter())
+        call_digest(
+            arguments_digest(false, None, "t", value),
+            ["type"].into_iter(),
+        )
     }
 
     #[test]

@@ -457,12 +457,13 @@ mod tests {
         let (hog, other) = (client("hog"), client("other"));
         let theirs = open(&sessions, other).await.unwrap();
         let first = open(&sessions, hog).await.unwrap();
+        tokio::time::advance(Duration::from_secs(1)).await;
         let second = open(&sessions, hog).await.unwrap();
         // At its share, with none of its own idle: refused, though the table has room.
         let refused = open(&sessions, hog).await.unwrap_err();
         assert_eq!(refused, "a client may hold at most 2 sessions");
-        // Everyone idle 40 s: the hog's third session closes its own idlest, not `theirs`,
-        // idle as long.
+        // Everyone idle 40 s or more: the hog's third session closes its own idlest, not
+        // `theirs`, idle longer still.
         tokio::time::advance(Duration::from_secs(40)).await;
         let third = open(&sessions, hog).await.unwrap();
         assert!(sessions.has_session(&theirs).await.unwrap());
