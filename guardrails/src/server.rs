@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::call::{Served, Tool, Who};
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
 use crate::operate::{
-    Caller, Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry,
+    Caller, Limits, LoopBreaker, Operations, RateLimit, StateStore, ToolFacts, ToolTelemetry,
 };
 use crate::profile::SchemaProfile;
 use crate::render::{RenderFormat, RenderOptions};
@@ -124,6 +124,8 @@ pub struct Server<S> {
     /// The loop breaker's memory, the rate limits' state and the rejections waiting for
     /// their repair, shared by the clones that serve each session.
     operations: Arc<Operations>,
+    /// The store the limits and the loop memory are shared through with other nodes.
+    store: Option<Arc<dyn StateStore>>,
 }
 
 /// The profile of a server's schemas, and those of some clients.
@@ -166,6 +168,7 @@ impl<S> Clone for Server<S> {
             ignore_keys: self.ignore_keys.clone(),
             profiles: Arc::clone(&self.profiles),
             operations: Arc::clone(&self.operations),
+            store: self.store.clone(),
         }
     }
 }
@@ -221,6 +224,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             ignore_keys: IgnoreKeys::new(),
             profiles: Arc::default(),
             operations: Arc::default(),
+            store: None,
         }
         .operate()
     }
@@ -583,8 +587,10 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.operate()
     }
 
-    /// Limits the calls of all tools together, for each caller (a session of Streamable
-    /// HTTP, a stdio connection; the process for calls that say nothing of who makes them).
+    /// Limits the calls of all tools together, for each caller (over Streamable HTTP, as
+    /// `HttpConfig::with_caller` tells them apart: the application's name for it, its bearer
+    /// token, its session or its connection; a stdio connection; the process for calls made
+    /// in process).
     /// A tool's own limit (`#[tool(rate_limit = "10/min")]`) applies too. A call over a limit
     /// is answered with a `RATE_LIMITED` tool error that says when to call again, and the
     /// handler does not run. See [`RateLimit`].
@@ -601,6 +607,34 @@ impl<S: Send + Sync + 'static> Server<S> {
         self.operate()
     }
 
+    /// Keeps the rate limits and the loop breaker's memory in `store`, which other nodes of
+    /// the deployment share: behind N nodes, a caller (see
+    /// `HttpConfig::with_caller`) then has one budget and one loop memory, not N. Each limit
+    /// is one atomic step of the store, and a rejected call one or two counters; a store that
+    /// fails or takes more than 250 ms never fails a call: the process's own state answers, with
+    /// a warning and a count ([`STATE_FALLBACKS`](crate::operate::STATE_FALLBACKS)). Repair
+    /// counts stay in the process. Forgets the state kept so far.
+    ///
+    /// ```no_run
+    /// # #[cfg(feature = "redis")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use guardrails::operate::{RateLimit, RedisStore};
+    ///
+    /// let store = RedisStore::open("redis://127.0.0.1:6379/")?;
+    /// let server = guardrails::Server::new(())
+    ///     .rate_limit(RateLimit::per_minute(60))
+    ///     .state_store(store);
+    /// # let _ = server;
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "redis"))]
+    /// # fn main() {}
+    /// ```
+    #[must_use]
+    pub fn state_store(mut self, store: impl StateStore) -> Self {
+        self.store = Some(Arc::new(store));
+        self.operate()
+    }
+
     /// Builds the operations layer anew from the tools and the settings: memory and limits
     /// start empty.
     fn operate(mut self) -> Self {
@@ -608,7 +642,8 @@ impl<S: Send + Sync + 'static> Server<S> {
             .specs()
             .filter_map(|spec| Some((spec.name(), spec.rate_limit()?)));
         let limits = Limits::new(per_tool, self.rate_limit);
-        self.operations = Arc::new(Operations::new(self.loops, limits));
+        self.operations =
+            Arc::new(Operations::new(self.loops, limits).with_store(self.store.clone()));
         self
     }
 

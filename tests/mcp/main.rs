@@ -11,6 +11,7 @@ mod guard_router_leniency;
 mod guard_router_shapes;
 mod guarded;
 mod http;
+mod http_callers;
 mod http_limits;
 mod http_load;
 mod http_sessions;

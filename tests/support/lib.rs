@@ -10,6 +10,7 @@
 //! - [`notes_server`]: a native rmcp server, as rmcp's examples write one, for `guard_router`;
 //! - [`pipeline_server`]: the pipeline tests' server, with limits sized for short expected texts;
 //! - [`user_service`]: two releases of a small service, for the contract tests;
+//! - [`redis`]: a `redis-server` of a test's own, for state shared by nodes;
 //! - [`telemetry`]: a capturing `tracing` subscriber and `metrics` recorder;
 //! - [`testing`]: small helpers.
 
@@ -21,6 +22,7 @@ pub mod fixtures;
 pub mod load;
 pub mod notes_server;
 pub mod pipeline_server;
+pub mod redis;
 /// The `task_tracker` example's state, tools and server, compiled from the example's own file.
 #[path = "../../examples/task_tracker/tracker.rs"]
 pub mod task_tracker;

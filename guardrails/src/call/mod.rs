@@ -282,7 +282,7 @@ impl Completion {
 /// check with its repairs, letting a refused call through, and the rejection. `prepare` runs
 /// on the arguments once the ignored keys are dropped (a paged tool takes its cursor out
 /// there), and may add one issue.
-pub(crate) fn admit<C: Check>(
+pub(crate) async fn admit<C: Check>(
     check: &C,
     served: &Served<'_>,
     arguments: Value,
@@ -312,20 +312,9 @@ pub(crate) fn admit<C: Check>(
         (Some(operated), Some(observed)) if C::CONSUMES => operated
             .operations
             .may_repeat(observed)
+            .await
             .then(|| arguments.clone()),
         _ => None,
-    };
-    // An answer without the handler, keeping the arguments for a corrected call.
-    let answered = |mut output: CallOutput, arguments: Option<Value>, call: Option<Observed>| {
-        if let Some(arguments) = arguments {
-            output.keep_arguments(arguments);
-        }
-        if let (Some(operated), Some(call)) = (&served.operated, &call) {
-            operated
-                .operations
-                .finish(call, &operated.facts, &mut output);
-        }
-        Admitted::Answered(output)
     };
     // A rate limit answers before the arguments' shape is looked at.
     let shape = match arguments {
@@ -334,15 +323,18 @@ pub(crate) fn admit<C: Check>(
         other => Err(other),
     };
     if let Some(operated) = &served.operated
-        && let Some(limited) = operated.operations.over_limit(name, caller, options)
+        && let Some(limited) = operated
+            .operations
+            .check_limits(name, caller, options)
+            .await
     {
-        return answered(limited, None, call);
+        return answered(served, limited, None, call).await;
     }
     let mut arguments = match shape {
         Ok(arguments) => arguments,
         Err(other) => {
             let output = not_an_object(check, &other, options);
-            return answered(output, Some(kept.unwrap_or(other)), call);
+            return answered(served, output, Some(kept.unwrap_or(other)), call).await;
         }
     };
     if let Some(portable) = served.reading {
@@ -392,7 +384,27 @@ pub(crate) fn admit<C: Check>(
     }
     let output = rejection(check, options, &report, aware.as_ref(), &repairs, ignored);
     // The arguments, for the corrected call should the same call come again.
-    answered(output, kept.or(checked_arguments), call)
+    answered(served, output, kept.or(checked_arguments), call).await
+}
+
+/// A call answered without its handler, keeping `arguments` for a corrected call: settled
+/// with the shared store, if any, then finished.
+async fn answered<A>(
+    served: &Served<'_>,
+    mut output: CallOutput,
+    arguments: Option<Value>,
+    mut call: Option<Observed>,
+) -> Admitted<A> {
+    if let Some(arguments) = arguments {
+        output.keep_arguments(arguments);
+    }
+    if let (Some(operated), Some(call)) = (&served.operated, &mut call) {
+        operated.operations.settle(call, &output).await;
+        operated
+            .operations
+            .finish(call, &operated.facts, &mut output);
+    }
+    Admitted::Answered(output)
 }
 
 /// The rejection of a call `report` refused, with its contract notice and the receipts of the
@@ -506,7 +518,7 @@ where
     F: FnOnce(A) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
-    let admitted = admit(&Derived::<A>::of(spec), served, arguments, |_| None);
+    let admitted = admit(&Derived::<A>::of(spec), served, arguments, |_| None).await;
     derived_call(spec, served, admitted, handler, present).await
 }
 
@@ -536,7 +548,8 @@ where
         };
         page = Some(bound);
         issue
-    });
+    })
+    .await;
     let present = move |spec, output, options: &RenderOptions| {
         let page = page.unwrap_or_else(|| Page::first(&Map::new()));
         present_page(spec, output, options, page)

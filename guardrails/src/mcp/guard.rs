@@ -7,6 +7,7 @@ use std::pin::Pin;
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, RwLock, Weak};
 use std::task::{Context, Poll};
 
+use futures_util::FutureExt as _;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
@@ -771,16 +772,25 @@ impl NativeTool {
             let request = &ctx.request_context;
             let ask = || super::caller_of(request);
             let served = self.served(Who::Ask(&ask));
+            // A guard's operations keep their state in the process, so admitting is never
+            // pending: polled once, no state machine wraps the tool's own future.
             call::admit(
                 &self.check,
                 &served,
                 Value::Object(sent.unwrap_or_default()),
                 |_| None,
             )
+            .now_or_never()
         };
         match admitted {
-            Admitted::Answered(output) => Box::pin(ready(Ok(super::call_result(output).into()))),
-            Admitted::Pass(pass) => {
+            None => Box::pin(ready(Err(rmcp::ErrorData::internal_error(
+                "the guard's operations were not ready",
+                None,
+            )))),
+            Some(Admitted::Answered(output)) => {
+                Box::pin(ready(Ok(super::call_result(output).into())))
+            }
+            Some(Admitted::Pass(pass)) => {
                 let (arguments, completion) = pass.split();
                 if was_sent {
                     ctx.arguments = Some(arguments);

@@ -9,7 +9,9 @@
 //! bodies (a size and a time limit), requests parsed and handled at once, and sessions (a cap,
 //! a deadline for the first use after `initialize`, one answer per request id).
 
+pub(crate) mod caller;
 mod sessions;
+mod shares;
 
 use std::cell::Cell;
 use std::convert::Infallible;
@@ -82,12 +84,29 @@ pub struct HttpConfig {
     /// the whole of it. The bodies read and waiting are bounded apart, by
     /// [`HttpConfig::max_connections`] times [`HttpConfig::max_body_bytes`].
     pub max_body_bytes_in_flight: usize,
+    /// `POST` requests in flight at once from one client (see [`HttpConfig::with_caller`]
+    /// for how clients are told apart): its fair share of
+    /// [`HttpConfig::max_in_flight_requests`]. A request past it is answered at once `429 Too
+    /// Many Requests` with `Retry-After` and a JSON-RPC error (-32000) that carries its id,
+    /// so that one client cannot take every slot while the others wait. Default: as many as
+    /// [`HttpConfig::DEFAULT_MAX_IN_FLIGHT_REQUESTS`], so that a load balancer or a proxy in
+    /// front, which every request comes through, is not held to a share: lower it where
+    /// clients that do not trust each other reach the server directly or are told apart.
+    pub max_in_flight_per_client: usize,
     /// Sessions open at once (clients of MCP revisions before 2026-07-28; the revision
     /// 2026-07-28 has no sessions). An `initialize` past it evicts a session idle for
     /// [`HttpConfig::session_eviction_idle_time`], or, when none is, is answered `503 Service
     /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000) that carries the
     /// request's id.
     pub max_sessions: usize,
+    /// Sessions one client may hold open at once: its fair share of
+    /// [`HttpConfig::max_sessions`]. A client at its share that opens another closes its own
+    /// session idle the longest (idle for [`HttpConfig::session_eviction_idle_time`]), or is
+    /// answered `429 Too Many Requests`: it never evicts another client's session. When the
+    /// table is full, a client under its share evicts an idle session of the client that holds
+    /// the most. Default: a quarter of [`HttpConfig::DEFAULT_MAX_SESSIONS`] (256); behind a
+    /// proxy, tell clients apart ([`HttpConfig::with_caller`]) or raise it.
+    pub max_sessions_per_client: usize,
     /// How long a session must have been idle (no request in flight, nothing received) to be
     /// evicted when all [`HttpConfig::max_sessions`] are taken: a new `initialize` then closes
     /// the session idle the longest rather than being refused, so a client that opens
@@ -111,6 +130,8 @@ pub struct HttpConfig {
     /// `host:port`. Empty accepts any host. Another host is answered `403 Forbidden`.
     /// Default: `localhost`, `127.0.0.1`, `::1`.
     pub allowed_hosts: Vec<String>,
+    /// The application's hook that names who sends a request ([`HttpConfig::with_caller`]).
+    caller: Option<caller::CallerHook>,
 }
 
 impl HttpConfig {
@@ -164,6 +185,59 @@ impl HttpConfig {
     #[must_use]
     pub fn with_max_body_bytes(mut self, max: usize) -> Self {
         self.max_body_bytes = max;
+        self
+    }
+
+    /// Sets [`HttpConfig::max_in_flight_per_client`] (at least 1).
+    #[must_use]
+    pub fn with_max_in_flight_per_client(mut self, max: usize) -> Self {
+        self.max_in_flight_per_client = max.max(1);
+        self
+    }
+
+    /// Sets [`HttpConfig::max_sessions_per_client`] (at least 1).
+    #[must_use]
+    pub fn with_max_sessions_per_client(mut self, max: usize) -> Self {
+        self.max_sessions_per_client = max.max(1);
+        self
+    }
+
+    /// Names who sends each request, for the requests the hook can name: `name` reads the
+    /// request's method, URI, headers and extensions and returns a name (a tenant, an API
+    /// key's owner, a user your gateway verified) or `None`.
+    ///
+    /// Who calls decides whose rate limits, loop-breaker memory and repair counts a call
+    /// counts against, and whose fair share of sessions and in-flight requests a request
+    /// takes. It is, in order:
+    ///
+    /// 1. the name the hook returns;
+    /// 2. the credentials of the `Authorization` header (a bearer token), hashed: the server
+    ///    verifies no token and reads no claim from one, so a client can only ever spend the
+    ///    budget of a token it holds;
+    /// 3. for the limits and the loop breaker, the session (revisions before 2026-07-28),
+    ///    else the connection: two clients of revision 2026-07-28, which carry no session,
+    ///    are two callers. For the fair shares, the client's IP address.
+    ///
+    /// Names, tokens and session ids are kept only as SHA-256 digests, the same on every
+    /// node. Behind a proxy every connection comes from
+    /// the proxy: name callers by a header the proxy sets, or by their credentials. To count
+    /// all clients as one, name them all the same.
+    ///
+    /// ```
+    /// use guardrails::mcp::HttpConfig;
+    ///
+    /// let config = HttpConfig::default().with_caller(|request| {
+    ///     let key = request.headers.get("x-api-key")?.to_str().ok()?;
+    ///     Some(format!("api-key:{key}"))
+    /// });
+    /// # let _ = config;
+    /// ```
+    #[must_use]
+    pub fn with_caller(
+        mut self,
+        name: impl Fn(&http::request::Parts) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.caller = Some(caller::CallerHook(Arc::new(name)));
         self
     }
 
@@ -276,6 +350,7 @@ impl HttpConfig {
         local.session_config = session_config;
         BoundedSessions::new(local, self.max_sessions, self.session_init_timeout)
             .with_idle_eviction(self.session_eviction_idle_time)
+            .with_max_per_client(self.max_sessions_per_client)
     }
 }
 
@@ -290,7 +365,9 @@ impl Default for HttpConfig {
             max_in_flight_requests: Self::DEFAULT_MAX_IN_FLIGHT_REQUESTS,
             in_flight_wait_timeout: Self::DEFAULT_IN_FLIGHT_WAIT_TIMEOUT,
             max_body_bytes_in_flight: Self::DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
+            max_in_flight_per_client: Self::DEFAULT_MAX_IN_FLIGHT_REQUESTS,
             max_sessions: Self::DEFAULT_MAX_SESSIONS,
+            max_sessions_per_client: Self::DEFAULT_MAX_SESSIONS / 4,
             session_eviction_idle_time: Self::DEFAULT_SESSION_EVICTION_IDLE_TIME,
             session_init_timeout: Self::DEFAULT_SESSION_INIT_TIMEOUT,
             session_idle_timeout: Self::DEFAULT_SESSION_IDLE_TIMEOUT,
@@ -301,6 +378,7 @@ impl Default for HttpConfig {
                     .collect(),
             ),
             allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
+            caller: None,
         }
     }
 }
@@ -311,6 +389,8 @@ type HttpResponse = http::Response<BoxBody<Bytes, Infallible>>;
 struct Shared<H: ServerHandler + Clone> {
     service: StreamableHttpService<H, BoundedSessions>,
     in_flight: Arc<Semaphore>,
+    /// The in-flight requests of each client.
+    shares: Arc<shares::Shares>,
     body_bytes: BodyBudget,
     config: HttpConfig,
 }
@@ -409,6 +489,7 @@ where
     let shared = Arc::new(Shared {
         service,
         in_flight: Arc::new(Semaphore::new(config.max_in_flight_requests.max(1))),
+        shares: shares::Shares::new(config.max_in_flight_per_client),
         body_bytes: BodyBudget::new(config.max_body_bytes_in_flight),
         config,
     });
@@ -486,9 +567,13 @@ async fn serve_connection<H: ServerHandler + Clone + Send + Sync + 'static>(
     shared: Arc<Shared<H>>,
 ) {
     let header_read_timeout = shared.config.header_read_timeout;
+    // Without its peer's address (the socket closed already), a connection is its own client.
+    let peer = stream
+        .peer_addr()
+        .unwrap_or_else(|_| std::net::SocketAddr::from(([0, 0, 0, 0], 0)));
     let handler = hyper::service::service_fn(move |request| {
         let shared = Arc::clone(&shared);
-        async move { Ok::<_, Infallible>(serve_request(&shared, request).await) }
+        async move { Ok::<_, Infallible>(serve_request(&shared, request, peer).await) }
     });
     // A connection that fails affects only its own client.
     let _ = hyper::server::conn::http1::Builder::new()
@@ -500,19 +585,35 @@ async fn serve_connection<H: ServerHandler + Clone + Send + Sync + 'static>(
 }
 
 tokio::task_local! {
-    /// Set by [`BoundedSessions`] when it refuses a session because all are taken, so that
-    /// the request is answered 503 rather than rmcp's 500 for a failed session creation.
-    static SESSION_REFUSED: Cell<bool>;
+    /// Set by [`BoundedSessions`] when it refuses a session, so that the request is answered
+    /// 503 (all are taken) or 429 (its client holds its share) rather than rmcp's 500 for a
+    /// failed session creation.
+    static SESSION_REFUSED: Cell<Option<Refusal>>;
+    /// The client of the request being handled, whose share a new session takes.
+    static SESSION_OWNER: Option<crate::operate::CallerKey>;
+}
+
+/// Why a request was refused for want of room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    /// The server has no room left.
+    Full,
+    /// The client holds its share.
+    OverShare,
 }
 
 async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
     shared: &Shared<H>,
     request: http::Request<hyper::body::Incoming>,
+    peer: std::net::SocketAddr,
 ) -> HttpResponse {
     if request.uri().path() != MCP_PATH {
         return plain(http::StatusCode::NOT_FOUND, "Not Found");
     }
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
+    // Who sends the request, read once: rmcp hands the extensions to the handler.
+    let client = caller::HttpCaller::read(&parts, peer, shared.config.caller.as_ref());
+    parts.extensions.insert(client);
     // The body is read before a slot is taken, within a time and a size limit, so that a
     // slow client holds no slot and a large one is refused before anything is parsed.
     let body = match read_body(body, &shared.config).await {
@@ -523,6 +624,16 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
     // takes room for its body first, then a slot: a request that holds a slot holds its room,
     // so the two never wait on each other.
     let hold = if parts.method == http::Method::POST {
+        // A client over its share is answered at once: it is the one to slow down.
+        let Some(share) = shared.shares.try_take(client.owner) else {
+            return over_share(
+                &format!(
+                    "a client may have at most {} requests in flight",
+                    shared.config.max_in_flight_per_client
+                ),
+                &body,
+            );
+        };
         let waited = tokio::time::timeout(shared.config.in_flight_wait_timeout, async {
             let room = shared.body_bytes.room_for(body.len()).await;
             let Ok(slot) = Arc::clone(&shared.in_flight).acquire_owned().await else {
@@ -531,6 +642,7 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
             Held {
                 _room: room,
                 _slot: slot,
+                _share: share,
             }
         })
         .await;
@@ -556,19 +668,34 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
     let kept = body.clone();
     let request = http::Request::from_parts(parts, Full::new(body));
     let (response, refused) = SESSION_REFUSED
-        .scope(Cell::new(false), async {
-            let response = shared.service.handle(request).await;
-            (response, SESSION_REFUSED.with(Cell::get))
-        })
+        .scope(
+            Cell::new(None),
+            SESSION_OWNER.scope(Some(client.owner), async {
+                let response = shared.service.handle(request).await;
+                (response, SESSION_REFUSED.with(Cell::get))
+            }),
+        )
         .await;
-    if refused {
-        return busy(
-            &format!(
-                "the server has its maximum of {} sessions",
-                shared.config.max_sessions
-            ),
-            &kept,
-        );
+    match refused {
+        Some(Refusal::Full) => {
+            return busy(
+                &format!(
+                    "the server has its maximum of {} sessions",
+                    shared.config.max_sessions
+                ),
+                &kept,
+            );
+        }
+        Some(Refusal::OverShare) => {
+            return over_share(
+                &format!(
+                    "a client may hold at most {} sessions; close one (DELETE) or reuse it",
+                    shared.config.max_sessions_per_client
+                ),
+                &kept,
+            );
+        }
+        None => {}
     }
     // rmcp answers a JSON body it cannot read as a message with a bare `415`, which no
     // JSON-RPC client can show: answer it as JSON-RPC does.
@@ -583,11 +710,12 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
     }
 }
 
-/// What a `POST` holds until its response ends: its room among the bytes in flight and its
-/// in-flight slot.
+/// What a `POST` holds until its response ends: its room among the bytes in flight, its
+/// in-flight slot and its unit of its client's share.
 struct Held {
     _room: Option<OwnedSemaphorePermit>,
     _slot: OwnedSemaphorePermit,
+    _share: shares::Share,
 }
 
 /// The bound on bytes of request bodies in flight: a semaphore of one permit per byte.
@@ -717,6 +845,22 @@ fn busy(why: &str, body: &[u8]) -> HttpResponse {
         request_id(body).as_ref(),
         -32000,
         &format!("Service Unavailable: {why}; retry later"),
+    );
+    response.headers_mut().insert(
+        http::header::RETRY_AFTER,
+        http::HeaderValue::from(RETRY_AFTER_SECONDS),
+    );
+    response
+}
+
+/// The answer to a request of a client over its fair share: `429 Too Many Requests`, with
+/// `Retry-After` and a JSON-RPC error (-32000) that carries the request's id.
+fn over_share(why: &str, body: &[u8]) -> HttpResponse {
+    let mut response = json_rpc_error(
+        http::StatusCode::TOO_MANY_REQUESTS,
+        request_id(body).as_ref(),
+        -32000,
+        &format!("Too Many Requests: {why}; retry later"),
     );
     response.headers_mut().insert(
         http::header::RETRY_AFTER,

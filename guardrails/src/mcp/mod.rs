@@ -445,25 +445,19 @@ fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
         .map(|info| info.client_info.name.clone())
 }
 
-/// Who calls, as far as the transport says: the session of a Streamable HTTP request that
-/// carries one, or the connection of any other transport (stdio); `None` for an HTTP request
-/// without a session (revision 2026-07-28 serves calls without one), counted per process.
+/// Who calls: over Streamable HTTP, the caller the server read from the request (see
+/// [`HttpConfig::with_caller`]); over any other transport (stdio), the connection.
 pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> crate::operate::Caller {
-    use std::hash::BuildHasher as _;
-    static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
-        std::sync::LazyLock::new(Default::default);
+    use crate::operate::{CallerKey, CallerKind};
     #[cfg(feature = "http")]
     if let Some(parts) = context.extensions.get::<::http::request::Parts>() {
-        return parts
-            .headers
-            .get("mcp-session-id")
-            .map(|session| SEED.hash_one(session.as_bytes()));
+        return http::caller::caller_of_request(parts);
     }
     // The peer's information is one allocation per connection, set when it initializes.
-    context
-        .peer
-        .peer_info()
-        .map(|info| SEED.hash_one(Arc::as_ptr(&info) as usize))
+    context.peer.peer_info().map(|info| {
+        let address = Arc::as_ptr(&info) as usize;
+        CallerKey::of(CallerKind::Connection, &address.to_le_bytes())
+    })
 }
 
 /// The tool definitions.

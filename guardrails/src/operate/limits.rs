@@ -114,6 +114,14 @@ impl Limits {
         }
     }
 
+    /// The limit of `tool`, and the limit of all tools together.
+    pub(crate) fn of(&self, tool: &str) -> (Option<RateLimit>, Option<RateLimit>) {
+        (
+            self.per_tool.get(tool).map(|limiter| limiter.limit),
+            self.all.as_ref().map(|limiter| limiter.limit),
+        )
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.per_tool.is_empty() && self.all.is_none()
     }

@@ -8,14 +8,16 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use super::Instant;
+use super::caller::{Caller, CallerKey};
 
 /// How the same invalid call arriving again is answered (see
 /// [`Server::loop_breaker`](crate::Server::loop_breaker)): on by default.
 ///
 /// A call is the same when the tool, the arguments (compared as canonical JSON: the order of
 /// keys does not matter) and the codes of the issues found are; it is remembered per caller
-/// where the transport says who calls (a session of Streamable HTTP, a stdio connection), per
-/// process otherwise, for [`window`](Self::window) after it was last seen, and at most
+/// (over Streamable HTTP, as [`HttpConfig::with_caller`](crate::mcp::HttpConfig::with_caller)
+/// tells them apart; a stdio connection; the process for calls made in process), for
+/// [`window`](Self::window) after it was last seen, and at most
 /// [`max_entries`](Self::max_entries) calls are remembered (the least recently seen go first).
 ///
 /// - The second time, the answer is a shorter message that leads with the caller's own call,
@@ -90,9 +92,6 @@ impl LoopBreaker {
         self
     }
 }
-
-/// Who calls, as far as the transport says: a hash of the session id or of the connection.
-pub(crate) type Caller = Option<u64>;
 
 /// A time-and-size bounded map, the least recently seen entry evicted first.
 #[derive(Debug)]
@@ -213,6 +212,11 @@ impl Loops {
         self.config.stop_after
     }
 
+    /// How long a rejected call is remembered.
+    pub(crate) fn window(&self) -> Duration {
+        self.config.window
+    }
+
     #[cfg(test)]
     fn remembered(&self) -> usize {
         self.seen
@@ -225,7 +229,7 @@ impl Loops {
 /// The rejections of each caller's tool since its last successful call, to count repairs.
 #[derive(Debug)]
 pub(crate) struct Repairs {
-    pending: Mutex<Bounded<(u64, String), u32>>,
+    pending: Mutex<Bounded<(CallerKey, String), u32>>,
     /// Whether any rejection waits for its repair: a successful call reads this rather than
     /// taking the lock when none does. Written under the lock.
     any: AtomicBool,
@@ -246,7 +250,7 @@ impl Default for Repairs {
 
 impl Repairs {
     /// Notes a rejection of `tool` for `caller`.
-    pub(crate) fn rejected(&self, caller: u64, tool: &str, now: Instant) {
+    pub(crate) fn rejected(&self, caller: CallerKey, tool: &str, now: Instant) {
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         let count = pending.touch(&(caller, tool.to_owned()), now, || 0);
         *count = count.saturating_add(1);
@@ -259,7 +263,7 @@ impl Repairs {
     }
 
     /// A successful call of `tool` by `caller`: how many rejections it repairs, if any.
-    pub(crate) fn succeeded(&self, caller: u64, tool: &str, now: Instant) -> Option<u32> {
+    pub(crate) fn succeeded(&self, caller: CallerKey, tool: &str, now: Instant) -> Option<u32> {
         if !self.any_pending() {
             return None;
         }
@@ -286,10 +290,22 @@ impl Repairs {
 pub(crate) struct Digest(foldhash::quality::FoldHasher<'static>);
 
 impl Digest {
-    fn new() -> Self {
+    /// A digest seeded at random once per process, or, for a state store that nodes share
+    /// (`shared`), with a seed fixed in the library, so that every node digests a call alike.
+    /// A fixed seed lets a caller choose calls that collide; the digest starts with who calls,
+    /// so such calls only confuse the loop breaker about the caller's own calls.
+    fn new(shared: bool) -> Self {
         static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
             std::sync::LazyLock::new(Default::default);
-        Self(SEED.build_hasher())
+        static FIXED: std::sync::LazyLock<foldhash::quality::FixedState> =
+            std::sync::LazyLock::new(|| {
+                foldhash::quality::FixedState::with_seed(0x6775_6172_6472_6169)
+            });
+        if shared {
+            Self(FIXED.build_hasher())
+        } else {
+            Self(SEED.build_hasher())
+        }
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -316,15 +332,16 @@ impl Digest {
 /// the call where validation consumes the arguments; [`call_digest`] ends it with the issue
 /// codes.
 pub(crate) fn arguments_digest(
+    shared: bool,
     caller: Caller,
     tool: &str,
     arguments: &serde_json::Value,
 ) -> Digest {
-    let mut digest = Digest::new();
+    let mut digest = Digest::new(shared);
     match caller {
         Some(caller) => {
             digest.write(&[1]);
-            digest.write_u64(caller);
+            digest.write(caller.bytes());
         }
         None => digest.write(&[0]),
     }
@@ -407,7 +424,10 @@ mod tests {
     use super::*;
 
     fn digest(value: &serde_json::Value) -> u64 {
-        call_digest(arguments_digest(None, "t", value), ["type"].into_iter())
+        call_digest(
+            arguments_digest(false, None, "t", value),
+            ["type"].into_iter(),
+        )
     }
 
     #[test]

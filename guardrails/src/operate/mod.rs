@@ -28,18 +28,28 @@
 //! operator can find in the logs by its correlation id. An error result a native tool returns
 //! itself comes back as the tool wrote it: its failure is recorded in telemetry only.
 
+mod caller;
 mod classify;
 mod limits;
 mod loops;
+#[cfg(feature = "redis")]
+mod redis_store;
+mod state;
 mod telemetry;
 
 use serde_json::Value;
 
 pub use crate::tool::rate::RateLimit;
+pub(crate) use caller::Caller;
+#[cfg(feature = "rmcp")]
+pub(crate) use caller::{CallerKey, CallerKind};
 pub use classify::FAILURE_META_KEY;
 pub(crate) use limits::Limits;
 pub use loops::LoopBreaker;
-pub(crate) use loops::{Caller, arguments_digest};
+pub(crate) use loops::arguments_digest;
+#[cfg(feature = "redis")]
+pub use redis_store::RedisStore;
+pub use state::{STATE_FALLBACKS, STATE_TARGET, StateError, StateStore};
 pub use telemetry::{
     ARGUMENT_REPAIRS, CALL_TARGET, DURATION, IGNORED_KEYS, ISSUES, LOOPS, MAP_KEY, RATE_LIMITED,
     REJECTION_TARGET, REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS,
@@ -67,6 +77,8 @@ pub(crate) struct Operations {
     loops: Option<loops::Loops>,
     repairs: loops::Repairs,
     limits: Limits,
+    /// The store the limits and the loop memory are shared through, if any.
+    shared: Option<state::Shared>,
 }
 
 /// What the operations layer knows of the tool being called.
@@ -93,6 +105,9 @@ pub(crate) struct Observed {
     digest: Option<loops::Digest>,
     /// The digest of the caller, the tool and the arguments alone, with the digest.
     arguments_key: Option<u64>,
+    /// How many times a rejected call was seen, as the shared store counted it
+    /// ([`Operations::settle`]); `None` to count it in the process.
+    seen: Option<u32>,
 }
 
 impl Operations {
@@ -101,7 +116,46 @@ impl Operations {
             loops: loops::Loops::new(loops),
             repairs: loops::Repairs::default(),
             limits,
+            shared: None,
         }
+    }
+
+    /// Keeps the limits and the loop memory in `store`, shared with other nodes.
+    pub(crate) fn with_store(mut self, store: Option<std::sync::Arc<dyn StateStore>>) -> Self {
+        self.shared = store.map(state::Shared::new);
+        self
+    }
+
+    /// [`Operations::over_limit`], asked of the shared store when there is one: one budget
+    /// per caller across the nodes that share it.
+    pub(crate) async fn check_limits(
+        &self,
+        tool: &str,
+        caller: Caller,
+        options: &crate::render::RenderOptions,
+    ) -> Option<CallOutput> {
+        let Some(shared) = &self.shared else {
+            return self.over_limit(tool, caller, options);
+        };
+        if self.limits.is_empty() {
+            return None;
+        }
+        let who = caller.map_or_else(|| "process".to_owned(), |caller| caller.hex());
+        let (own, all) = self.limits.of(tool);
+        let mut wait = None;
+        // A call refused by the tool's limit does not count against the server's.
+        for (scope, limit) in [(tool, own), ("*", all)] {
+            let Some(limit) = limit else { continue };
+            match shared.admit(&format!("rate:{scope}:{who}"), limit).await {
+                Some(None) => {}
+                Some(Some(refused)) => {
+                    wait = Some(refused);
+                    break;
+                }
+                None => return self.over_limit(tool, caller, options),
+            }
+        }
+        wait.map(|wait| self.limited(tool, wait, options))
     }
 
     /// The answer to a call of `tool` by `caller` over a rate limit: a `RATE_LIMITED` tool
@@ -115,19 +169,29 @@ impl Operations {
         if self.limits.is_empty() {
             return None;
         }
-        self.limits.check(tool, caller).err().map(|wait| {
-            let words = in_words(wait);
-            let error = crate::message::ToolError::rate_limited(format!(
-                "Too many calls of {tool}: {words}."
-            ))
+        self.limits
+            .check(tool, caller)
+            .err()
+            .map(|wait| self.limited(tool, wait, options))
+    }
+
+    /// The answer to a call of `tool` over a limit, to call again after `wait`.
+    #[expect(clippy::unused_self, reason = "one of the operations layer's answers")]
+    fn limited(
+        &self,
+        tool: &str,
+        wait: std::time::Duration,
+        options: &crate::render::RenderOptions,
+    ) -> CallOutput {
+        let words = in_words(wait);
+        let error = crate::message::ToolError::rate_limited(format!("Too many calls of {tool}: {words}."))
             .recovery(format!(
                 "Wait, then call again: {words}. Do not retry at once; other tools can be called meanwhile."
             ))
             .retry_after(wait);
-            let mut output = CallOutput::tool_error(tool, &error, options);
-            output.signal = Signal::Limited { retry_after: wait };
-            output
-        })
+        let mut output = CallOutput::tool_error(tool, &error, options);
+        output.signal = Signal::Limited { retry_after: wait };
+        output
     }
 
     /// Starts observing a call of `tool` by `caller` with `arguments` (any JSON value: a call
@@ -139,15 +203,16 @@ impl Operations {
         caller: Caller,
         arguments: Option<&Value>,
     ) -> Observed {
-        let digest = arguments
-            .filter(|_| self.loops.is_some())
-            .map(|arguments| arguments_digest(caller, &tool.label, arguments));
+        let digest = arguments.filter(|_| self.loops.is_some()).map(|arguments| {
+            arguments_digest(self.shared.is_some(), caller, &tool.label, arguments)
+        });
         Observed {
             span: call_span(tool),
             start: Instant::now(),
             caller,
             arguments_key: digest.as_ref().map(loops::Digest::finish),
             digest,
+            seen: None,
         }
     }
 
@@ -155,11 +220,40 @@ impl Operations {
     /// arguments to the same tool within the loop breaker's window, and they were rejected.
     /// Such a call keeps its arguments ([`CallOutput::keep_arguments`]), for the corrected
     /// call should it be rejected again; no other call pays for a copy of them.
-    pub(crate) fn may_repeat(&self, call: &Observed) -> bool {
-        match (&self.loops, call.arguments_key) {
-            (Some(loops), Some(key)) => loops.was_rejected(key, Instant::now()),
-            _ => false,
+    pub(crate) async fn may_repeat(&self, call: &Observed) -> bool {
+        let (Some(loops), Some(key)) = (&self.loops, call.arguments_key) else {
+            return false;
+        };
+        if let Some(shared) = &self.shared
+            && let Some(rejected) = shared.peek(&format!("args:{key:016x}")).await
+        {
+            return rejected > 0;
         }
+        loops.was_rejected(key, Instant::now())
+    }
+
+    /// Counts a rejected call in the shared store, if there is one, before
+    /// [`Operations::finish`] answers it: the loop breaker then sees the call's repeats on
+    /// every node. Without a store, or when it fails, the process counts it in `finish`.
+    pub(crate) async fn settle(&self, call: &mut Observed, output: &CallOutput) {
+        let (Some(shared), Some(loops)) = (&self.shared, &self.loops) else {
+            return;
+        };
+        let (Signal::Rejected(findings), Some(digest)) = (&output.signal, call.digest.clone())
+        else {
+            return;
+        };
+        let window = loops.window();
+        if let Some(key) = call.arguments_key
+            && shared
+                .count(&format!("args:{key:016x}"), window)
+                .await
+                .is_none()
+        {
+            return;
+        }
+        let digest = loops::call_digest(digest, findings.issues().map(|(_, code)| code.as_str()));
+        call.seen = shared.count(&format!("loop:{digest:016x}"), window).await;
     }
 
     /// Whether a call that is not rejected needs to know who makes it: a rate limit is kept
@@ -180,7 +274,7 @@ impl Operations {
     ) {
         call.caller = caller;
         if self.loops.is_some() {
-            let digest = arguments_digest(caller, tool, arguments);
+            let digest = arguments_digest(self.shared.is_some(), caller, tool, arguments);
             call.arguments_key = Some(digest.finish());
             call.digest = Some(digest);
         }
@@ -289,6 +383,8 @@ impl Operations {
             self.repairs.rejected(caller, &tool.telemetry.label, now);
         }
         let seen = match (&self.loops, call.digest.clone()) {
+            // Counted by the shared store already.
+            (Some(_), Some(_)) if call.seen.is_some() => call.seen.unwrap_or(1),
             (Some(loops), Some(digest)) => {
                 if let Some(key) = call.arguments_key {
                     loops.note_rejected(key, now);

@@ -1,6 +1,6 @@
-//! rmcp's in-memory sessions, bounded: a cap on how many are open, the idle ones evicted when
-//! all are taken, a deadline for a new session's first use, and one answer for every request
-//! of a session.
+//! rmcp's in-memory sessions, bounded: a cap on how many are open and on how many one client
+//! holds, the idle ones evicted when all are taken, a deadline for a new session's first use,
+//! and one answer for every request of a session.
 
 use std::collections::{HashMap, HashSet};
 use std::pin::Pin;
@@ -18,6 +18,8 @@ use rmcp::transport::streamable_http_server::session::{
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
+use super::shares::{Share, Shares};
+use crate::operate::CallerKey;
 use crate::text::cut;
 
 /// The response stream of one request, as rmcp's service takes it.
@@ -28,14 +30,20 @@ const MAX_ECHOED_ID_CHARS: usize = 64;
 
 /// rmcp's [`LocalSessionManager`], bounded:
 ///
-/// - at most `max` sessions are open; when all are taken, another `initialize` closes the
-///   session idle the longest if it has been idle (no request in flight, nothing received) for
-///   at least the eviction time ([`BoundedSessions::with_idle_eviction`]), and otherwise fails
-///   with [`SessionLimitError::Full`] (which
+/// - at most `max` sessions are open; when all are taken, another `initialize` closes a
+///   session idle (no request in flight, nothing received) for at least the eviction time
+///   ([`BoundedSessions::with_idle_eviction`]), of the client that holds the most sessions,
+///   the one idle the longest among them; when none is idle, it fails with
+///   [`SessionLimitError::Full`] (which
 ///   [`Server::serve_http_with`](crate::Server::serve_http_with) answers `503 Service
 ///   Unavailable`). So a client that opens sessions and leaves them holds the table for the
 ///   eviction time, not for rmcp's idle timeout; its evicted sessions are answered `404 Not
 ///   Found`, which tells a client to start a new one;
+/// - a client (as [`HttpConfig::with_caller`](super::HttpConfig::with_caller) tells them
+///   apart) holds at most its share of the sessions
+///   ([`BoundedSessions::with_max_per_client`]): at its share, an `initialize` closes its own
+///   session idle the longest, or fails with [`SessionLimitError::OverShare`] (answered `429
+///   Too Many Requests`); it never evicts another client's session;
 /// - a session that its client does not use within `init_timeout` of its `initialize` (not
 ///   even with `notifications/initialized`) is closed;
 /// - a request whose id is already in flight in the same session is answered a JSON-RPC
@@ -44,6 +52,7 @@ const MAX_ECHOED_ID_CHARS: usize = 64;
 pub struct BoundedSessions {
     inner: Arc<Inner>,
     evict_idle_after: Duration,
+    shares: Arc<Shares>,
 }
 
 struct Inner {
@@ -64,6 +73,10 @@ struct Live {
     in_flight: HashSet<RequestId>,
     /// When its client last sent something, or its last response ended.
     last_active: Instant,
+    /// The client that opened it, when the server told who that was.
+    owner: Option<CallerKey>,
+    /// Its place in its client's share, given back when it closes.
+    _share: Option<Share>,
 }
 
 impl Inner {
@@ -83,18 +96,29 @@ impl Inner {
         }
     }
 
-    /// Takes out of the table the session idle the longest, if it has been idle for at least
-    /// `idle` with no request in flight. Its slot is given back when the returned entry drops.
-    fn take_idlest(&self, idle: Duration) -> Option<(SessionId, Live)> {
+    /// Takes out of the table a session idle for at least `idle` with no request in flight:
+    /// of `owner` when given, the one idle the longest; otherwise of the client that holds the
+    /// most sessions (`held` says how many), the one idle the longest among them. Its slot and
+    /// its share are given back when the returned entry drops.
+    fn take_idle(
+        &self,
+        idle: Duration,
+        owner: Option<CallerKey>,
+        held: impl Fn(&CallerKey) -> usize,
+    ) -> Option<(SessionId, Live)> {
         let now = Instant::now();
         let mut live = self.live();
-        let idlest = live
+        let victim = live
             .iter()
             .filter(|(_, session)| session.in_flight.is_empty())
             .filter(|(_, session)| now.saturating_duration_since(session.last_active) >= idle)
-            .min_by_key(|(_, session)| session.last_active)
+            .filter(|(_, session)| owner.is_none() || session.owner == owner)
+            .max_by_key(|(_, session)| {
+                let holds = session.owner.as_ref().map_or(0, &held);
+                (holds, std::cmp::Reverse(session.last_active))
+            })
             .map(|(id, _)| id.clone())?;
-        live.remove_entry(&idlest)
+        live.remove_entry(&victim)
     }
 
     async fn close(&self, id: &SessionId) -> Result<(), LocalSessionManagerError> {
@@ -111,6 +135,7 @@ impl std::fmt::Debug for BoundedSessions {
             .field("max", &self.inner.max)
             .field("init_timeout", &self.inner.init_timeout)
             .field("evict_idle_after", &self.evict_idle_after)
+            .field("max_per_client", &self.shares.max())
             .finish_non_exhaustive()
     }
 }
@@ -131,7 +156,18 @@ impl BoundedSessions {
                 live: Mutex::new(HashMap::new()),
             }),
             evict_idle_after: super::HttpConfig::DEFAULT_SESSION_EVICTION_IDLE_TIME,
+            shares: Shares::new(max),
         }
+    }
+
+    /// At most `max` sessions open at once for one client (at least 1; by default, all of
+    /// them). A client is told apart only when the server read who sends each request
+    /// ([`Server::serve_http_with`](crate::Server::serve_http_with) does); sessions opened
+    /// through a service mounted in another server have no client and no share.
+    #[must_use]
+    pub fn with_max_per_client(mut self, max: usize) -> Self {
+        self.shares = Shares::new(max);
+        self
     }
 
     /// When all sessions are taken, a new one evicts the session idle the longest if it has
@@ -157,6 +193,12 @@ pub enum SessionLimitError {
     #[error("the server has its maximum of {max} sessions")]
     Full {
         /// The limit.
+        max: usize,
+    },
+    /// The client holds its share of the sessions, none of them idle.
+    #[error("a client may hold at most {max} sessions")]
+    OverShare {
+        /// The share.
         max: usize,
     },
     /// rmcp's session manager failed.
@@ -187,11 +229,20 @@ impl SessionManager for BoundedSessions {
     type Transport = <LocalSessionManager as SessionManager>::Transport;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        let Some(slot) = self.slot().await else {
-            let _ = super::SESSION_REFUSED.try_with(|refused| refused.set(true));
-            return Err(SessionLimitError::Full {
-                max: self.inner.max,
-            });
+        let owner = super::SESSION_OWNER.try_with(|owner| *owner).ok().flatten();
+        let (slot, share) = match self.slot(owner).await {
+            Ok(taken) => taken,
+            Err(refusal) => {
+                let _ = super::SESSION_REFUSED.try_with(|refused| refused.set(Some(refusal)));
+                return Err(match refusal {
+                    super::Refusal::Full => SessionLimitError::Full {
+                        max: self.inner.max,
+                    },
+                    super::Refusal::OverShare => SessionLimitError::OverShare {
+                        max: self.shares.max(),
+                    },
+                });
+            }
         };
         let (id, transport) = self.inner.local.create_session().await?;
         self.inner.live().insert(
@@ -201,6 +252,8 @@ impl SessionManager for BoundedSessions {
                 used: false,
                 in_flight: HashSet::new(),
                 last_active: Instant::now(),
+                owner,
+                _share: share,
             },
         );
         // A session whose client never comes back would hold its slot for the whole idle
@@ -274,18 +327,52 @@ impl SessionManager for BoundedSessions {
 }
 
 impl BoundedSessions {
-    /// A place for a new session: a free one, or the place of the session idle the longest,
-    /// closed for it.
-    async fn slot(&self) -> Option<OwnedSemaphorePermit> {
+    /// A place for a new session of `owner`, and its unit of the owner's share: a free one,
+    /// or the place of an idle session closed for it (the owner's own when it holds its
+    /// share, else one of the client that holds the most).
+    async fn slot(
+        &self,
+        owner: Option<CallerKey>,
+    ) -> Result<(OwnedSemaphorePermit, Option<Share>), super::Refusal> {
+        let share = match owner {
+            None => None,
+            Some(owner) => match self.shares.try_take(owner) {
+                Some(share) => Some(share),
+                None => {
+                    // At its share: only its own idle session makes room.
+                    let (victim, entry) = self
+                        .inner
+                        .take_idle(self.evict_idle_after, Some(owner), |_| 0)
+                        .ok_or(super::Refusal::OverShare)?;
+                    self.evict(&victim, entry).await;
+                    Some(
+                        self.shares
+                            .try_take(owner)
+                            .ok_or(super::Refusal::OverShare)?,
+                    )
+                }
+            },
+        };
         if let Ok(slot) = Arc::clone(&self.inner.slots).try_acquire_owned() {
-            return Some(slot);
+            return Ok((slot, share));
         }
         // Taken out of the table first, so that two new sessions never evict the same one.
-        let (victim, entry) = self.inner.take_idlest(self.evict_idle_after)?;
-        tracing::debug!(session = %victim, "closing the session idle the longest to make room");
-        let _ = self.inner.local.close_session(&victim).await;
+        let (victim, entry) = self
+            .inner
+            .take_idle(self.evict_idle_after, None, |owner| self.shares.held(owner))
+            .ok_or(super::Refusal::Full)?;
+        self.evict(&victim, entry).await;
+        let slot = Arc::clone(&self.inner.slots)
+            .try_acquire_owned()
+            .map_err(|_| super::Refusal::Full)?;
+        Ok((slot, share))
+    }
+
+    /// Closes the session `victim`, already out of the table, to make room.
+    async fn evict(&self, victim: &SessionId, entry: Live) {
+        tracing::debug!(session = %victim, "closing an idle session to make room");
+        let _ = self.inner.local.close_session(victim).await;
         drop(entry);
-        Arc::clone(&self.inner.slots).try_acquire_owned().ok()
     }
 
     /// The response stream of a message of session `id`, unless the message is a request
@@ -333,4 +420,84 @@ fn duplicate(id: RequestId) -> ServerSseMessage {
         None,
     );
     ServerSseMessage::from_message(ServerJsonRpcMessage::error(error, Some(id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operate::CallerKind;
+
+    fn client(name: &str) -> CallerKey {
+        CallerKey::of(CallerKind::Named, name.as_bytes())
+    }
+
+    /// A table of `max` sessions, `share` per client, evicting those idle 30 s.
+    fn table(max: usize, share: usize) -> BoundedSessions {
+        BoundedSessions::new(
+            LocalSessionManager::default(),
+            max,
+            Duration::from_secs(3600),
+        )
+        .with_idle_eviction(Duration::from_secs(30))
+        .with_max_per_client(share)
+    }
+
+    /// A session opened for `owner`, or why not.
+    async fn open(sessions: &BoundedSessions, owner: CallerKey) -> Result<SessionId, String> {
+        super::super::SESSION_OWNER
+            .scope(Some(owner), sessions.create_session())
+            .await
+            .map(|(id, _transport)| id)
+            .map_err(|e| e.to_string())
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_client_at_its_share_recycles_its_own_sessions_and_never_evicts_another_s() {
+        let sessions = table(4, 2);
+        let (hog, other) = (client("hog"), client("other"));
+        let theirs = open(&sessions, other).await.unwrap();
+        let first = open(&sessions, hog).await.unwrap();
+        tokio::time::advance(Duration::from_secs(1)).await;
+        let second = open(&sessions, hog).await.unwrap();
+        // At its share, with none of its own idle: refused, though the table has room.
+        let refused = open(&sessions, hog).await.unwrap_err();
+        assert_eq!(refused, "a client may hold at most 2 sessions");
+        // Everyone idle 40 s or more: the hog's third session closes its own idlest, not
+        // `theirs`, idle longer still.
+        tokio::time::advance(Duration::from_secs(40)).await;
+        let third = open(&sessions, hog).await.unwrap();
+        assert!(sessions.has_session(&theirs).await.unwrap());
+        assert!(
+            !sessions.has_session(&first).await.unwrap(),
+            "its own idlest"
+        );
+        assert!(sessions.has_session(&second).await.unwrap());
+        assert!(sessions.has_session(&third).await.unwrap());
+        assert_eq!(sessions.open(), 3);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_full_table_evicts_an_idle_session_of_the_client_holding_the_most() {
+        let sessions = table(3, 2);
+        let (hog, other, newcomer) = (client("hog"), client("other"), client("newcomer"));
+        // `theirs` is the idlest of all, but its client holds one session; the hog holds two.
+        let theirs = open(&sessions, other).await.unwrap();
+        tokio::time::advance(Duration::from_secs(5)).await;
+        let hogged = [
+            open(&sessions, hog).await.unwrap(),
+            open(&sessions, hog).await.unwrap(),
+        ];
+        tokio::time::advance(Duration::from_secs(40)).await;
+        let _new = open(&sessions, newcomer).await.unwrap();
+        assert!(sessions.has_session(&theirs).await.unwrap(), "kept");
+        let evicted = [
+            sessions.has_session(&hogged[0]).await.unwrap(),
+            sessions.has_session(&hogged[1]).await.unwrap(),
+        ];
+        assert_eq!(
+            evicted.iter().filter(|kept| !**kept).count(),
+            1,
+            "one of the hog's"
+        );
+    }
 }
