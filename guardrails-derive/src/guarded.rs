@@ -298,7 +298,10 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("fn math ()"), "{out}");
-        assert!(out.contains("RouterGuard :: new () . audit ()"), "{out}");
+        assert!(
+            out.contains("RouterGuard :: new () . audit (true)"),
+            "{out}"
+        );
         assert!(!out.contains("ServerHandler"), "{out}");
     }
 

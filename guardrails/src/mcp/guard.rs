@@ -212,7 +212,7 @@ impl RouterGuard {
     /// Renders messages in `format`, the other render options as they are. The same knob as
     /// [`Server::format`](crate::Server::format).
     #[must_use]
-    pub fn format(mut self, format: crate::RenderFormat) -> Self {
+    pub fn format(mut self, format: crate::render::RenderFormat) -> Self {
         self.render.format = format;
         self
     }

@@ -7,7 +7,7 @@
 //! - [`ToolSpec`]: a tool's definition and guardrails, and the [`OutputCheck`](crate::OutputCheck) seam;
 //! - [`present`](crate::present): agent limits, byte caps, token budgets, teaching blocks;
 //! - [`cursor`]: the cursors of `paged` tools;
-//! - what the pipeline ([`Tool`](crate::Tool)) is given: [`CallSettings`], [`StateRef`](crate::StateRef).
+//! - where a tool finds its state: [`StateRef`](crate::StateRef).
 
 pub(crate) mod budget;
 pub(crate) mod conformance;
