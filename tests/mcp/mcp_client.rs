@@ -150,18 +150,67 @@ async fn structured_results_match_the_advertised_output_schemas() {
 }
 
 #[tokio::test]
-async fn unknown_tools_and_methods_are_protocol_errors() {
+async fn unknown_tools_and_methods_are_protocol_errors_counted_and_classified() {
+    use guardrails::operate::{FAILURE_META_KEY, PROTOCOL_ERRORS, PROTOCOL_TARGET};
+    let captured = guardrails_tests::telemetry::Captured::default();
+    let installed = captured.install();
     let client = connect(pipeline_server::server(1)).await;
+    let class = |error: &rmcp::ErrorData| {
+        let failure = &error.data.as_ref().expect("data")[FAILURE_META_KEY];
+        assert_eq!(failure["retryable"], false, "{failure}");
+        assert!(failure["correlationId"].is_string(), "{failure}");
+        (failure["class"].clone(), failure["code"].clone())
+    };
     match client.call_tool(call("does_not_exist", json!({}))).await {
-        Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::INVALID_PARAMS),
+        Err(ServiceError::McpError(e)) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+            assert_eq!(class(&e), (json!("protocol"), json!("UNKNOWN_TOOL")));
+        }
         other => panic!("expected -32602, got {other:?}"),
     }
     let request = ClientRequest::CustomRequest(CustomRequest::new("foo/bar", None));
     match client.send_request(request).await {
-        Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::METHOD_NOT_FOUND),
+        Err(ServiceError::McpError(e)) => {
+            assert_eq!(e.code, ErrorCode::METHOD_NOT_FOUND);
+            assert_eq!(class(&e), (json!("protocol"), json!("METHOD_NOT_FOUND")));
+        }
         other => panic!("expected -32601, got {other:?}"),
     }
+    let not_an_object = json!({"name": "get_task", "arguments": ["sent-value-1d4"]});
+    let request =
+        ClientRequest::CustomRequest(CustomRequest::new("tools/call", Some(not_an_object)));
+    match client.send_request(request).await {
+        Err(ServiceError::McpError(e)) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+            assert_eq!(class(&e), (json!("protocol"), json!("INVALID_PARAMS")));
+        }
+        other => panic!("expected -32602, got {other:?}"),
+    }
     client.cancel().await.unwrap();
+    drop(installed);
+    for error_type in ["unknown_tool", "method_not_found", "invalid_params"] {
+        assert_eq!(
+            captured.counter(PROTOCOL_ERRORS, &[("error.type", error_type)]),
+            1,
+            "{:?}",
+            captured.counters()
+        );
+    }
+    let events = captured.events(PROTOCOL_TARGET);
+    assert_eq!(events.len(), 3, "{events:?}");
+    // Neither the name nor the value the caller sent (rmcp's own events aside).
+    let ours: Vec<String> = captured
+        .lines()
+        .into_iter()
+        .filter(|line| line.starts_with("event guardrails"))
+        .collect();
+    assert!(!ours.is_empty());
+    for sent in ["does_not_exist", "foo/bar", "sent-value-1d4"] {
+        assert!(
+            ours.iter().all(|line| !line.contains(sent)),
+            "{sent} logged: {ours:?}"
+        );
+    }
 }
 
 // A server written with rmcp's own macros, with guarded tools in the same router.

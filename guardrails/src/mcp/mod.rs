@@ -240,9 +240,10 @@ pub const REPAIRS_META_KEY: &str = "dev.guardrails/repairs";
 impl From<UnknownTool> for ErrorData {
     /// The JSON-RPC error for a call to a tool that does not exist (-32602).
     fn from(unknown: UnknownTool) -> Self {
+        let (key, failure) = crate::operate::ProtocolError::UnknownTool.record();
         ErrorData::invalid_params(
             format!("unknown tool: {}", unknown.name),
-            Some(json!({ "tool": unknown.name, "available": unknown.available })),
+            Some(json!({ "tool": unknown.name, "available": unknown.available, key: failure })),
         )
     }
 }
@@ -498,16 +499,21 @@ fn unreadable_request(method: &str) -> ErrorData {
         SubscribeRequestMethod::VALUE,
         UnsubscribeRequestMethod::VALUE,
     ];
+    use crate::operate::ProtocolError;
+    let failure = |error: ProtocolError| {
+        let (key, failure) = error.record();
+        Some(json!({ key: failure }))
+    };
     if method == CallToolRequestMethod::VALUE {
         ErrorData::invalid_params(
             "Invalid params for tools/call: `params` must be an object with `name` (a string) \
              and, if given, `arguments` (an object)",
-            None,
+            failure(ProtocolError::InvalidParams),
         )
     } else if KNOWN.contains(&method) {
         ErrorData::invalid_params(
             format!("Invalid params for {method}: they do not have the shape the method requires"),
-            None,
+            failure(ProtocolError::InvalidParams),
         )
     } else {
         ErrorData::new(
@@ -516,7 +522,7 @@ fn unreadable_request(method: &str) -> ErrorData {
                 "Method not found: {}",
                 crate::text::plain(&cut(method, MAX_METHOD_CHARS))
             ),
-            None,
+            failure(ProtocolError::MethodNotFound),
         )
     }
 }

@@ -17,7 +17,11 @@
 //!   outcome (`error.type`), counters [`ISSUES`], [`TOOL_ERRORS`], [`RATE_LIMITED`], [`LOOPS`],
 //!   [`REPAIRS`], [`ARGUMENT_REPAIRS`] and [`IGNORED_KEYS`], and the histogram
 //!   [`REPAIR_RETRIES`], through the `metrics` facade: nothing is recorded until the
-//!   application installs a recorder.
+//!   application installs a recorder;
+//! - a request that fails before any tool runs (an unknown tool, arguments that are not an
+//!   object, an unknown method) is counted in [`PROTOCOL_ERRORS`] by `error.type`, with an
+//!   event (target [`PROTOCOL_TARGET`]), and its JSON-RPC error's `data` carries its
+//!   classification under [`FAILURE_META_KEY`] (class `protocol`).
 //!
 //! No value the caller sent, no key it made up, no message text is in any of them: only names
 //! the tool declares, codes, classes, counts and durations. The README shows how to export
@@ -32,6 +36,7 @@ mod caller;
 mod classify;
 mod limits;
 mod loops;
+mod protocol;
 #[cfg(feature = "redis")]
 mod redis_store;
 mod state;
@@ -47,6 +52,9 @@ pub use classify::FAILURE_META_KEY;
 pub(crate) use limits::Limits;
 pub use loops::LoopBreaker;
 pub(crate) use loops::arguments_digest;
+#[cfg(feature = "rmcp")]
+pub(crate) use protocol::ProtocolError;
+pub use protocol::{PROTOCOL_ERRORS, PROTOCOL_TARGET};
 #[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
 pub use state::{STATE_FALLBACKS, STATE_TARGET, StateError, StateStore};
