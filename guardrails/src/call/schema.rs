@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use super::reading::{ArgsReader, taken_as_sent};
 use super::{Check, Checked, Refused};
 use crate::tool::leniency::RepairPolicy;
-use crate::tool::run::audit_log;
+use crate::tool::run::{audit_log, issue_codes};
 use crate::validation::{ArgsInfo, Repair, Report, SchemaArgs};
 
 /// The check of one native tool.
@@ -139,19 +139,11 @@ fn into_map(value: Value) -> Map<String, Value> {
 /// Logs a call the schema refused and the tool's own type reads, let through: its tool and the
 /// path and code of each issue the schema found, never a value (target `guardrails::audit`).
 fn taken_log(tool: &str, report: &Report) {
-    use std::fmt::Write as _;
-    let mut issues = String::new();
-    for issue in report.issues() {
-        if !issues.is_empty() {
-            issues.push_str(", ");
-        }
-        let _ = write!(issues, "{}:{}", issue.location(), issue.code);
-    }
     tracing::warn!(
         target: "guardrails::audit",
         tool,
         issues = report.issues().len() + report.omitted(),
-        codes = ?issues,
+        codes = ?issue_codes(report),
         let_through = true,
         read_by = "the tool's own type",
         "a call the schema refuses and the tool's own type reads",

@@ -274,6 +274,19 @@ pub(crate) mod outcome {
 /// issues, each issue's path and code (`ids.to:missing`; an unknown key's path is the key,
 /// cut short and escaped), and whether the call was let through; never a value sent.
 pub(crate) fn audit_log(tool: &str, report: &Report, let_through: bool) {
+    tracing::warn!(
+        target: "guardrails::audit",
+        tool,
+        issues = report.issues().len() + report.omitted(),
+        codes = ?issue_codes(report),
+        let_through,
+        "a call the guard would refuse",
+    );
+}
+
+/// Each issue's path and code, `ids.to:missing, title:length`: what the audit target logs of a
+/// report, never a value sent.
+pub(crate) fn issue_codes(report: &Report) -> String {
     use std::fmt::Write as _;
     let mut issues = String::new();
     for issue in report.issues() {
@@ -282,12 +295,5 @@ pub(crate) fn audit_log(tool: &str, report: &Report, let_through: bool) {
         }
         let _ = write!(issues, "{}:{}", issue.location(), issue.code);
     }
-    tracing::warn!(
-        target: "guardrails::audit",
-        tool,
-        issues = report.issues().len() + report.omitted(),
-        codes = ?issues,
-        let_through,
-        "a call the guard would refuse",
-    );
+    issues
 }
