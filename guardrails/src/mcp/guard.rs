@@ -7,7 +7,6 @@ use std::pin::Pin;
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, RwLock, Weak};
 use std::task::{Context, Poll};
 
-use futures_util::FutureExt as _;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
@@ -773,14 +772,18 @@ impl NativeTool {
             let ask = || super::caller_of(request);
             let served = self.served(Who::Ask(&ask));
             // A guard's operations keep their state in the process, so admitting is never
-            // pending: polled once, no state machine wraps the tool's own future.
-            call::admit(
+            // pending: polled once where it stands (not moved, as `now_or_never` would move
+            // it), and no state machine wraps the tool's own future.
+            let admitting = std::pin::pin!(call::admit(
                 &self.check,
                 &served,
                 Value::Object(sent.unwrap_or_default()),
                 |_| None,
-            )
-            .now_or_never()
+            ));
+            match admitting.poll(&mut Context::from_waker(std::task::Waker::noop())) {
+                Poll::Ready(admitted) => Some(admitted),
+                Poll::Pending => None,
+            }
         };
         match admitted {
             None => Box::pin(ready(Err(rmcp::ErrorData::internal_error(
