@@ -7,6 +7,7 @@ use std::net::SocketAddr;
 use bytes::Bytes;
 use guardrails::mcp::HttpConfig;
 use guardrails::operate::RateLimit;
+use guardrails_tests::load::messages;
 use guardrails_tests::pipeline_server;
 use http_body_util::{BodyExt as _, Full};
 use hyper_util::rt::TokioIo;
@@ -82,17 +83,6 @@ impl Stateless {
             .expect("an answer");
         answer["result"].clone()
     }
-}
-
-fn messages(body: &[u8]) -> Vec<Value> {
-    if let Ok(value) = serde_json::from_slice::<Value>(body) {
-        return vec![value];
-    }
-    String::from_utf8_lossy(body)
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .filter_map(|data| serde_json::from_str(data.trim()).ok())
-        .collect()
 }
 
 /// The class of a call's failure (`rate_limited`, `validation`), or `"ok"`.
