@@ -255,6 +255,7 @@ impl Connection {
 }
 
 /// The JSON-RPC messages of a body: plain JSON or server-sent events.
+#[must_use]
 pub fn messages(body: &[u8]) -> Vec<Value> {
     if let Ok(value) = serde_json::from_slice::<Value>(body) {
         return vec![value];
