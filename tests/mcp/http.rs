@@ -1,5 +1,6 @@
 //! Streamable HTTP on a loopback address: the MCP endpoint answers at `/mcp` only.
 
+use std::future::IntoFuture as _;
 use std::time::Duration;
 
 use guardrails_tests::pipeline_server;
@@ -30,7 +31,11 @@ async fn exchange(addr: std::net::SocketAddr, request: String) -> String {
 async fn initialize_over_http_and_404_elsewhere() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(pipeline_server::server(3).serve_http_on(listener));
+    tokio::spawn(
+        pipeline_server::server(3)
+            .serve_http(listener)
+            .into_future(),
+    );
 
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
     let request = format!(

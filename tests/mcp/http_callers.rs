@@ -2,6 +2,7 @@
 //! memory, whether it keeps a session (revisions before 2026-07-28) or not (2026-07-28), and a
 //! fair share of the sessions.
 
+use std::future::IntoFuture as _;
 use std::net::SocketAddr;
 
 use bytes::Bytes;
@@ -103,8 +104,35 @@ async fn serve(config: HttpConfig) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let server = pipeline_server::server(3).rate_limit(RateLimit::per_hour(2));
-    tokio::spawn(server.serve_http_on_with(listener, config));
+    tokio::spawn(server.serve_http(listener).config(config).into_future());
     addr
+}
+
+#[tokio::test]
+async fn a_native_server_under_a_router_guard_is_served_with_the_same_limits_and_coaching() {
+    use guardrails_tests::notes_server::Notes;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = HttpConfig::default().with_max_body_bytes(4 * 1024);
+    tokio::spawn(
+        guardrails::mcp::serve_http(Notes::guarded(3), listener)
+            .config(config)
+            .into_future(),
+    );
+
+    let mut client = Stateless::connect(addr, &[]).await;
+    let ok = client.call("echo", json!({"text": "hello"})).await;
+    assert_eq!(class(&ok), "ok", "{ok}");
+    assert_eq!(first_text(&ok), "hello");
+    // The guard's coaching, through the hardened server.
+    let slip = client.call("echo", json!({"text": "hi", "txet": 1})).await;
+    assert_eq!(class(&slip), "validation", "{slip}");
+    assert!(first_text(&slip).contains("txet"), "{slip}");
+    // The configuration's body limit holds for a native server too.
+    let big = json!({"jsonrpc": "2.0", "id": 99, "method": "tools/call",
+        "params": {"name": "echo", "arguments": {"text": "x".repeat(8 * 1024)}}});
+    let (status, _) = client.post(&big).await;
+    assert_eq!(status, 413);
 }
 
 #[tokio::test]
@@ -232,7 +260,7 @@ async fn two_nodes(url: &str, calls: u32) -> [SocketAddr; 2] {
         let server = pipeline_server::server(3)
             .rate_limit(RateLimit::per_hour(calls))
             .state_store(store);
-        tokio::spawn(server.serve_http_on_with(listener, HttpConfig::default()));
+        tokio::spawn(server.serve_http(listener).into_future());
     }
     nodes
 }

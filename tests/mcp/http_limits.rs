@@ -2,6 +2,7 @@
 //! `HttpConfig` is reached and answered as documented, and the server survives running out of
 //! descriptors.
 
+use std::future::IntoFuture as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -55,7 +56,7 @@ async fn serve(config: HttpConfig) -> (SocketAddr, Arc<Gate>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (server, gate) = server();
-    tokio::spawn(server.serve_http_on_with(listener, config));
+    tokio::spawn(server.serve_http(listener).config(config).into_future());
     (addr, gate)
 }
 
@@ -590,7 +591,7 @@ fn descriptor_exhaustion_server() {
             let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
             println!("listening on {}", listener.local_addr().unwrap());
             let (server, _gate) = server();
-            server.serve_http_on(listener).await.unwrap();
+            server.serve_http(listener).await.unwrap();
         });
 }
 

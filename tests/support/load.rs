@@ -3,6 +3,7 @@
 //! for a fixed time. Used by the load test (a short run in CI) and by the `http_load` bench,
 //! which also serves the same tools from a plain rmcp server for comparison.
 
+use std::future::IntoFuture as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -318,7 +319,7 @@ pub async fn serve_guarded(
     let addr = listener.local_addr().expect("bound");
     let tracker = Arc::new(Tracker::seeded(tasks));
     let server = task_tracker::server_on(Arc::clone(&tracker));
-    tokio::spawn(server.serve_http_on_with(listener, config));
+    tokio::spawn(server.serve_http(listener).config(config).into_future());
     (addr, tracker)
 }
 

@@ -15,7 +15,10 @@ mod shares;
 
 use std::cell::Cell;
 use std::convert::Infallible;
+use std::fmt;
+use std::future::IntoFuture;
 use std::io;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,7 +28,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::server::Server;
@@ -35,7 +38,7 @@ pub use sessions::{BoundedSessions, SessionLimitError};
 /// The path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
 
-/// The limits and checks of the Streamable HTTP server ([`Server::serve_http_with`]).
+/// The limits and checks of the Streamable HTTP server ([`Server::serve_http`], [`serve_http`]).
 ///
 /// Every limit has a default fit for a server on a developer's machine or a small
 /// deployment; each field says what a client gets when it is reached.
@@ -399,7 +402,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// rmcp's Streamable HTTP service of this server, with the checks and limits of `config`
     /// that rmcp enforces itself (`Host`, `Origin`, body size) and bounded sessions, to mount
     /// in a server of your own. The connection limits, the timeouts and the in-flight limit
-    /// are then your server's to enforce; [`Server::serve_http_with`] enforces them all.
+    /// are then your server's to enforce; [`Server::serve_http`] enforces them all.
     #[must_use]
     pub fn http_service(self, config: &HttpConfig) -> StreamableHttpService<Self, BoundedSessions> {
         StreamableHttpService::new(
@@ -409,72 +412,155 @@ impl<S: Send + Sync + 'static> Server<S> {
         )
     }
 
-    /// Serves Streamable HTTP at `http://{addr}/mcp` with the default [`HttpConfig`]. Bind a
-    /// loopback address (`127.0.0.1:8080`): the server has no authentication of its own.
+    /// Serves Streamable HTTP at `http://{at}/mcp`, `at` an address to bind or a
+    /// [`TcpListener`] already bound (e.g. to port 0 in tests), with the default
+    /// [`HttpConfig`] unless [`ServeHttp::config`] sets one. Bind a loopback address
+    /// (`127.0.0.1:8080`): the server has no authentication of its own.
     ///
-    /// # Errors
-    /// When the address cannot be bound. Once bound, the server runs until its task is
-    /// dropped: accept errors (such as running out of descriptors) are logged and waited out.
-    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> io::Result<()> {
-        self.serve_http_with(addr, HttpConfig::default()).await
-    }
-
-    /// Like [`Server::serve_http`], with the limits of `config`.
+    /// ```no_run
+    /// use guardrails::Server;
+    /// use guardrails::mcp::HttpConfig;
     ///
-    /// # Errors
-    /// When the address cannot be bound.
-    pub async fn serve_http_with(
-        self,
-        addr: impl ToSocketAddrs,
-        config: HttpConfig,
-    ) -> io::Result<()> {
-        let listener = TcpListener::bind(addr).await?;
-        self.serve_http_on_with(listener, config).await
-    }
-
-    /// Like [`Server::serve_http`], on a listener already bound (e.g. to port 0 in tests).
+    /// # async fn run() -> std::io::Result<()> {
+    /// Server::new(()).serve_http("127.0.0.1:8080").await?;
     ///
-    /// # Errors
-    /// None: the result type is kept for the callers that propagate it.
-    pub async fn serve_http_on(self, listener: TcpListener) -> io::Result<()> {
-        self.serve_http_on_with(listener, HttpConfig::default())
-            .await
-    }
-
-    /// Like [`Server::serve_http_with`], on a listener already bound.
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// let config = HttpConfig::default().with_max_sessions(256);
+    /// Server::new(()).serve_http(listener).config(config).await
+    /// # }
+    /// ```
     ///
-    /// # Errors
-    /// None: the result type is kept for the callers that propagate it.
-    pub async fn serve_http_on_with(
-        self,
-        listener: TcpListener,
-        config: HttpConfig,
-    ) -> io::Result<()> {
-        serve_service(self.http_service(&config), listener, config).await
+    /// The returned [`ServeHttp`] is awaited (or passed to `tokio::spawn` with
+    /// [`IntoFuture::into_future`]). Its output is an error when the address cannot be bound;
+    /// once bound, the server runs until its task is dropped: accept errors (such as running
+    /// out of descriptors) are logged and waited out.
+    pub fn serve_http(self, at: impl Into<Listen>) -> ServeHttp<Self> {
+        ServeHttp::new(self, at.into())
     }
 }
 
-/// Serves any rmcp handler with the server of [`Server::serve_http_on_with`], its limits and
-/// checks included: what the command line's proxy serves its guarded tools with. Each session
-/// gets a clone of `handler`.
-///
-/// # Errors
-/// None: the result type is kept for the callers that propagate it.
-#[doc(hidden)]
-pub async fn serve_handler_http_on<H>(
+/// Where a server listens: an address to bind (`"127.0.0.1:8080"`, a [`SocketAddr`], an
+/// `(IpAddr, u16)`) or a [`TcpListener`] already bound. Built by `From` for each.
+#[derive(Debug)]
+pub struct Listen(Place);
+
+#[derive(Debug)]
+enum Place {
+    Bound(TcpListener),
+    Host(String),
+    Socket(SocketAddr),
+}
+
+impl From<TcpListener> for Listen {
+    fn from(listener: TcpListener) -> Self {
+        Self(Place::Bound(listener))
+    }
+}
+
+impl From<&str> for Listen {
+    fn from(addr: &str) -> Self {
+        Self(Place::Host(addr.to_owned()))
+    }
+}
+
+impl From<String> for Listen {
+    fn from(addr: String) -> Self {
+        Self(Place::Host(addr))
+    }
+}
+
+impl From<SocketAddr> for Listen {
+    fn from(addr: SocketAddr) -> Self {
+        Self(Place::Socket(addr))
+    }
+}
+
+impl<I: Into<IpAddr>> From<(I, u16)> for Listen {
+    fn from((ip, port): (I, u16)) -> Self {
+        Self(Place::Socket(SocketAddr::new(ip.into(), port)))
+    }
+}
+
+impl Listen {
+    async fn bind(self) -> io::Result<TcpListener> {
+        match self.0 {
+            Place::Bound(listener) => Ok(listener),
+            Place::Host(addr) => TcpListener::bind(addr).await,
+            Place::Socket(addr) => TcpListener::bind(addr).await,
+        }
+    }
+}
+
+/// A Streamable HTTP server waiting to be awaited: [`Server::serve_http`] for a server of
+/// derived tools, [`serve_http`] for any rmcp handler (a router guarded by
+/// [`RouterGuard`](super::RouterGuard) among them). [`ServeHttp::config`] sets its limits.
+#[must_use = "the server does nothing until it is awaited"]
+pub struct ServeHttp<H> {
     handler: H,
-    listener: TcpListener,
+    at: Listen,
     config: HttpConfig,
-) -> io::Result<()>
+}
+
+impl<H> fmt::Debug for ServeHttp<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServeHttp")
+            .field("at", &self.at)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<H> ServeHttp<H> {
+    fn new(handler: H, at: Listen) -> Self {
+        Self {
+            handler,
+            at,
+            config: HttpConfig::default(),
+        }
+    }
+
+    /// Serves with the limits and checks of `config` instead of the defaults.
+    pub fn config(mut self, config: HttpConfig) -> Self {
+        self.config = config;
+        self
+    }
+}
+
+impl<H: ServerHandler + Clone + Send + Sync + 'static> IntoFuture for ServeHttp<H> {
+    type Output = io::Result<()>;
+    type IntoFuture = futures_util::future::BoxFuture<'static, io::Result<()>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let listener = self.at.bind().await?;
+            let handler = self.handler;
+            let service = StreamableHttpService::new(
+                move || Ok(handler.clone()),
+                Arc::new(self.config.sessions()),
+                self.config.rmcp_config(),
+            );
+            serve_service(service, listener, self.config).await
+        })
+    }
+}
+
+/// Serves any rmcp `handler` over Streamable HTTP at `http://{at}/mcp`, with the limits and
+/// checks of [`Server::serve_http`]: a native rmcp server whose router a
+/// [`RouterGuard`](super::RouterGuard) guards gets the same hardened server as a server of
+/// derived tools. Each session gets a clone of `handler`.
+///
+/// ```no_run
+/// # #[derive(Clone)] struct Notes;
+/// # impl rmcp::ServerHandler for Notes {}
+/// # async fn run() -> std::io::Result<()> {
+/// guardrails::mcp::serve_http(Notes, "127.0.0.1:8080").await
+/// # }
+/// ```
+pub fn serve_http<H>(handler: H, at: impl Into<Listen>) -> ServeHttp<H>
 where
     H: ServerHandler + Clone + Send + Sync + 'static,
 {
-    let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(config.sessions()),
-        config.rmcp_config(),
-    );
-    serve_service(service, listener, config).await
+    ServeHttp::new(handler, at.into())
 }
 
 /// Serves `service` on `listener` with the limits of `config`.
@@ -570,7 +656,7 @@ async fn serve_connection<H: ServerHandler + Clone + Send + Sync + 'static>(
     // Without its peer's address (the socket closed already), a connection is its own client.
     let peer = stream
         .peer_addr()
-        .unwrap_or_else(|_| std::net::SocketAddr::from(([0, 0, 0, 0], 0)));
+        .unwrap_or_else(|_| SocketAddr::from(([0, 0, 0, 0], 0)));
     let handler = hyper::service::service_fn(move |request| {
         let shared = Arc::clone(&shared);
         async move { Ok::<_, Infallible>(serve_request(&shared, request, peer).await) }
@@ -605,7 +691,7 @@ enum Refusal {
 async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
     shared: &Shared<H>,
     request: http::Request<hyper::body::Incoming>,
-    peer: std::net::SocketAddr,
+    peer: SocketAddr,
 ) -> HttpResponse {
     if request.uri().path() != MCP_PATH {
         return plain(http::StatusCode::NOT_FOUND, "Not Found");

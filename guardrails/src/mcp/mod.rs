@@ -109,10 +109,9 @@ pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[doc(hidden)]
 pub use guard::{guarded_router, with_readers};
 #[cfg(feature = "http")]
-#[doc(hidden)]
-pub use http::serve_handler_http_on;
-#[cfg(feature = "http")]
-pub use http::{BoundedSessions, HttpConfig, MCP_PATH, SessionLimitError};
+pub use http::{
+    BoundedSessions, HttpConfig, Listen, MCP_PATH, ServeHttp, SessionLimitError, serve_http,
+};
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
 /// arguments type and `outputSchema` when its output type provides one, both in the portable

@@ -24,7 +24,7 @@ use std::time::Duration;
 use guardrails::contract::{
     Awareness, AwarenessConfig, Contract, Delta, KnownGood, ServerContract,
 };
-use guardrails::mcp::{GuardError, HttpConfig, ResultLimits, RouterGuard, call_result};
+use guardrails::mcp::{GuardError, ResultLimits, RouterGuard, call_result};
 use guardrails::message::{ContractNotice, Failure as CallFailure};
 use guardrails::message::{DELIVERED_WITH_CARE, PolicyAdvice};
 use guardrails::policy::{Policy, RuleSeverity, check_text, load_policy};
@@ -655,8 +655,7 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
             .map_err(|error| Failure(format!("cannot listen on {addr}: {error}")))?;
         let local = listener.local_addr()?;
         tracing::info!("serving Streamable HTTP at http://{local}/mcp");
-        guardrails::mcp::serve_handler_http_on(proxy.clone(), listener, HttpConfig::default())
-            .await?;
+        guardrails::mcp::serve_http(proxy.clone(), listener).await?;
     } else {
         let running = proxy
             .clone()

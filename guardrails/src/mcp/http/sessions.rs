@@ -35,7 +35,7 @@ const MAX_ECHOED_ID_CHARS: usize = 64;
 ///   ([`BoundedSessions::with_idle_eviction`]), of the client that holds the most sessions,
 ///   the one idle the longest among them; when none is idle, it fails with
 ///   [`SessionLimitError::Full`] (which
-///   [`Server::serve_http_with`](crate::Server::serve_http_with) answers `503 Service
+///   [`Server::serve_http`](crate::Server::serve_http) answers `503 Service
 ///   Unavailable`). So a client that opens sessions and leaves them holds the table for the
 ///   eviction time, not for rmcp's idle timeout; its evicted sessions are answered `404 Not
 ///   Found`, which tells a client to start a new one;
@@ -162,7 +162,7 @@ impl BoundedSessions {
 
     /// At most `max` sessions open at once for one client (at least 1; by default, all of
     /// them). A client is told apart only when the server read who sends each request
-    /// ([`Server::serve_http_with`](crate::Server::serve_http_with) does); sessions opened
+    /// ([`Server::serve_http`](crate::Server::serve_http) does); sessions opened
     /// through a service mounted in another server have no client and no share.
     #[must_use]
     pub fn with_max_per_client(mut self, max: usize) -> Self {
