@@ -546,7 +546,7 @@ pub mod present;
 /// ```
 pub use guardrails_derive::ToolArgs;
 
-pub use call::Tool;
+pub use call::{GuardConfig, Tool};
 /// Derives [`ToolEnum`](trait@ToolEnum) (and [`ArgValue`]) for an enum of unit variants: each
 /// variant is accepted as its serde name (honouring `rename` and `rename_all`), and any other
 /// value is an `enum` issue that lists the allowed names. Use it for fields with a fixed set of

@@ -10,10 +10,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::call::{Served, Tool, Who};
+use crate::call::{GuardConfig, Served, Tool, Who};
 use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
 use crate::operate::{
-    Caller, Limits, LoopBreaker, Operations, RateLimit, StateStore, ToolFacts, ToolTelemetry,
+    Caller, LoopBreaker, Operations, RateLimit, StateStore, ToolFacts, ToolTelemetry,
 };
 use crate::profile::SchemaProfile;
 use crate::render::{RenderFormat, RenderOptions};
@@ -103,52 +103,17 @@ pub struct Server<S> {
     pub(crate) state: Arc<S>,
     pub(crate) tools: Arc<ToolSet<S>>,
     pub(crate) identity: Arc<Identity>,
-    options: RenderOptions,
-    /// The contracts clients were calibrated on, and which deltas errors carry.
-    known_good: Option<KnownGood>,
-    awareness: AwarenessConfig,
+    /// The guardrails of every call: rendering, audit, repair, ignored keys, the loop breaker,
+    /// rate limits, known-good contracts, the schema profile, the state store.
+    config: GuardConfig,
     /// Whether structured results are checked against their output schema.
     check_outputs: bool,
-    /// Whether calls that do not validate are logged and, where serde reads them, run.
-    audit: bool,
-    /// How the same invalid call arriving again is answered.
-    loops: LoopBreaker,
-    /// The limit of calls of all tools together, per caller.
-    rate_limit: Option<RateLimit>,
-    /// Which tools' calls are repaired, for the tools that say nothing themselves.
-    repair: RepairPolicy,
-    /// The keys dropped from every call's arguments before they are checked.
-    ignore_keys: IgnoreKeys,
-    /// The form the tools' schemas are advertised in, and the clients that get another.
-    profiles: Arc<Profiles>,
+    /// The clients (by the start of their name, lowercase) served another schema profile
+    /// than the configuration's.
+    profiles_by_client: Arc<Vec<(String, SchemaProfile)>>,
     /// The loop breaker's memory, the rate limits' state and the rejections waiting for
     /// their repair, shared by the clones that serve each session.
     operations: Arc<Operations>,
-    /// The store the limits and the loop memory are shared through with other nodes.
-    store: Option<Arc<dyn StateStore>>,
-}
-
-/// The profile of a server's schemas, and those of some clients.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Profiles {
-    default: SchemaProfile,
-    by_client: Vec<(String, SchemaProfile)>,
-}
-
-impl Profiles {
-    #[cfg(feature = "rmcp")]
-    fn for_client(&self, name: Option<&str>) -> SchemaProfile {
-        let Some(name) = name else {
-            return self.default;
-        };
-        self.by_client
-            .iter()
-            .find(|(prefix, _)| {
-                name.len() >= prefix.len()
-                    && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
-            })
-            .map_or(self.default, |(_, profile)| *profile)
-    }
 }
 
 impl<S> Clone for Server<S> {
@@ -157,18 +122,10 @@ impl<S> Clone for Server<S> {
             state: Arc::clone(&self.state),
             tools: Arc::clone(&self.tools),
             identity: Arc::clone(&self.identity),
-            options: self.options.clone(),
-            known_good: self.known_good.clone(),
-            awareness: self.awareness,
+            config: self.config.clone(),
             check_outputs: self.check_outputs,
-            audit: self.audit,
-            loops: self.loops,
-            rate_limit: self.rate_limit,
-            repair: self.repair,
-            ignore_keys: self.ignore_keys.clone(),
-            profiles: Arc::clone(&self.profiles),
+            profiles_by_client: Arc::clone(&self.profiles_by_client),
             operations: Arc::clone(&self.operations),
-            store: self.store.clone(),
         }
     }
 }
@@ -179,7 +136,7 @@ impl<S: 'static> fmt::Debug for Server<S> {
         f.debug_struct("Server")
             .field("identity", &self.identity)
             .field("tools", &names)
-            .field("options", &self.options)
+            .field("config", &self.config)
             .finish_non_exhaustive()
     }
 }
@@ -213,18 +170,10 @@ impl<S: Send + Sync + 'static> Server<S> {
                 title: None,
                 instructions: None,
             }),
-            options: RenderOptions::default(),
-            known_good: None,
-            awareness: AwarenessConfig::default(),
+            config: GuardConfig::default(),
             check_outputs: cfg!(debug_assertions),
-            audit: false,
-            loops: LoopBreaker::new(),
-            rate_limit: None,
-            repair: RepairPolicy::Off,
-            ignore_keys: IgnoreKeys::new(),
-            profiles: Arc::default(),
+            profiles_by_client: Arc::default(),
             operations: Arc::default(),
-            store: None,
         }
         .operate()
     }
@@ -296,21 +245,21 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// Sets the format of error messages and teaching blocks (XML-style tags by default).
     #[must_use]
     pub fn format(mut self, format: RenderFormat) -> Self {
-        self.options.format = format;
+        self.config.render.format = format;
         self.refresh()
     }
 
     /// Sets every render option: `RenderOptions::new(format).with_…`, or a format alone.
     #[must_use]
     pub fn render_options(mut self, options: impl Into<RenderOptions>) -> Self {
-        self.options = options.into();
+        self.config.render = options.into();
         self.refresh()
     }
 
     /// The render options.
     #[must_use]
     pub fn options(&self) -> &RenderOptions {
-        &self.options
+        &self.config.render
     }
 
     /// The shared state.
@@ -395,7 +344,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             schema: spec.input_schema().as_value(),
             example: spec.example(),
             repeatable: hints.idempotent == Some(true) || hints.read_only == Some(true),
-            format: self.options.format,
+            format: self.config.render.format,
             echo_values: entry.settings.render.echo_values,
         };
         let served = Served::operated(&entry.settings, &self.operations, facts, Who::Known(caller))
@@ -426,7 +375,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// ```
     #[must_use]
     pub fn known_good(mut self, known_good: KnownGood) -> Self {
-        self.known_good = Some(known_good);
+        self.config.known_good = Some(known_good);
         self.refresh()
     }
 
@@ -434,7 +383,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// errors only). Takes effect with [`Server::known_good`], given before or after.
     #[must_use]
     pub fn contract_awareness(mut self, config: AwarenessConfig) -> Self {
-        self.awareness = config;
+        self.config.awareness = config;
         self.refresh()
     }
 
@@ -472,7 +421,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// ```
     #[must_use]
     pub fn audit(mut self, on: bool) -> Self {
-        self.audit = on;
+        self.config.audit = on;
         self.refresh()
     }
 
@@ -496,7 +445,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// ```
     #[must_use]
     pub fn repair(mut self, policy: RepairPolicy) -> Self {
-        self.repair = policy;
+        self.config.repair = policy;
         self.refresh()
     }
 
@@ -515,7 +464,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// ```
     #[must_use]
     pub fn ignore_keys(mut self, keys: IgnoreKeys) -> Self {
-        self.ignore_keys = keys;
+        self.config.ignore_keys = keys;
         self.refresh()
     }
 
@@ -532,7 +481,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// ```
     #[must_use]
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
-        Arc::make_mut(&mut self.profiles).default = profile;
+        self.config.profile = profile;
         self
     }
 
@@ -555,8 +504,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         client_name: impl Into<String>,
         profile: SchemaProfile,
     ) -> Self {
-        Arc::make_mut(&mut self.profiles)
-            .by_client
+        Arc::make_mut(&mut self.profiles_by_client)
             .push((client_name.into().to_lowercase(), profile));
         self
     }
@@ -565,10 +513,9 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// Whether some client may be served a profile under which calls are read (`null` as left
     /// out): a valid call of any other server pays nothing for profiles.
     pub(crate) fn may_read_openai_calls(&self) -> bool {
-        self.profiles.default.null_is_absent()
+        self.config.profile.null_is_absent()
             || self
-                .profiles
-                .by_client
+                .profiles_by_client
                 .iter()
                 .any(|(_, p)| p.null_is_absent())
     }
@@ -576,14 +523,23 @@ impl<S: Send + Sync + 'static> Server<S> {
     #[cfg(feature = "rmcp")]
     /// The profile the tools are advertised in to a client of this name.
     pub(crate) fn profile_for(&self, client_name: Option<&str>) -> SchemaProfile {
-        self.profiles.for_client(client_name)
+        let Some(name) = client_name else {
+            return self.config.profile;
+        };
+        self.profiles_by_client
+            .iter()
+            .find(|(prefix, _)| {
+                name.len() >= prefix.len()
+                    && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+            })
+            .map_or(self.config.profile, |(_, profile)| *profile)
     }
 
     /// Sets how the same invalid call arriving again is answered (on by default; see
     /// [`LoopBreaker`]). Forgets the calls remembered so far.
     #[must_use]
     pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
-        self.loops = config;
+        self.config.loops = config;
         self.operate()
     }
 
@@ -603,7 +559,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// ```
     #[must_use]
     pub fn rate_limit(mut self, limit: RateLimit) -> Self {
-        self.rate_limit = Some(limit);
+        self.config.rate_limit = Some(limit);
         self.operate()
     }
 
@@ -631,8 +587,24 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// ```
     #[must_use]
     pub fn state_store(mut self, store: impl StateStore) -> Self {
-        self.store = Some(Arc::new(store));
+        self.config.store = Some(Arc::new(store));
         self.operate()
+    }
+
+    /// Sets every guardrail of [`GuardConfig`] at once, replacing what the methods of the same
+    /// names set before: the configuration a [`RouterGuard`](crate::mcp::RouterGuard) and the
+    /// proxy take too. Forgets the state kept so far, as [`Server::rate_limit`] does.
+    ///
+    /// ```
+    /// use guardrails::{GuardConfig, RepairPolicy, Server};
+    ///
+    /// let server = Server::new(()).config(GuardConfig::new().repair(RepairPolicy::On));
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn config(mut self, config: GuardConfig) -> Self {
+        self.config = config;
+        self.operate().refresh()
     }
 
     /// Builds the operations layer anew from the tools and the settings: memory and limits
@@ -641,24 +613,19 @@ impl<S: Send + Sync + 'static> Server<S> {
         let per_tool = self
             .specs()
             .filter_map(|spec| Some((spec.name(), spec.rate_limit()?)));
-        let limits = Limits::new(per_tool, self.rate_limit);
-        self.operations =
-            Arc::new(Operations::new(self.loops, limits).with_store(self.store.clone()));
+        self.operations = Arc::new(self.config.operations(per_tool));
         self
     }
 
     /// How the calls of the tool `spec` are answered under the current options.
     fn settings_of(&self, spec: &ToolSpec) -> CallSettings {
         let contract = self
+            .config
             .known_good
             .as_ref()
-            .and_then(|k| k.awareness(&Contract::from_spec(spec), &self.awareness));
-        CallSettings::new(self.options.clone())
-            .with_contract(contract)
-            .with_output_schema_check(self.check_outputs)
-            .with_audit(self.audit)
-            .with_repair(self.repair)
-            .with_ignored_keys(self.ignore_keys.clone())
+            .and_then(|k| k.awareness(&Contract::from_spec(spec), &self.config.awareness));
+        self.config
+            .settings(self.config.render.clone(), contract, self.check_outputs)
     }
 
     /// Rebuilds every tool's settings after the options or the known-good contracts changed.
@@ -699,6 +666,6 @@ fn example_refusal(spec: &ToolSpec, report: &crate::validation::Report) -> Strin
 
 impl<S: 'static> ContractSource for Server<S> {
     fn server_contract(&self) -> ServerContract {
-        ServerContract::from_specs(self.specs()).with_schema_profile(self.profiles.default)
+        ServerContract::from_specs(self.specs()).with_schema_profile(self.config.profile)
     }
 }

@@ -129,3 +129,46 @@ async fn declared_keys_are_dropped_and_undeclared_ones_refused() {
     assert_eq!(result.is_error, Some(true));
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn one_configuration_guards_a_native_router_and_a_server_of_derived_tools_alike() {
+    use guardrails::{GuardConfig, RenderFormat};
+    let config = GuardConfig::new()
+        .format(RenderFormat::Markdown)
+        .repair(RepairPolicy::On)
+        .ignore_keys(IgnoreKeys::new().prefix("_"));
+
+    let native = Notes::with_router(
+        10,
+        RouterGuard::new()
+            .config(config.clone())
+            .guard(Notes::tool_router()),
+    );
+    let client = connect(native).await;
+    let result = client
+        .call_tool(call(
+            "list_notes",
+            json!({"ids": {"from": "2", "to": 3}, "_trace": 1}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(false), "{:?}", result.content);
+    let notice = text(&result, result.content.len() - 1);
+    // Markdown, not XML-style tags: the configuration's format.
+    assert!(!notice.starts_with('<'), "{notice}");
+    assert!(
+        notice.contains("`ids.from` was the string `\"2\"`"),
+        "{notice}"
+    );
+    client.cancel().await.unwrap();
+
+    let server = guardrails_tests::pipeline_server::server(3).config(config);
+    let output = server
+        .call("get_task", json!({"id": "1", "_trace": 1}))
+        .await
+        .unwrap();
+    assert!(!output.is_error, "{:?}", output.text);
+    let notice = output.text.last().unwrap();
+    assert!(!notice.starts_with('<'), "{notice}");
+    assert!(notice.contains("`id` was the string `\"1\"`"), "{notice}");
+}

@@ -301,6 +301,45 @@ async fn behind_two_nodes_a_caller_has_one_budget_and_another_caller_its_own() {
 }
 
 #[tokio::test]
+async fn behind_two_nodes_of_a_guarded_native_server_a_caller_has_one_budget() {
+    use guardrails::GuardConfig;
+    use guardrails::mcp::RouterGuard;
+    use guardrails_tests::notes_server::Notes;
+    let Some(redis) = guardrails_tests::redis::RedisServer::start("one native budget") else {
+        return;
+    };
+    let mut nodes = [SocketAddr::from(([0, 0, 0, 0], 0)); 2];
+    for node in &mut nodes {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        *node = listener.local_addr().unwrap();
+        // One configuration, the same a `Server` takes.
+        let config = GuardConfig::new()
+            .rate_limit(RateLimit::per_hour(2))
+            .state_store(guardrails::operate::RedisStore::open(&redis.url()).unwrap());
+        let router = RouterGuard::new()
+            .config(config)
+            .guard(Notes::tool_router());
+        let server = Notes::with_router(3, router);
+        tokio::spawn(guardrails::mcp::serve_http(server, listener).into_future());
+    }
+    let [a, b] = nodes;
+    let token = [("authorization", "Bearer native-budget")];
+    let mut on_a = Stateless::connect(a, &token).await;
+    let mut on_b = Stateless::connect(b, &token).await;
+    assert_eq!(class(&on_a.call("echo", json!({"text": "1"})).await), "ok");
+    assert_eq!(class(&on_b.call("echo", json!({"text": "2"})).await), "ok");
+    let over = on_a.call("echo", json!({"text": "3"})).await;
+    assert_eq!(class(&over), "rate_limited", "{over}");
+    assert_eq!(
+        class(&on_b.call("echo", json!({"text": "4"})).await),
+        "rate_limited"
+    );
+    // Another caller has a budget of its own.
+    let mut other = Stateless::connect(b, &[("authorization", "Bearer someone-else")]).await;
+    assert_eq!(class(&other.call("echo", json!({"text": "5"})).await), "ok");
+}
+
+#[tokio::test]
 async fn behind_two_nodes_a_caller_has_one_loop_memory() {
     let Some(redis) = guardrails_tests::redis::RedisServer::start("one loop memory across nodes")
     else {

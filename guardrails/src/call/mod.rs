@@ -23,6 +23,7 @@
 //! The pipeline knows nothing of transports: a server or a guard says who calls and how its
 //! tools are set up in a [`Served`].
 
+pub(crate) mod config;
 pub(crate) mod derived;
 #[cfg(feature = "rmcp")]
 pub(crate) mod reading;
@@ -48,6 +49,7 @@ use crate::tool::run::{BoxFuture, CallSettings, PANIC_MESSAGE, Presented, Presen
 use crate::tool::spec::ToolSpec;
 use crate::validation::{ArgsInfo, Cx, Issue, Kind, Repair, Report, ToolArgs};
 
+pub use config::GuardConfig;
 pub(crate) use derived::Derived;
 
 /// A guarded tool on server state `S`. Implemented by `#[tool]`, which turns a function into a

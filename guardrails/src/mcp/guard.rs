@@ -13,12 +13,12 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
 
 use crate::call::schema::SchemaCheck;
-use crate::call::{self, Admitted, Completion, Served, Who};
+use crate::call::{self, Admitted, Completion, GuardConfig, Served, Who};
 use crate::contract::{AwarenessConfig, Contract, KnownGood};
 use crate::message::{
     ByteCut, Filter, RepairNotice, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
-use crate::operate::{Limits, LoopBreaker, Operations, RateLimit, ToolFacts, ToolTelemetry};
+use crate::operate::{LoopBreaker, Operations, RateLimit, StateStore, ToolFacts, ToolTelemetry};
 use crate::profile::SchemaProfile;
 use crate::render::RenderOptions;
 use crate::text::json_text;
@@ -171,18 +171,11 @@ impl ResultLimits {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct RouterGuard {
-    render: RenderOptions,
+    /// The guardrails every kind of server sets the same way.
+    config: GuardConfig,
     limits: BTreeMap<String, ResultLimits>,
-    audit: bool,
     schema: SchemaOptions,
-    loops: LoopBreaker,
-    rate_limit: Option<RateLimit>,
     tool_rate_limits: BTreeMap<String, RateLimit>,
-    known_good: Option<KnownGood>,
-    awareness: AwarenessConfig,
-    repair: RepairPolicy,
-    ignore_keys: IgnoreKeys,
-    profile: SchemaProfile,
     /// The tools whose own argument type can be asked whether it reads a call's arguments,
     /// by name (what [`#[guarded]`](macro@crate::guarded) registers; see [`with_readers`]).
     readers: BTreeMap<String, ArgsReader>,
@@ -212,7 +205,7 @@ impl RouterGuard {
     /// [`Server::format`](crate::Server::format).
     #[must_use]
     pub fn format(mut self, format: crate::render::RenderFormat) -> Self {
-        self.render.format = format;
+        self.config.render.format = format;
         self
     }
 
@@ -222,7 +215,7 @@ impl RouterGuard {
     /// already has, and its rejections go without one.
     #[must_use]
     pub fn render_options(mut self, options: impl Into<RenderOptions>) -> Self {
-        self.render = options.into().with_schema_summary(false);
+        self.config.render = options.into();
         self
     }
 
@@ -251,7 +244,7 @@ impl RouterGuard {
     /// ```
     #[must_use]
     pub fn audit(mut self, on: bool) -> Self {
-        self.audit = on;
+        self.config.audit = on;
         self
     }
 
@@ -282,7 +275,7 @@ impl RouterGuard {
     /// [`LoopBreaker`]).
     #[must_use]
     pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
-        self.loops = config;
+        self.config.loops = config;
         self
     }
 
@@ -304,7 +297,7 @@ impl RouterGuard {
     /// ```
     #[must_use]
     pub fn rate_limit(mut self, limit: RateLimit) -> Self {
-        self.rate_limit = Some(limit);
+        self.config.rate_limit = Some(limit);
         self
     }
 
@@ -321,7 +314,7 @@ impl RouterGuard {
     /// does (see [`KnownGood`]). A tool without such changes pays nothing.
     #[must_use]
     pub fn known_good(mut self, known_good: KnownGood) -> Self {
-        self.known_good = Some(known_good);
+        self.config.known_good = Some(known_good);
         self
     }
 
@@ -331,7 +324,7 @@ impl RouterGuard {
     /// result comes back as the tool wrote it, so only rejections carry them.
     #[must_use]
     pub fn contract_awareness(mut self, config: AwarenessConfig) -> Self {
-        self.awareness = config;
+        self.config.awareness = config;
         self
     }
 
@@ -355,7 +348,7 @@ impl RouterGuard {
     /// ```
     #[must_use]
     pub fn repair(mut self, policy: RepairPolicy) -> Self {
-        self.repair = policy;
+        self.config.repair = policy;
         self
     }
 
@@ -377,7 +370,7 @@ impl RouterGuard {
     /// ```
     #[must_use]
     pub fn ignore_keys(mut self, keys: IgnoreKeys) -> Self {
-        self.ignore_keys = keys;
+        self.config.ignore_keys = keys;
         self
     }
 
@@ -395,19 +388,41 @@ impl RouterGuard {
     /// is read as the property left out.
     #[must_use]
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
-        self.profile = profile;
+        self.config.profile = profile;
         self
+    }
+
+    /// Keeps the rate limits and the loop breaker's memory in `store`, which other nodes of
+    /// the deployment share, as [`Server::state_store`](crate::Server::state_store) does: behind
+    /// N nodes, a caller has one budget and one loop memory, not N. A store that fails or is
+    /// slow never fails a call: the process's own state answers, with a warning and a count.
+    #[must_use]
+    pub fn state_store(mut self, store: impl StateStore) -> Self {
+        self.config = self.config.state_store(store);
+        self
+    }
+
+    /// Sets every guardrail of [`GuardConfig`] at once, replacing what the methods of the same
+    /// names set before: the configuration a [`Server`](crate::Server) and the proxy take too.
+    /// The limits on results, the per-tool rate limits and the reading of the schemas
+    /// ([`assert_formats`](Self::assert_formats), [`schema_integers`](Self::schema_integers))
+    /// are the guard's own and stay as they are.
+    #[must_use]
+    pub fn config(mut self, config: GuardConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The render options of the guard's messages: a native tool's schema is the
+    /// `inputSchema` the client already has, so its rejections go without a schema summary.
+    fn render(&self) -> RenderOptions {
+        self.config.render.clone().with_schema_summary(false)
     }
 
     /// How the calls of a tool with contract `awareness` are answered. Native tools check no
     /// output: the route's own result comes back as it wrote it.
     fn settings(&self, awareness: Option<crate::contract::Awareness>) -> CallSettings {
-        CallSettings::new(self.render.clone())
-            .with_contract(awareness)
-            .with_output_schema_check(false)
-            .with_audit(self.audit)
-            .with_repair(self.repair)
-            .with_ignored_keys(self.ignore_keys.clone())
+        self.config.settings(self.render(), awareness, false)
     }
 
     /// The router with every tool guarded.
@@ -449,13 +464,13 @@ impl RouterGuard {
                 available,
             });
         }
-        let limits = Limits::new(
-            self.tool_rate_limits
-                .iter()
-                .map(|(name, limit)| (name.as_str(), *limit)),
-            self.rate_limit,
+        let operations = Arc::new(
+            self.config.operations(
+                self.tool_rate_limits
+                    .iter()
+                    .map(|(name, limit)| (name.as_str(), *limit)),
+            ),
         );
-        let operations = Arc::new(Operations::new(self.loops, limits));
         for (name, route) in &mut router.map {
             let limits = self.limits.get(name.as_ref()).copied().unwrap_or_default();
             // A `#[guardrails::tool]` method's own pipeline checks its calls, with the coaching
@@ -470,12 +485,12 @@ impl RouterGuard {
             }
             if let Some(guarded) = guarded_by(&route.attr.input_schema) {
                 if guarded.limits == limits
-                    && guarded.settings.audit == self.audit
-                    && guarded.settings.render == self.render
+                    && guarded.settings.audit == self.config.audit
+                    && guarded.settings.render == self.render()
                     && guarded.schema_options == self.schema
-                    && guarded.settings.repair == self.repair
-                    && guarded.settings.ignore_keys == self.ignore_keys
-                    && guarded.profile == self.profile
+                    && guarded.settings.repair == self.config.repair
+                    && guarded.settings.ignore_keys == self.config.ignore_keys
+                    && guarded.profile == self.config.profile
                 {
                     continue;
                 }
@@ -490,24 +505,27 @@ impl RouterGuard {
                 },
             )?;
             // Audited, the tool keeps its own schema: nothing changes for the client.
-            let schema = Arc::new(if self.audit {
+            let schema = Arc::new(if self.config.audit {
                 (*route.attr.input_schema).clone()
             } else {
-                self.profile.advertise(args.schema())
+                self.config.profile.advertise(args.schema())
             });
-            if !self.audit
+            if !self.config.audit
                 && let Some(output) = &route.attr.output_schema
             {
                 route.attr.output_schema =
-                    Some(Arc::new(self.profile.for_output().advertise(output)));
+                    Some(Arc::new(self.config.profile.for_output().advertise(output)));
             }
             let destructive = route
                 .attr
                 .annotations
                 .as_ref()
                 .is_some_and(|hints| hints.destructive_hint == Some(true));
-            let awareness = self.known_good.as_ref().and_then(|known_good| {
-                known_good.awareness(&Contract::from_definition(&route.attr), &self.awareness)
+            let awareness = self.config.known_good.as_ref().and_then(|known_good| {
+                known_good.awareness(
+                    &Contract::from_definition(&route.attr),
+                    &self.config.awareness,
+                )
             });
             let guard = NativeTool::new(
                 name.to_string(),
@@ -524,7 +542,7 @@ impl RouterGuard {
                 }),
             )
             .destructive(destructive)
-            .advertised_as(self.profile)
+            .advertised_as(self.config.profile)
             .read_by(self.readers.get(name.as_ref()).copied());
             let guard = Arc::new(guard);
             register(&schema, &guard);
@@ -767,11 +785,14 @@ impl NativeTool {
         // A call without arguments is checked as `{}`, and reaches the tool as it came.
         let sent = ctx.arguments.take();
         let was_sent = sent.is_some();
+        if self.operations.is_shared() {
+            return self.call_shared(inner, ctx, sent);
+        }
         let admitted = {
             let request = &ctx.request_context;
             let ask = || super::caller_of(request);
             let served = self.served(Who::Ask(&ask));
-            // A guard's operations keep their state in the process, so admitting is never
+            // Without a shared store, the operations keep their state in the process, so admitting is never
             // pending: polled once where it stands (not moved, as `now_or_never` would move
             // it), and no state machine wraps the tool's own future.
             let admitting = std::pin::pin!(call::admit(
@@ -805,6 +826,47 @@ impl NativeTool {
                 })
             }
         }
+    }
+
+    /// A call admitted through the shared store, whose answers take a round trip: the
+    /// admission is awaited before the tool's own future.
+    fn call_shared<'a, S: Send + Sync + 'static>(
+        self: &Arc<Self>,
+        inner: &Arc<Inner<S>>,
+        mut ctx: ToolCallContext<'a, S>,
+        sent: Option<JsonObject>,
+    ) -> CallFuture<'a> {
+        let tool = Arc::clone(self);
+        let inner = Arc::clone(inner);
+        Box::pin(async move {
+            let was_sent = sent.is_some();
+            let caller = super::caller_of(&ctx.request_context);
+            let admitted = {
+                let served = tool.served(Who::Known(caller));
+                call::admit(
+                    &tool.check,
+                    &served,
+                    Value::Object(sent.unwrap_or_default()),
+                    |_| None,
+                )
+                .await
+            };
+            match admitted {
+                Admitted::Answered(output) => Ok(super::call_result(output).into()),
+                Admitted::Pass(pass) => {
+                    let (arguments, completion) = pass.split();
+                    if was_sent {
+                        ctx.arguments = Some(arguments);
+                    }
+                    Running {
+                        tool,
+                        future: inner(ctx),
+                        completion: Some(completion),
+                    }
+                    .await
+                }
+            }
+        })
     }
 
     /// What the operations layer knows of this tool.

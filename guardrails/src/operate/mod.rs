@@ -128,6 +128,12 @@ impl Operations {
         }
     }
 
+    /// Whether a shared store keeps the limits and the loop memory: admitting a call then
+    /// waits for it.
+    pub(crate) fn is_shared(&self) -> bool {
+        self.shared.is_some()
+    }
+
     /// Keeps the limits and the loop memory in `store`, shared with other nodes.
     pub(crate) fn with_store(mut self, store: Option<std::sync::Arc<dyn StateStore>>) -> Self {
         self.shared = store.map(state::Shared::new);
