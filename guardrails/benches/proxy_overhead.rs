@@ -10,10 +10,13 @@
 //! `target/npm-servers`) and `tests/clients/pydantic_upstream.py`'s `order` (Python, the
 //! official SDK, in `target/client-venv`); a server that is not installed is skipped with a
 //! note. For each:
-//! - latency: one call at a time, the direct call and the proxied one alternating (which goes
-//!   first alternates too), each timed; the ratio of the medians;
+//! - latency: one call at a time, the direct call and the proxied one in turn (which goes
+//!   first turns too), each timed; the ratio of the medians;
 //! - throughput: 8 calls in flight on one connection until a round's calls are answered, a
-//!   direct round and a proxied round alternating; the median of the rounds' ratios.
+//!   direct round and a proxied round in turn; the median of the rounds' ratios.
+//!
+//! `PROXY_OVERHEAD_ALSO=PATH[:PATH…]` adds other builds of `guardrails` to the same run, each
+//! measured interleaved with the others: the figures of a change, before and after.
 //!
 //! The client, the proxy and the server share the machine's cores, as they do on a
 //! developer's machine; figures of a busy machine are noisier, and the interleaving keeps the
@@ -32,8 +35,9 @@ use serde_json::json;
 /// The calls in flight at once in the throughput rounds.
 const IN_FLIGHT: usize = 8;
 
-/// The calls of one throughput round.
+/// The calls of one throughput round, shared evenly by the calls in flight.
 const ROUND_CALLS: usize = 800;
+const _: () = assert!(ROUND_CALLS.is_multiple_of(IN_FLIGHT));
 
 /// The calls of the warm-up, untimed, on each connection.
 const WARM_UP: usize = 200;
@@ -108,10 +112,10 @@ async fn timed(client: &Client, params: CallToolRequestParams) -> Duration {
 async fn throughput(client: &Arc<Client>, params: &CallToolRequestParams) -> f64 {
     let start = Instant::now();
     let workers: Vec<_> = (0..IN_FLIGHT)
-        .map(|worker| {
+        .map(|_| {
             let client = Arc::clone(client);
             let params = params.clone();
-            let calls = ROUND_CALLS / IN_FLIGHT + usize::from(worker < ROUND_CALLS % IN_FLIGHT);
+            let calls = ROUND_CALLS / IN_FLIGHT;
             tokio::spawn(async move {
                 for _ in 0..calls {
                     call_once(&client, params.clone()).await;
@@ -136,82 +140,84 @@ fn ms(duration: f64) -> String {
     format!("{:.3} ms", duration * 1e3)
 }
 
-async fn measure(proxy: &Path, upstream: &Upstream, calls: usize, rounds: usize) {
+async fn measure(proxies: &[PathBuf], upstream: &Upstream, calls: usize, rounds: usize) {
     let (program, args) = upstream.command.split_first().expect("a command");
-    let direct = Arc::new(connect(program, args).await);
-    let mut proxy_args = vec![PathBuf::from("proxy"), PathBuf::from("--")];
-    proxy_args.extend(upstream.command.iter().cloned());
-    let proxied = Arc::new(connect(proxy, &proxy_args).await);
+    // The server alone first, then the server behind each proxy.
+    let mut clients = vec![Arc::new(connect(program, args).await)];
+    for proxy in proxies {
+        let mut proxy_args = vec![PathBuf::from("proxy"), PathBuf::from("--")];
+        proxy_args.extend(upstream.command.iter().cloned());
+        clients.push(Arc::new(connect(proxy, &proxy_args).await));
+    }
     let params = call(upstream);
 
-    // The same call gives the same result both ways.
-    let alone = call_once(&direct, params.clone()).await;
-    let through = call_once(&proxied, params.clone()).await;
-    assert_eq!(
-        alone.content, through.content,
-        "the proxy changes a valid call's result"
-    );
-    for _ in 0..WARM_UP {
-        call_once(&direct, params.clone()).await;
-        call_once(&proxied, params.clone()).await;
+    // The same call gives the same result every way.
+    let alone = call_once(&clients[0], params.clone()).await;
+    for client in &clients[1..] {
+        let through = call_once(client, params.clone()).await;
+        assert_eq!(
+            alone.content, through.content,
+            "the proxy changes a valid call's result"
+        );
     }
-
-    let (mut alone, mut through) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
-    for i in 0..calls {
-        if i % 2 == 0 {
-            alone.push(timed(&direct, params.clone()).await.as_secs_f64());
-            through.push(timed(&proxied, params.clone()).await.as_secs_f64());
-        } else {
-            through.push(timed(&proxied, params.clone()).await.as_secs_f64());
-            alone.push(timed(&direct, params.clone()).await.as_secs_f64());
+    for _ in 0..WARM_UP {
+        for client in &clients {
+            call_once(client, params.clone()).await;
         }
     }
-    let (p50_alone, p50_through) = (median(&mut alone), median(&mut through));
-    let p90 = |values: &[f64]| values[values.len() * 9 / 10];
-    let (p90_alone, p90_through) = (p90(&alone), p90(&through));
 
-    let (mut per_second_alone, mut per_second_through, mut ratios) =
-        (Vec::new(), Vec::new(), Vec::new());
+    // Each turn starts with another client, so that none always follows the same one.
+    let n = clients.len();
+    let turn = |i: usize| (0..n).map(move |k| (i + k) % n);
+    let mut latencies = vec![Vec::with_capacity(calls); clients.len()];
+    for i in 0..calls {
+        for k in turn(i) {
+            latencies[k].push(timed(&clients[k], params.clone()).await.as_secs_f64());
+        }
+    }
+    let mut per_second = vec![Vec::with_capacity(rounds); clients.len()];
     for round in 0..rounds {
-        let (a, t) = if round % 2 == 0 {
-            let a = throughput(&direct, &params).await;
-            (a, throughput(&proxied, &params).await)
-        } else {
-            let t = throughput(&proxied, &params).await;
-            (throughput(&direct, &params).await, t)
-        };
-        per_second_alone.push(a);
-        per_second_through.push(t);
-        ratios.push(t / a);
+        for k in turn(round) {
+            per_second[k].push(throughput(&clients[k], &params).await);
+        }
     }
 
     println!("## {}\n", upstream.name);
-    println!("| measure | direct | through the proxy | ratio |");
-    println!("|---|---|---|---|");
     println!(
-        "| latency p50, one call at a time ({calls} calls each) | {} | {} | {:.3}× |",
-        ms(p50_alone),
-        ms(p50_through),
-        p50_through / p50_alone
+        "{calls} calls one at a time for the latency; {rounds} rounds of {ROUND_CALLS} calls, \
+         {IN_FLIGHT} in flight, for the throughput (the ratio is the median of the rounds').\n"
     );
-    println!(
-        "| latency p90 | {} | {} | {:.3}× |",
-        ms(p90_alone),
-        ms(p90_through),
-        p90_through / p90_alone
-    );
-    println!(
-        "| calls/s, {IN_FLIGHT} in flight (median of {rounds} rounds of {ROUND_CALLS}) | {:.0} | {:.0} | {:.3}× |\n",
-        median(&mut per_second_alone),
-        median(&mut per_second_through),
-        median(&mut ratios)
-    );
-
-    for client in [direct, proxied] {
-        if let Ok(client) = Arc::try_unwrap(client) {
-            let _ = client.cancel().await;
-        }
+    println!("| server reached | p50 | p90 | p50 ratio | calls/s | throughput ratio |");
+    println!("|---|---|---|---|---|---|");
+    // Each round's ratio to the direct round of the same turn, before the rounds are sorted.
+    let mut ratios: Vec<Vec<f64>> = per_second
+        .iter()
+        .map(|rounds| {
+            rounds
+                .iter()
+                .zip(&per_second[0])
+                .map(|(through, alone)| through / alone)
+                .collect()
+        })
+        .collect();
+    let p50_alone = median(&mut latencies[0]);
+    for k in 0..clients.len() {
+        let p50 = median(&mut latencies[k]);
+        let p90 = latencies[k][latencies[k].len() * 9 / 10];
+        let name = match k {
+            0 => "directly".to_owned(),
+            k => format!("through `{}`", proxies[k - 1].display()),
+        };
+        println!(
+            "| {name} | {} | {} | {:.3}× | {:.0} | {:.3}× |",
+            ms(p50),
+            ms(p90),
+            p50 / p50_alone,
+            median(&mut per_second[k]),
+            median(&mut ratios[k])
+        );
     }
+    println!();
 }
 
 fn main() {
@@ -226,7 +232,12 @@ fn main() {
         .to_path_buf();
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-    let proxy = Path::new(env!("CARGO_BIN_EXE_guardrails"));
+    // The proxy built with this bench, and any other builds to compare with it, measured in
+    // the same run (`PROXY_OVERHEAD_ALSO=PATH[:PATH…]`).
+    let mut proxies = vec![PathBuf::from(env!("CARGO_BIN_EXE_guardrails"))];
+    if let Some(also) = std::env::var_os("PROXY_OVERHEAD_ALSO") {
+        proxies.extend(std::env::split_paths(&also));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -241,7 +252,7 @@ fn main() {
                 );
                 continue;
             }
-            measure(proxy, &upstream, calls, rounds).await;
+            measure(&proxies, &upstream, calls, rounds).await;
         }
     });
 }

@@ -4,8 +4,8 @@
 //! The upstream runs as a child process and is reached as an rmcp client over its stdio; the
 //! proxy serves the same tools over its own stdio with rmcp's server. Each upstream tool
 //! becomes a route of an rmcp `ToolRouter` whose call forwards to the upstream, and the router
-//! is guarded by [`RouterGuard`] from the tools' `inputSchema`s alone, exactly as a native rmcp
-//! tool is: strict schema advertised, every problem in one coaching message with a valid
+//! is guarded by [`RouterGuard`](guardrails::mcp::RouterGuard) from the tools' `inputSchema`s
+//! alone, exactly as a native rmcp tool is: strict schema advertised, every problem in one coaching message with a valid
 //! example, the `_meta` report, agent limits and byte caps, audit mode, the loop breaker and
 //! telemetry. What the guard does not concern passes through both ways: prompts, resources,
 //! completions, notifications, `_meta`, progress (under the client's token), logging, and the
@@ -21,6 +21,8 @@ mod lock;
 mod options;
 mod passthrough;
 mod policy;
+#[cfg(unix)]
+mod stdio;
 mod tools;
 mod upstream;
 
@@ -206,9 +208,13 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         guardrails::mcp::serve_handler_http_on(proxy.clone(), listener, HttpConfig::default())
             .await?;
     } else {
+        #[cfg(unix)]
+        let transport = (stdio::input(), stdio::output());
+        #[cfg(not(unix))]
+        let transport = rmcp::transport::stdio();
         let running = proxy
             .clone()
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(|error| Failure(format!("serving over stdio: {error}")))?;
         let _ = running.waiting().await;
