@@ -1,16 +1,16 @@
 //! `guardrails proxy [OPTIONS] -- COMMAND [ARGS…]`: the guard of `guard_router` in front of an
 //! MCP server written in any language.
 //!
-//! The upstream runs as a child process and is reached as an rmcp client over its stdio; the
-//! proxy serves the same tools over its own stdio with rmcp's server. Each upstream tool
-//! becomes a route of an rmcp `ToolRouter` whose call forwards to the upstream, and the router
-//! is guarded by [`RouterGuard`](guardrails::mcp::RouterGuard) from the tools' `inputSchema`s
-//! alone, exactly as a native rmcp tool is: strict schema advertised, every problem in one coaching message with a valid
-//! example, the `_meta` report, agent limits and byte caps, audit mode, the loop breaker and
+//! The upstream runs as a child process and is reached as an rmcp client over its stdio; the proxy
+//! serves the same tools over its own stdio with rmcp's server. Each upstream tool becomes a route
+//! of an rmcp `ToolRouter` whose call forwards to the upstream, and the router is guarded by
+//! [`RouterGuard`](guardrails::mcp::RouterGuard) from the tools' `inputSchema`s alone, exactly as a
+//! native rmcp tool is: strict schema advertised, every problem in one coaching message with a
+//! valid example, the `_meta` report, agent limits and byte caps, audit mode, the loop breaker and
 //! telemetry. What the guard does not concern passes through both ways: prompts, resources,
 //! completions, notifications, `_meta`, progress (under the client's token), logging, and the
-//! upstream's sampling, elicitation and roots requests, which go to the client; the upstream
-//! is told the client's capabilities (see [`Proxy::adopt_client`]).
+//! upstream's sampling, elicitation and roots requests, which go to the client; the upstream is
+//! told the client's capabilities (see [`Proxy::adopt_client`]).
 //!
 //! The wire is rmcp's on both sides; this module holds no protocol code.
 
