@@ -1,0 +1,88 @@
+//! The client capabilities the upstream is told of: those the proxy relays of its client's.
+
+use std::sync::PoisonError;
+
+use rmcp::RoleServer;
+use rmcp::model::ClientCapabilities;
+use rmcp::service::RequestContext;
+
+use super::Proxy;
+
+/// What the proxy relays of a client's capabilities: sampling, elicitation and roots. Tasks
+/// and extensions are not relayed, so the upstream is not told of them.
+fn relayed_capabilities(declared: &ClientCapabilities) -> ClientCapabilities {
+    let mut relayed = ClientCapabilities::default();
+    relayed.sampling.clone_from(&declared.sampling);
+    relayed.elicitation.clone_from(&declared.elicitation);
+    relayed.roots.clone_from(&declared.roots);
+    relayed
+}
+
+/// Whether the client of `context` speaks a revision in which a server asks a client nothing
+/// (2026-07-28 and later).
+pub(super) fn asks_nothing(context: &RequestContext<RoleServer>) -> bool {
+    context.protocol_version().is_some_and(|version| {
+        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+    })
+}
+
+/// Every client capability the proxy relays.
+pub(super) fn every_relayed_capability() -> ClientCapabilities {
+    let mut every = ClientCapabilities::default();
+    every.sampling = Some(rmcp::model::SamplingCapability::default());
+    let mut elicitation = rmcp::model::ElicitationCapability::default();
+    elicitation.form = Some(rmcp::model::FormElicitationCapability::default());
+    elicitation.url = Some(rmcp::model::UrlElicitationCapability::default());
+    every.elicitation = Some(elicitation);
+    let mut roots = rmcp::model::RootsCapabilities::default();
+    roots.list_changed = Some(true);
+    every.roots = Some(roots);
+    every
+}
+
+impl Proxy {
+    /// The capabilities the upstream is told its client has.
+    pub(super) fn upstream_capabilities(&self) -> ClientCapabilities {
+        self.0
+            .capabilities
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Takes the capabilities of the first client that declares them (in `initialize`, or in
+    /// the `_meta` of its first request on 2026-07-28) as the upstream's client's: what the
+    /// proxy relays (sampling, elicitation, roots) and nothing else. An upstream started with
+    /// others is started again with these before the request is served, so that the tools
+    /// it lists are those it lists to this client.
+    ///
+    /// A client of 2026-07-28 or later cannot be asked anything by a server (`inline`): the
+    /// revision replaces those requests with results that ask for input, which the proxy
+    /// does not translate, so the upstream is told of no sampling, elicitation or roots.
+    pub(super) async fn adopt_client(&self, declared: Option<&ClientCapabilities>, inline: bool) {
+        let mut adopted = self.0.adopted.lock().await;
+        if *adopted {
+            return;
+        }
+        let Some(declared) = declared else { return };
+        *adopted = true;
+        let relayed = if inline {
+            ClientCapabilities::default()
+        } else {
+            relayed_capabilities(declared)
+        };
+        if relayed == self.upstream_capabilities() {
+            return;
+        }
+        *self
+            .0
+            .capabilities
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = relayed;
+        tracing::info!("the upstream is started again with the client's capabilities");
+        self.0.upstream.stop().await;
+        if let Err(reason) = self.refresh().await {
+            tracing::warn!(reason, "the upstream could not be restarted");
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! What the upstream asks of its client and tells it, relayed to the proxy's client: sampling,
+//! elicitation, roots, logging, progress and list changes.
+
+use std::sync::{PoisonError, Weak};
+
+use rmcp::model::{Implementation, ProgressNotificationParam, ResourceUpdatedNotificationParam};
+use rmcp::service::{NotificationContext, Peer, RequestContext, ServiceError};
+use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer};
+
+use super::{Inner, Proxy};
+
+impl Proxy {
+    pub(super) fn remember_client(&self, peer: &Peer<RoleServer>) {
+        let mut client = self
+            .0
+            .client
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        if client.is_none() {
+            *client = Some(peer.clone());
+        }
+    }
+
+    pub(super) fn client(&self) -> Option<Peer<RoleServer>> {
+        self.0
+            .client
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// While it lives, the upstream's progress on `upstream` reaches the client under `client`.
+pub(super) struct ProgressRoute {
+    proxy: Proxy,
+    upstream: rmcp::model::ProgressToken,
+}
+
+impl ProgressRoute {
+    pub(super) fn new(
+        proxy: &Proxy,
+        upstream: rmcp::model::ProgressToken,
+        token: rmcp::model::ProgressToken,
+        client: Peer<RoleServer>,
+    ) -> Self {
+        proxy
+            .0
+            .progress
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(upstream.clone(), (token, client));
+        Self {
+            proxy: proxy.clone(),
+            upstream,
+        }
+    }
+}
+
+impl Drop for ProgressRoute {
+    fn drop(&mut self) {
+        self.proxy
+            .0
+            .progress
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.upstream);
+    }
+}
+
+/// The proxy as the upstream's client: its notifications reach the proxy's client.
+pub(super) struct UpstreamClient {
+    pub(super) proxy: Weak<Inner>,
+}
+
+impl UpstreamClient {
+    fn proxy(&self) -> Option<Proxy> {
+        self.proxy.upgrade().map(Proxy)
+    }
+
+    fn client(&self) -> Option<Peer<RoleServer>> {
+        self.proxy()?.client()
+    }
+}
+
+impl UpstreamClient {
+    /// Sends the upstream's `request` to the client and returns the client's answer; a client
+    /// that is not connected, or that cannot be asked, is the error the upstream receives.
+    async fn ask_client(
+        &self,
+        request: rmcp::model::ServerRequest,
+    ) -> Result<rmcp::model::ClientResult, ErrorData> {
+        let Some(client) = self.client() else {
+            return Err(ErrorData::internal_error(
+                "no client is connected to the proxy",
+                None,
+            ));
+        };
+        match client.send_request(request).await {
+            Ok(result) => Ok(result),
+            Err(ServiceError::McpError(error)) => Err(error),
+            Err(error) => Err(ErrorData::internal_error(
+                format!("the client could not be asked: {error}"),
+                None,
+            )),
+        }
+    }
+}
+
+/// `result` when it is the variant `$variant` of `ClientResult`, else an internal error.
+macro_rules! answer {
+    ($result:expr, $variant:ident) => {
+        match $result? {
+            rmcp::model::ClientResult::$variant(result) => Ok(result),
+            _ => Err(ErrorData::internal_error(
+                "the client answered with another kind of result",
+                None,
+            )),
+        }
+    };
+}
+
+#[expect(
+    deprecated,
+    reason = "sampling, roots and logging are relayed for the revisions that have them"
+)]
+impl ClientHandler for UpstreamClient {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let capabilities = self
+            .proxy()
+            .map(|proxy| proxy.upstream_capabilities())
+            .unwrap_or_default();
+        rmcp::model::ClientConfig::new(
+            capabilities,
+            Implementation::new("guardrails-proxy", env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    async fn ping(&self, _context: RequestContext<RoleClient>) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, ErrorData> {
+        let request = rmcp::model::ServerRequest::CreateMessageRequest(
+            rmcp::model::CreateMessageRequest::new(params),
+        );
+        answer!(self.ask_client(request).await, CreateMessageResult).map(|result| *result)
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, ErrorData> {
+        let request =
+            rmcp::model::ServerRequest::ListRootsRequest(rmcp::model::ListRootsRequest::default());
+        answer!(self.ask_client(request).await, ListRootsResult)
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: rmcp::model::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, ErrorData> {
+        let request =
+            rmcp::model::ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
+        answer!(self.ask_client(request).await, ElicitResult)
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(client) = self.client() {
+            let notification = rmcp::model::ServerNotification::LoggingMessageNotification(
+                rmcp::model::LoggingMessageNotification::new(params),
+            );
+            let _ = client.send_notification(notification).await;
+        }
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let Some(proxy) = self.proxy() else { return };
+        // Listed from another task: the notification handler must not wait on the upstream.
+        tokio::spawn(async move {
+            if let Err(reason) = proxy.refresh().await {
+                tracing::warn!(reason, "the upstream's new tool list could not be read");
+                return;
+            }
+            if let Some(client) = proxy.client() {
+                let _ = client.notify_tool_list_changed().await;
+            }
+        });
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(client) = self.client() {
+            let _ = client.notify_prompt_list_changed().await;
+        }
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(client) = self.client() {
+            let _ = client.notify_resource_list_changed().await;
+        }
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(client) = self.client() {
+            let _ = client.notify_resource_updated(params).await;
+        }
+    }
+
+    async fn on_progress(
+        &self,
+        mut params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let Some(proxy) = self.proxy() else { return };
+        // Progress of a call the client made, under the client's token; any other is the
+        // proxy's own business (the client has no token for it).
+        let Some((token, client)) = proxy
+            .0
+            .progress
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&params.progress_token)
+            .cloned()
+        else {
+            return;
+        };
+        params.progress_token = token;
+        let _ = client.notify_progress(params).await;
+    }
+}
