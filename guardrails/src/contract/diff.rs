@@ -1,6 +1,7 @@
 //! Field-level contract diffs: each change with a severity, a path, before, after and a
 //! description. The rules are in the [module docs](super).
 
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 
@@ -290,6 +291,186 @@ impl Collector<'_> {
     }
 }
 
+/// How much a change matters, and what it means for a caller: a severity and a delta's
+/// description.
+type Grade = (ChangeSeverity, String);
+
+/// How a member that may be absent changed from one contract to the other.
+enum Change<'a, T: ?Sized> {
+    Added(&'a T),
+    Removed(&'a T),
+    /// Before, then after; never equal.
+    Changed(&'a T, &'a T),
+}
+
+// Not derived: the derive would ask `T: Copy`, and a member may be unsized (`str`).
+impl<T: ?Sized> Clone for Change<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for Change<'_, T> {}
+
+/// One row of the severity table (see the [module docs](super)): a member of `R` (a tool's
+/// contract, an argument) and how a change of it is graded. The rows of one owner, whatever
+/// the types of their members, make one table.
+trait Rule<R> {
+    /// Records the change of the member from `before` to `after` at `{path}.{member}`, if it
+    /// changed.
+    fn apply(&self, c: &mut Collector<'_>, path: &str, before: &R, after: &R);
+}
+
+/// A member every `R` has (a type, a tool's description), graded when its value changes.
+struct Always<R, T: ?Sized + 'static> {
+    member: &'static str,
+    read: fn(&R) -> &T,
+    /// The member as a delta's before and after show it.
+    json: fn(&T) -> Value,
+    /// The grade of a change from the first value to the second.
+    grade: fn(&T, &T) -> Grade,
+}
+
+impl<R, T: ?Sized + PartialEq> Rule<R> for Always<R, T> {
+    fn apply(&self, c: &mut Collector<'_>, path: &str, before: &R, after: &R) {
+        let (b, a) = ((self.read)(before), (self.read)(after));
+        if b != a {
+            let (severity, text) = (self.grade)(b, a);
+            let path = format!("{path}.{}", self.member);
+            c.push(
+                severity,
+                path,
+                Some((self.json)(b)),
+                Some((self.json)(a)),
+                text,
+            );
+        }
+    }
+}
+
+/// A yes-or-no member every `R` has, graded by what turning it on and off means.
+struct Flag<R> {
+    member: &'static str,
+    read: fn(&R) -> bool,
+    on: (ChangeSeverity, &'static str),
+    off: (ChangeSeverity, &'static str),
+}
+
+impl<R> Rule<R> for Flag<R> {
+    fn apply(&self, c: &mut Collector<'_>, path: &str, before: &R, after: &R) {
+        let (b, a) = ((self.read)(before), (self.read)(after));
+        if b != a {
+            let (severity, text) = if a { self.on } else { self.off };
+            let path = format!("{path}.{}", self.member);
+            c.push(
+                severity,
+                path,
+                Some(Value::Bool(b)),
+                Some(Value::Bool(a)),
+                text,
+            );
+        }
+    }
+}
+
+/// A member `R` may lack (a bound, a pattern, a description), graded when it is added,
+/// removed or changed.
+struct Optional<R, T: ?Sized + 'static> {
+    member: &'static str,
+    read: fn(&R) -> Option<&T>,
+    /// The member as a delta's before and after show it.
+    json: fn(&T) -> Value,
+    grade: fn(Change<'_, T>) -> Grade,
+}
+
+impl<R, T: ?Sized + PartialEq> Rule<R> for Optional<R, T> {
+    fn apply(&self, c: &mut Collector<'_>, path: &str, before: &R, after: &R) {
+        let (b, a) = ((self.read)(before), (self.read)(after));
+        let change = match (b, a) {
+            (None, Some(a)) => Change::Added(a),
+            (Some(b), None) => Change::Removed(b),
+            (Some(b), Some(a)) if b != a => Change::Changed(b, a),
+            _ => return,
+        };
+        let (severity, text) = (self.grade)(change);
+        let path = format!("{path}.{}", self.member);
+        c.push(severity, path, b.map(self.json), a.map(self.json), text);
+    }
+}
+
+fn text_json(text: &str) -> Value {
+    Value::from(text)
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "the signature of a rule's `json`"
+)]
+fn count_json(n: &u64) -> Value {
+    Value::from(*n)
+}
+
+/// A description or a title is an instruction to the model, and a title text it is shown: a
+/// change can change what the model does (the poisoned description of a rug pull), so it is
+/// reviewed like a change of behaviour.
+fn reworded(text: &str) -> Grade {
+    (ChangeSeverity::Risky, text.to_owned())
+}
+
+/// The rules of a tool's own members read before its hints, arguments and output.
+const TOOL_TEXTS: &[&dyn Rule<Contract>] = &[
+    &Optional {
+        member: "title",
+        read: |t: &Contract| t.title.as_deref(),
+        json: text_json,
+        grade: |_| reworded("Title changed: the model reads the new text."),
+    },
+    &Always {
+        member: "description",
+        read: |t: &Contract| t.description.as_str(),
+        json: text_json,
+        grade: |_, _| {
+            reworded("Description changed: the model reads the new text as an instruction.")
+        },
+    },
+];
+
+/// The rules of a tool's bounds on its results.
+const TOOL_LIMITS: &[&dyn Rule<Contract>] = &[
+    &Optional {
+        member: "agent_limit",
+        read: |t: &Contract| t.agent_limit.as_ref(),
+        json: count_json,
+        grade: |change| limit(change, "Agent limit", ("item", "items")),
+    },
+    &Optional {
+        member: "max_bytes",
+        read: |t: &Contract| t.max_bytes.as_ref(),
+        json: count_json,
+        grade: |change| limit(change, "Byte cap", ("byte", "bytes")),
+    },
+    &Optional {
+        member: "max_tokens",
+        read: |t: &Contract| t.max_tokens.as_ref(),
+        json: count_json,
+        grade: |change| limit(change, "Token budget", ("token", "tokens")),
+    },
+];
+
+/// The rule of a tool's output check, read last.
+const TOOL_POLICY: Flag<Contract> = Flag {
+    member: "policy",
+    read: |t: &Contract| t.policy,
+    on: (
+        ChangeSeverity::Safe,
+        "Output check attached: outputs are checked before delivery.",
+    ),
+    off: (
+        ChangeSeverity::Risky,
+        "Output check removed: outputs are no longer checked.",
+    ),
+};
+
 /// The changes between two contracts of the same tool (paths use the new contract's name).
 #[must_use]
 pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
@@ -299,81 +480,23 @@ pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
         argument: None,
         out: Vec::new(),
     };
-    // A description is an instruction to the model, and a title text it is shown: a change
-    // can change what the model does (the poisoned description of a rug pull), so it is
-    // reviewed like a change of behaviour.
-    if before.title != after.title {
-        c.push(
-            ChangeSeverity::Risky,
-            format!("{name}.title"),
-            before.title.clone().map(Value::from),
-            after.title.clone().map(Value::from),
-            "Title changed: the model reads the new text.",
-        );
-    }
-    if before.description != after.description {
-        c.push(
-            ChangeSeverity::Risky,
-            format!("{name}.description"),
-            Some(Value::from(before.description.as_str())),
-            Some(Value::from(after.description.as_str())),
-            "Description changed: the model reads the new text as an instruction.",
-        );
+    for rule in TOOL_TEXTS {
+        rule.apply(&mut c, name, before, after);
     }
     hints(&mut c, name, before, after);
     arguments(&mut c, name, &before.args, &after.args);
     c.argument = None;
     output(&mut c, name, before.output.as_ref(), after.output.as_ref());
-    limit(
-        &mut c,
-        format!("{name}.agent_limit"),
-        before.agent_limit,
-        after.agent_limit,
-        "Agent limit",
-        ("item", "items"),
-    );
-    limit(
-        &mut c,
-        format!("{name}.max_bytes"),
-        before.max_bytes,
-        after.max_bytes,
-        "Byte cap",
-        ("byte", "bytes"),
-    );
-    limit(
-        &mut c,
-        format!("{name}.max_tokens"),
-        before.max_tokens,
-        after.max_tokens,
-        "Token budget",
-        ("token", "tokens"),
-    );
+    for rule in TOOL_LIMITS {
+        rule.apply(&mut c, name, before, after);
+    }
     checks(
         &mut c,
         &format!("{name}.checks"),
         &before.checks,
         &after.checks,
     );
-    if before.policy != after.policy {
-        let (severity, text) = if after.policy {
-            (
-                ChangeSeverity::Safe,
-                "Output check attached: outputs are checked before delivery.",
-            )
-        } else {
-            (
-                ChangeSeverity::Risky,
-                "Output check removed: outputs are no longer checked.",
-            )
-        };
-        c.push(
-            severity,
-            format!("{name}.policy"),
-            Some(Value::Bool(before.policy)),
-            Some(Value::Bool(after.policy)),
-            text,
-        );
-    }
+    TOOL_POLICY.apply(&mut c, name, before, after);
     c.out
 }
 
@@ -412,44 +535,29 @@ fn hints(c: &mut Collector<'_>, name: &str, before: &Contract, after: &Contract)
     }
 }
 
-fn limit(
-    c: &mut Collector<'_>,
-    path: String,
-    before: Option<u64>,
-    after: Option<u64>,
-    what: &str,
-    (one, many): (&str, &str),
-) {
+fn limit(change: Change<'_, u64>, what: &str, (one, many): (&str, &str)) -> Grade {
     let unit = |n: u64| crate::text::count(usize::try_from(n).unwrap_or(usize::MAX), one, many);
-    let (severity, text) = match (before, after) {
-        (None, Some(n)) => (
+    match change {
+        Change::Added(n) => (
             ChangeSeverity::Safe,
-            format!("{what} of {} added.", unit(n)),
+            format!("{what} of {} added.", unit(*n)),
         ),
-        (Some(_), None) => (
+        Change::Removed(_) => (
             ChangeSeverity::Risky,
             format!("{what} removed: results are no longer bounded."),
         ),
-        (Some(b), Some(a)) if a < b => (
+        Change::Changed(b, a) if a < b => (
             ChangeSeverity::Risky,
             format!(
                 "{what} lowered from {b} to {}: less of each result is shown.",
-                unit(a)
+                unit(*a)
             ),
         ),
-        (Some(b), Some(a)) if a > b => (
+        Change::Changed(b, a) => (
             ChangeSeverity::Safe,
-            format!("{what} raised from {b} to {}.", unit(a)),
+            format!("{what} raised from {b} to {}.", unit(*a)),
         ),
-        _ => return,
-    };
-    c.push(
-        severity,
-        path,
-        before.map(Value::from),
-        after.map(Value::from),
-        text,
-    );
+    }
 }
 
 fn arguments<'a>(
@@ -510,152 +618,136 @@ fn type_widens(before: JsonType, after: JsonType) -> bool {
     after == JsonType::Any || (before == JsonType::Integer && after == JsonType::Number)
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "one rule after another, in the table's order"
-)]
-fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
-    let p = |member: &str| format!("{path}.{member}");
-    if b.required != a.required {
-        let (severity, text) = if a.required {
-            (
-                ChangeSeverity::Breaking,
-                "Now required: calls without it are rejected.",
-            )
-        } else {
-            (ChangeSeverity::Safe, "Now optional.")
-        };
-        c.push(
-            severity,
-            p("required"),
-            Some(Value::Bool(b.required)),
-            Some(Value::Bool(a.required)),
-            text,
-        );
-    }
-    if b.nullable != a.nullable {
-        let (severity, text) = if a.nullable {
-            (ChangeSeverity::Safe, "Now accepts null.")
-        } else {
-            (ChangeSeverity::Breaking, "No longer accepts null.")
-        };
-        c.push(
-            severity,
-            p("nullable"),
-            Some(Value::Bool(b.nullable)),
-            Some(Value::Bool(a.nullable)),
-            text,
-        );
-    }
-    if b.description != a.description {
-        c.push(
-            ChangeSeverity::Risky,
-            p("description"),
-            b.description.clone().map(Value::from),
-            a.description.clone().map(Value::from),
-            "Description changed: the model reads the new text as an instruction.",
-        );
-    }
-    if b.json_type != a.json_type {
-        let widens = type_widens(b.json_type, a.json_type);
-        c.push(
-            if widens {
-                ChangeSeverity::Safe
-            } else {
-                ChangeSeverity::Breaking
-            },
-            p("type"),
-            Some(Value::from(b.json_type.as_str())),
-            Some(Value::from(a.json_type.as_str())),
-            if widens {
-                format!(
-                    "Type widened from {} to {}.",
-                    b.json_type.as_str(),
-                    a.json_type.as_str()
-                )
-            } else {
-                format!(
-                    "Type changed from {} to {}: values of the old type are rejected.",
-                    b.json_type.as_str(),
-                    a.json_type.as_str()
-                )
-            },
-        );
-        // Constraints of another type are not comparable; the type change says it all.
-        return;
-    }
-    min_length(c, p("min_length"), b.min_length, a.min_length);
-    max_length(c, p("max_length"), b.max_length, a.max_length);
-    bound(
-        c,
-        p("minimum"),
-        b.minimum.as_ref(),
-        a.minimum.as_ref(),
-        true,
-    );
-    bound(
-        c,
-        p("maximum"),
-        b.maximum.as_ref(),
-        a.maximum.as_ref(),
-        false,
-    );
-    multiple_of(
-        c,
-        p("multiple_of"),
-        b.multiple_of.as_ref(),
-        a.multiple_of.as_ref(),
-    );
-    restriction(
-        c,
-        p("pattern"),
-        b.pattern.as_deref(),
-        a.pattern.as_deref(),
-        "pattern",
-    );
-    restriction(
-        c,
-        p("format"),
-        b.format.as_deref(),
-        a.format.as_deref(),
-        "format",
-    );
-    enum_values(
-        c,
-        p("enum"),
-        b.enum_values.as_deref(),
-        a.enum_values.as_deref(),
-    );
-    flag(
-        c,
-        p("unique"),
-        b.unique,
-        a.unique,
-        (ChangeSeverity::Breaking, "Items must now be distinct."),
-        (ChangeSeverity::Safe, "Items may now repeat."),
-    );
-    flag(
-        c,
-        p("custom"),
-        b.custom,
-        a.custom,
-        (
+/// The rules of an argument's members that compare at any type, its type last.
+const FIELD_RULES: &[&dyn Rule<Field>] = &[
+    &Flag {
+        member: "required",
+        read: |f: &Field| f.required,
+        on: (
+            ChangeSeverity::Breaking,
+            "Now required: calls without it are rejected.",
+        ),
+        off: (ChangeSeverity::Safe, "Now optional."),
+    },
+    &Flag {
+        member: "nullable",
+        read: |f: &Field| f.nullable,
+        on: (ChangeSeverity::Safe, "Now accepts null."),
+        off: (ChangeSeverity::Breaking, "No longer accepts null."),
+    },
+    &Optional {
+        member: "description",
+        read: |f: &Field| f.description.as_deref(),
+        json: text_json,
+        grade: |_| reworded("Description changed: the model reads the new text as an instruction."),
+    },
+    &Always {
+        member: "type",
+        read: |f: &Field| &f.json_type,
+        json: |t: &JsonType| Value::from(t.as_str()),
+        grade: |b, a| retyped(*b, *a),
+    },
+];
+
+/// The rules of an argument's constraints, compared only between two of the same type.
+const CONSTRAINT_RULES: &[&dyn Rule<Field>] = &[
+    &Optional {
+        member: "min_length",
+        read: |f: &Field| f.min_length.as_ref(),
+        json: count_json,
+        grade: min_length,
+    },
+    &Optional {
+        member: "max_length",
+        read: |f: &Field| f.max_length.as_ref(),
+        json: count_json,
+        grade: max_length,
+    },
+    &Optional {
+        member: "minimum",
+        read: |f: &Field| f.minimum.as_ref(),
+        json: Limit::to_json,
+        grade: |change| bound(change, true),
+    },
+    &Optional {
+        member: "maximum",
+        read: |f: &Field| f.maximum.as_ref(),
+        json: Limit::to_json,
+        grade: |change| bound(change, false),
+    },
+    &Optional {
+        member: "multiple_of",
+        read: |f: &Field| f.multiple_of.as_ref(),
+        json: |n: &Number| Value::Number(n.clone()),
+        grade: multiple_of,
+    },
+    &Optional {
+        member: "pattern",
+        read: |f: &Field| f.pattern.as_deref(),
+        json: text_json,
+        grade: |change| restriction(change, "pattern"),
+    },
+    &Optional {
+        member: "format",
+        read: |f: &Field| f.format.as_deref(),
+        json: text_json,
+        grade: |change| restriction(change, "format"),
+    },
+    &Optional {
+        member: "enum",
+        read: |f: &Field| f.enum_values.as_deref(),
+        json: |values: &[Value]| Value::Array(values.to_vec()),
+        grade: enum_values,
+    },
+    &Flag {
+        member: "unique",
+        read: |f: &Field| f.unique,
+        on: (ChangeSeverity::Breaking, "Items must now be distinct."),
+        off: (ChangeSeverity::Safe, "Items may now repeat."),
+    },
+    &Flag {
+        member: "custom",
+        read: |f: &Field| f.custom,
+        on: (
             ChangeSeverity::Risky,
             "A custom check now runs: some values may be rejected.",
         ),
-        (ChangeSeverity::Safe, "The custom check was removed."),
-    );
-    policy(c, p("policy"), b.policy.as_deref(), a.policy.as_deref());
-    checks(c, &p("checks"), &b.checks, &a.checks);
-    if b.recursive != a.recursive {
-        c.push(
+        off: (ChangeSeverity::Safe, "The custom check was removed."),
+    },
+    &Optional {
+        member: "policy",
+        read: |f: &Field| f.policy.as_deref(),
+        json: text_json,
+        grade: policy,
+    },
+];
+
+/// The rule of the type a nested object is of, read after its checks.
+const RECURSIVE: Optional<Field, str> = Optional {
+    member: "recursive",
+    read: |f: &Field| f.recursive.as_deref(),
+    json: text_json,
+    grade: |_| {
+        (
             ChangeSeverity::Breaking,
-            p("recursive"),
-            b.recursive.clone().map(Value::from),
-            a.recursive.clone().map(Value::from),
-            "The nested object type changed.",
-        );
+            "The nested object type changed.".to_owned(),
+        )
+    },
+};
+
+fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
+    for rule in FIELD_RULES {
+        rule.apply(c, path, b, a);
     }
+    if b.json_type != a.json_type {
+        // Constraints of another type are not comparable; the type change says it all.
+        return;
+    }
+    for rule in CONSTRAINT_RULES {
+        rule.apply(c, path, b, a);
+    }
+    checks(c, &format!("{path}.checks"), &b.checks, &a.checks);
+    RECURSIVE.apply(c, path, b, a);
     match (&b.items, &a.items) {
         (Some(bi), Some(ai)) => field(c, &format!("{path}[]"), bi, ai),
         (None, None) => {}
@@ -683,13 +775,28 @@ fn field(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
         (None, None) => {}
         (bf, af) => c.push(
             ChangeSeverity::Breaking,
-            p("fields"),
+            format!("{path}.fields"),
             bf.as_ref()
                 .map(|f| serde_json::to_value(f).unwrap_or(Value::Null)),
             af.as_ref()
                 .map(|f| serde_json::to_value(f).unwrap_or(Value::Null)),
             "The object's shape changed: declared fields became data keys or the reverse.",
         ),
+    }
+}
+
+fn retyped(before: JsonType, after: JsonType) -> Grade {
+    let (b, a) = (before.as_str(), after.as_str());
+    if type_widens(before, after) {
+        (
+            ChangeSeverity::Safe,
+            format!("Type widened from {b} to {a}."),
+        )
+    } else {
+        (
+            ChangeSeverity::Breaking,
+            format!("Type changed from {b} to {a}: values of the old type are rejected."),
+        )
     }
 }
 
@@ -747,9 +854,6 @@ fn variants(c: &mut Collector<'_>, path: &str, b: &Field, a: &Field) {
     }
 }
 
-/// An argument's output policy: every change is RISKY. A policy added or changed may reject
-/// text that passed (what it rejects depends on the text, so it cannot be compared like a
-/// bound); a policy removed lets text in unchecked, as an output check removed does.
 /// Struct-level checks added (a rule that may reject calls that passed) and removed.
 fn checks(c: &mut Collector<'_>, path: &str, before: &[String], after: &[String]) {
     for added in after.iter().filter(|name| !before.contains(name)) {
@@ -774,30 +878,6 @@ fn checks(c: &mut Collector<'_>, path: &str, before: &[String], after: &[String]
     }
 }
 
-fn policy(c: &mut Collector<'_>, path: String, before: Option<&str>, after: Option<&str>) {
-    let text = match (before, after) {
-        (None, Some(a)) => {
-            format!(
-                "The text is now checked by the output policy `{a}`: some values may be rejected."
-            )
-        }
-        (Some(b), None) => {
-            format!("The output policy `{b}` was removed: the text is no longer checked.")
-        }
-        (Some(b), Some(a)) if b != a => format!(
-            "The output policy changed from `{b}` to `{a}`: text that passed may be rejected, and the reverse."
-        ),
-        _ => return,
-    };
-    c.push(
-        ChangeSeverity::Risky,
-        path,
-        before.map(Value::from),
-        after.map(Value::from),
-        text,
-    );
-}
-
 fn structure(c: &mut Collector<'_>, path: String, b: Option<&Field>, a: Option<&Field>) {
     c.push(
         ChangeSeverity::Breaking,
@@ -808,125 +888,94 @@ fn structure(c: &mut Collector<'_>, path: String, b: Option<&Field>, a: Option<&
     );
 }
 
-fn flag(
-    c: &mut Collector<'_>,
-    path: String,
-    before: bool,
-    after: bool,
-    on: (ChangeSeverity, &str),
-    off: (ChangeSeverity, &str),
-) {
-    if before != after {
-        let (severity, text) = if after { on } else { off };
-        c.push(
-            severity,
-            path,
-            Some(Value::Bool(before)),
-            Some(Value::Bool(after)),
-            text,
-        );
-    }
+/// An argument's output policy: every change is RISKY. A policy added or changed may reject
+/// text that passed (what it rejects depends on the text, so it cannot be compared like a
+/// bound); a policy removed lets text in unchecked, as an output check removed does.
+fn policy(change: Change<'_, str>) -> Grade {
+    let text = match change {
+        Change::Added(a) => format!(
+            "The text is now checked by the output policy `{a}`: some values may be rejected."
+        ),
+        Change::Removed(b) => {
+            format!("The output policy `{b}` was removed: the text is no longer checked.")
+        }
+        Change::Changed(b, a) => format!(
+            "The output policy changed from `{b}` to `{a}`: text that passed may be rejected, and the reverse."
+        ),
+    };
+    (ChangeSeverity::Risky, text)
 }
 
-fn min_length(c: &mut Collector<'_>, path: String, before: Option<u64>, after: Option<u64>) {
+fn min_length(change: Change<'_, u64>) -> Grade {
     // No minimum is a minimum of 0.
-    let (b, a) = (before.unwrap_or(0), after.unwrap_or(0));
-    let (severity, text) = match a.cmp(&b) {
-        std::cmp::Ordering::Greater => (
+    let (b, a) = match change {
+        Change::Added(a) => (0, *a),
+        Change::Removed(b) => (*b, 0),
+        Change::Changed(b, a) => (*b, *a),
+    };
+    match a.cmp(&b) {
+        Ordering::Greater => (
             ChangeSeverity::Breaking,
             format!("Minimum length raised from {b} to {a}: shorter values are rejected."),
         ),
-        std::cmp::Ordering::Less => (
+        Ordering::Less => (
             ChangeSeverity::Safe,
             format!("Minimum length lowered from {b} to {a}."),
         ),
-        std::cmp::Ordering::Equal if before != after => (
+        Ordering::Equal => (
             ChangeSeverity::Cosmetic,
             "Minimum length of 0 stated differently.".to_owned(),
         ),
-        std::cmp::Ordering::Equal => return,
-    };
-    c.push(
-        severity,
-        path,
-        before.map(Value::from),
-        after.map(Value::from),
-        text,
-    );
+    }
 }
 
-fn max_length(c: &mut Collector<'_>, path: String, before: Option<u64>, after: Option<u64>) {
-    let (severity, text) = match (before, after) {
-        (None, Some(a)) => (
+fn max_length(change: Change<'_, u64>) -> Grade {
+    match change {
+        Change::Added(a) => (
             ChangeSeverity::Breaking,
             format!("Maximum length of {a} added: longer values are rejected."),
         ),
-        (Some(_), None) => (ChangeSeverity::Safe, "Maximum length removed.".to_owned()),
-        (Some(b), Some(a)) if a < b => (
+        Change::Removed(_) => (ChangeSeverity::Safe, "Maximum length removed.".to_owned()),
+        Change::Changed(b, a) if a < b => (
             ChangeSeverity::Breaking,
             format!("Maximum length lowered from {b} to {a}: longer values are rejected."),
         ),
-        (Some(b), Some(a)) if a > b => (
+        Change::Changed(b, a) => (
             ChangeSeverity::Safe,
             format!("Maximum length raised from {b} to {a}."),
         ),
-        _ => return,
-    };
-    c.push(
-        severity,
-        path,
-        before.map(Value::from),
-        after.map(Value::from),
-        text,
-    );
+    }
 }
 
-fn bound(
-    c: &mut Collector<'_>,
-    path: String,
-    before: Option<&Limit>,
-    after: Option<&Limit>,
-    lower: bool,
-) {
+fn bound(change: Change<'_, Limit>, lower: bool) -> Grade {
     let word = if lower { "Minimum" } else { "Maximum" };
-    let tighter = |x: &Limit, y: &Limit| {
-        if lower {
-            x.cmp_as_minimum(y)
-        } else {
-            x.cmp_as_maximum(y)
-        }
-    };
-    let (severity, text) = match (before, after) {
-        (None, Some(_)) => (
+    match change {
+        Change::Added(_) => (
             ChangeSeverity::Breaking,
             format!("{word} added: values beyond it are rejected."),
         ),
-        (Some(_), None) => (ChangeSeverity::Safe, format!("{word} removed.")),
-        (Some(b), Some(a)) => match tighter(a, b) {
-            Some(std::cmp::Ordering::Greater) => (
-                ChangeSeverity::Breaking,
-                format!("{word} narrowed: values the old bound accepted are rejected."),
-            ),
-            Some(std::cmp::Ordering::Less) => (ChangeSeverity::Safe, format!("{word} widened.")),
-            Some(std::cmp::Ordering::Equal) if a == b => return,
-            // The same bound written as another number type (1 and 1.0).
-            Some(std::cmp::Ordering::Equal) => {
-                (ChangeSeverity::Cosmetic, format!("{word} restated."))
+        Change::Removed(_) => (ChangeSeverity::Safe, format!("{word} removed.")),
+        Change::Changed(b, a) => {
+            let tighter = if lower {
+                a.cmp_as_minimum(b)
+            } else {
+                a.cmp_as_maximum(b)
+            };
+            match tighter {
+                Some(Ordering::Greater) => (
+                    ChangeSeverity::Breaking,
+                    format!("{word} narrowed: values the old bound accepted are rejected."),
+                ),
+                Some(Ordering::Less) => (ChangeSeverity::Safe, format!("{word} widened.")),
+                // The same bound written as another number type (1 and 1.0).
+                Some(Ordering::Equal) => (ChangeSeverity::Cosmetic, format!("{word} restated.")),
+                None => (
+                    ChangeSeverity::Breaking,
+                    format!("{word} changed to a value that cannot be compared."),
+                ),
             }
-            None => (
-                ChangeSeverity::Breaking,
-                format!("{word} changed to a value that cannot be compared."),
-            ),
-        },
-        (None, None) => return,
-    };
-    c.push(
-        severity,
-        path,
-        before.map(Limit::to_json),
-        after.map(Limit::to_json),
-        text,
-    );
+        }
+    }
 }
 
 /// Whether every multiple of `old` is a multiple of `new` (`new` divides `old`).
@@ -943,92 +992,57 @@ fn divides(new: &Number, old: &Number) -> bool {
     }
 }
 
-fn multiple_of(
-    c: &mut Collector<'_>,
-    path: String,
-    before: Option<&Number>,
-    after: Option<&Number>,
-) {
-    let (severity, text) = match (before, after) {
-        (None, Some(a)) => (
+fn multiple_of(change: Change<'_, Number>) -> Grade {
+    match change {
+        Change::Added(a) => (
             ChangeSeverity::Breaking,
             format!("Values must now be multiples of {a}."),
         ),
-        (Some(_), None) => (
+        Change::Removed(_) => (
             ChangeSeverity::Safe,
             "The step requirement was removed.".to_owned(),
         ),
-        (Some(b), Some(a)) if cmp_numbers(a, b) == Some(std::cmp::Ordering::Equal) => {
-            if a == b {
-                return;
-            }
+        Change::Changed(b, a) if cmp_numbers(a, b) == Some(Ordering::Equal) => {
             (ChangeSeverity::Cosmetic, "Step restated.".to_owned())
         }
-        (Some(b), Some(a)) if divides(a, b) => (
+        Change::Changed(b, a) if divides(a, b) => (
             ChangeSeverity::Safe,
             format!("Step widened from {b} to {a}: every old value is still accepted."),
         ),
-        (Some(b), Some(a)) => (
+        Change::Changed(b, a) => (
             ChangeSeverity::Breaking,
             format!("Step changed from {b} to {a}: some old values are rejected."),
         ),
-        (None, None) => return,
-    };
-    c.push(
-        severity,
-        path,
-        before.cloned().map(Value::Number),
-        after.cloned().map(Value::Number),
-        text,
-    );
+    }
 }
 
 /// A pattern or a format: new is BREAKING, removed is SAFE, changed is BREAKING because two
 /// regular expressions (or formats) cannot be compared for inclusion.
-fn restriction(
-    c: &mut Collector<'_>,
-    path: String,
-    before: Option<&str>,
-    after: Option<&str>,
-    what: &str,
-) {
-    let (severity, text) = match (before, after) {
-        (None, Some(a)) => (
+fn restriction(change: Change<'_, str>, what: &str) -> Grade {
+    match change {
+        Change::Added(a) => (
             ChangeSeverity::Breaking,
             format!("New {what} `{a}`: values that do not match are rejected."),
         ),
-        (Some(_), None) => (ChangeSeverity::Safe, format!("The {what} was removed.")),
-        (Some(b), Some(a)) if a != b => (
+        Change::Removed(_) => (ChangeSeverity::Safe, format!("The {what} was removed.")),
+        Change::Changed(b, a) => (
             ChangeSeverity::Breaking,
             format!("The {what} changed from `{b}` to `{a}`; treat it as stricter."),
         ),
-        _ => return,
-    };
-    c.push(
-        severity,
-        path,
-        before.map(Value::from),
-        after.map(Value::from),
-        text,
-    );
+    }
 }
 
-fn enum_values(
-    c: &mut Collector<'_>,
-    path: String,
-    before: Option<&[Value]>,
-    after: Option<&[Value]>,
-) {
-    let (severity, text) = match (before, after) {
-        (None, Some(_)) => (
+fn enum_values(change: Change<'_, [Value]>) -> Grade {
+    match change {
+        Change::Added(_) => (
             ChangeSeverity::Breaking,
             "Only the listed values are accepted now.".to_owned(),
         ),
-        (Some(_), None) => (
+        Change::Removed(_) => (
             ChangeSeverity::Safe,
             "Any value of the type is accepted now.".to_owned(),
         ),
-        (Some(b), Some(a)) if a != b => {
+        Change::Changed(b, a) => {
             let removed: Vec<String> = b
                 .iter()
                 .filter(|v| !a.contains(v))
@@ -1056,15 +1070,7 @@ fn enum_values(
                 )
             }
         }
-        _ => return,
-    };
-    c.push(
-        severity,
-        path,
-        before.map(|v| Value::Array(v.to_vec())),
-        after.map(|v| Value::Array(v.to_vec())),
-        text,
-    );
+    }
 }
 
 fn output(

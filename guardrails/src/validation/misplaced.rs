@@ -1,8 +1,8 @@
 //! Misplaced fields: an unknown key that is a field at another level of the arguments type
 //! (`quantity` at the top level when it belongs in each item of `lines`, `search` beside
 //! `filter` instead of inside it), found from the places of the fields: those of the field tree
-//! the derive declares ([`places_of`]), or those of a JSON Schema (built by `json_schema.rs`
-//! with [`Place::new`]). One search and one wording serve both.
+//! the derive declares ([`places_of`]), or those of a JSON Schema (built by
+//! `json_schema/places.rs` with [`Place::new`]). One search and one wording serve both.
 //!
 //! Places are written as templates: field names joined by `.`, `[]` for "each item of", so
 //! that `lines[3].quantity` and the place `lines[].quantity` compare equal once indices are

@@ -118,7 +118,7 @@ impl EnumInfo {
 }
 
 /// The words of an enum's variants, shared by the derived validators and those built from a
-/// JSON Schema (`json_schema.rs`), which read the same representations from the schema: one
+/// JSON Schema (`json_schema/`), which read the same representations from the schema: one
 /// wording whichever way a tool declares its enum.
 pub(crate) mod words {
     use crate::text::{code_span, did_you_mean, quoted_list};
