@@ -168,7 +168,7 @@ pub(super) async fn forward(
     let id = handle.id.clone();
     // rmcp marks the request with a progress token of its own: the upstream's progress on it
     // is the client's, under the client's token, while the call runs.
-    let _progress = client_token.map(|token| {
+    let progress = client_token.map(|token| {
         let client = ctx.request_context.peer.clone();
         ProgressRoute::new(proxy, handle.progress_token.clone(), token, client)
     });
@@ -182,6 +182,8 @@ pub(super) async fn forward(
     };
     if outcome.is_err() {
         cancel_upstream(&peer, id, "the call timed out").await;
+    } else if let Some(route) = &progress {
+        route.settle().await;
     }
     let error = match outcome {
         Ok(Ok(CallToolResponse::Complete(result))) => match proxy

@@ -244,8 +244,7 @@ struct Inner {
     adopted: tokio::sync::Mutex<bool>,
     /// The client's progress token of each call in flight, and the client that made it, by
     /// the upstream's token.
-    progress:
-        RwLock<HashMap<rmcp::model::ProgressToken, (rmcp::model::ProgressToken, Peer<RoleServer>)>>,
+    progress: RwLock<HashMap<rmcp::model::ProgressToken, passthrough::ProgressTarget>>,
 }
 
 impl Proxy {

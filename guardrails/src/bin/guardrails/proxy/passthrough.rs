@@ -1,7 +1,8 @@
 //! What the upstream asks of its client and tells it, relayed to the proxy's client: sampling,
 //! elicitation, roots, logging, progress and list changes.
 
-use std::sync::{PoisonError, Weak};
+use std::sync::{Arc, PoisonError, Weak};
+use std::time::Duration;
 
 use rmcp::model::{Implementation, ProgressNotificationParam, ResourceUpdatedNotificationParam};
 use rmcp::service::{NotificationContext, Peer, RequestContext, ServiceError};
@@ -30,10 +31,27 @@ impl Proxy {
     }
 }
 
+/// Where the upstream's progress on one call goes: the client's token and the client, and
+/// how many of its notifications are being relayed right now.
+#[derive(Clone)]
+pub(super) struct ProgressTarget {
+    token: rmcp::model::ProgressToken,
+    client: Peer<RoleServer>,
+    relaying: Arc<Relaying>,
+}
+
+/// The progress notifications of one call being relayed, and a wake-up when none is.
+#[derive(Default)]
+struct Relaying {
+    count: std::sync::atomic::AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
 /// While it lives, the upstream's progress on `upstream` reaches the client under `client`.
 pub(super) struct ProgressRoute {
     proxy: Proxy,
     upstream: rmcp::model::ProgressToken,
+    relaying: Arc<Relaying>,
 }
 
 impl ProgressRoute {
@@ -43,16 +61,48 @@ impl ProgressRoute {
         token: rmcp::model::ProgressToken,
         client: Peer<RoleServer>,
     ) -> Self {
+        let relaying = Arc::new(Relaying::default());
         proxy
             .0
             .progress
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(upstream.clone(), (token, client));
+            .insert(
+                upstream.clone(),
+                ProgressTarget {
+                    token,
+                    client,
+                    relaying: Arc::clone(&relaying),
+                },
+            );
         Self {
             proxy: proxy.clone(),
             upstream,
+            relaying,
         }
+    }
+
+    /// Waits, once the upstream has answered the call, for the progress it sent before its
+    /// answer to reach the client first: rmcp hands each notification to a task of its own,
+    /// which may not have run yet when the answer arrives. Bounded, so that a stuck client
+    /// never holds the answer for long.
+    pub(super) async fn settle(&self) {
+        use std::sync::atomic::Ordering;
+        let wait = async {
+            // The tasks of notifications read before the answer were spawned before it: let
+            // them start.
+            for _ in 0..4 {
+                tokio::task::yield_now().await;
+            }
+            loop {
+                let idle = self.relaying.idle.notified();
+                if self.relaying.count.load(Ordering::Acquire) == 0 {
+                    break;
+                }
+                idle.await;
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_millis(200), wait).await;
     }
 }
 
@@ -226,7 +276,7 @@ impl ClientHandler for UpstreamClient {
         let Some(proxy) = self.proxy() else { return };
         // Progress of a call the client made, under the client's token; any other is the
         // proxy's own business (the client has no token for it).
-        let Some((token, client)) = proxy
+        let Some(target) = proxy
             .0
             .progress
             .read()
@@ -236,7 +286,19 @@ impl ClientHandler for UpstreamClient {
         else {
             return;
         };
-        params.progress_token = token;
-        let _ = client.notify_progress(params).await;
+        let relaying = &target.relaying;
+        relaying
+            .count
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        params.progress_token = target.token;
+        // Sent (written to the client's transport) before the call's answer is released.
+        let _ = target.client.notify_progress(params).await;
+        if relaying
+            .count
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel)
+            == 1
+        {
+            relaying.idle.notify_waiters();
+        }
     }
 }
