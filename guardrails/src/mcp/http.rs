@@ -636,42 +636,10 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
     // Who sends the request, read once: rmcp hands the extensions to the handler.
     let client = caller::HttpCaller::read(&parts, peer, shared.config.caller.as_ref());
     parts.extensions.insert(client);
-    // Room for the body is taken before a byte of it is read, so that bodies waiting for room
-    // stay in the client's socket, not in memory: what the server holds of request bodies is
-    // bounded by the budget (plus hyper's read buffer of each connection).
-    let expected = expected_body_len(&body, shared.config.max_body_bytes);
-    let Some(expected) = expected else {
-        return too_large(&shared.config);
-    };
-    let room = tokio::time::timeout(
-        shared.config.in_flight_wait_timeout,
-        shared.body_bytes.room_for(expected),
-    )
-    .await;
-    let Ok(mut room) = room else {
-        // The body is not read: answered with the request's id when a small body can be read
-        // aside, else with `null`.
-        let id = shared
-            .body_bytes
-            .id_aside(body, expected, &shared.config)
-            .await;
-        return busy(&shared.body_bytes.busy_reason(&shared.config), id.as_ref());
-    };
-    // Read within a time and a size limit, before a slot is taken: a slow client holds no
-    // slot, and a large one is refused before anything is parsed.
-    let (body, read) = match shared.body_bytes.read(body, &shared.config).await {
+    let (body, room, read) = match room_and_body(shared, body).await {
         Ok(read) => read,
         Err(response) => return response,
     };
-    // A body of unknown length took room for the largest: what it does not use goes back.
-    if let Some(room) = room.as_mut()
-        && let Some(spare) = room
-            .num_permits()
-            .checked_sub(shared.body_bytes.permits_for(body.len()))
-        && spare > 0
-    {
-        drop(room.split(spare));
-    }
     // A `GET` opens a stream that lasts as long as the session: it takes no slot, and gives
     // its room back once rmcp has its request. A `POST` holds its room and takes a slot.
     let (hold, room) = if parts.method == http::Method::POST {
@@ -702,10 +670,7 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
             ),
             Ok(Err(_)) => unreachable!("the semaphore is never closed"),
             Err(_) => {
-                return busy(
-                    &shared.body_bytes.busy_reason(&shared.config),
-                    request_id(&body).as_ref(),
-                );
+                return busy(&busy_in_flight(&shared.config), request_id(&body).as_ref());
             }
         }
     } else {
@@ -758,6 +723,48 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
         Some(hold) => response.map(|body| HoldSlot { body, _hold: hold }.boxed()),
         None => response,
     }
+}
+
+/// Takes room for a request's body, then reads it: the body, the room it holds and its bytes
+/// as counted, or the answer to a request refused.
+async fn room_and_body<H: ServerHandler + Clone + Send + Sync + 'static>(
+    shared: &Shared<H>,
+    body: hyper::body::Incoming,
+) -> Result<(Bytes, Option<OwnedSemaphorePermit>, ReadBytes), HttpResponse> {
+    // Room for the body is taken before a byte of it is read, so that bodies waiting for room
+    // stay in the client's socket, not in memory: what the server holds of request bodies is
+    // bounded by the budget (plus hyper's read buffer of each connection).
+    let expected = expected_body_len(&body, shared.config.max_body_bytes);
+    let Some(expected) = expected else {
+        return Err(too_large(&shared.config));
+    };
+    let room = tokio::time::timeout(
+        shared.config.in_flight_wait_timeout,
+        shared.body_bytes.room_for(expected),
+    )
+    .await;
+    let Ok(mut room) = room else {
+        // The body is not read: answered with the request's id when a small body can be read
+        // aside, else with `null`.
+        let id = shared
+            .body_bytes
+            .id_aside(body, expected, &shared.config)
+            .await;
+        return Err(busy(&busy_in_flight(&shared.config), id.as_ref()));
+    };
+    // Read within a time and a size limit, before a slot is taken: a slow client holds no
+    // slot, and a large one is refused before anything is parsed.
+    let (body, read) = shared.body_bytes.read(body, &shared.config).await?;
+    // A body of unknown length took room for the largest: what it does not use goes back.
+    if let Some(room) = room.as_mut()
+        && let Some(spare) = room
+            .num_permits()
+            .checked_sub(shared.body_bytes.permits_for(body.len()))
+        && spare > 0
+    {
+        drop(room.split(spare));
+    }
+    Ok((body, room, read))
 }
 
 /// What a `POST` holds until its response ends: its room among the bytes in flight, its
@@ -847,13 +854,6 @@ impl BodyBudget {
         if let Ok(room) = Arc::clone(&self.bytes).try_acquire_many_owned(permits) {
             return Some(room);
         }
-        /// Counts a request among those waiting for as long as it waits.
-        struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
-        impl Drop for Waiting<'_> {
-            fn drop(&mut self) {
-                self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-            }
-        }
         self.waiting
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let _waiting = Waiting(&self.waiting);
@@ -902,18 +902,27 @@ impl BodyBudget {
         request_id(&body)
     }
 
-    /// Why a request waited too long for room or a slot.
-    fn busy_reason(&self, config: &HttpConfig) -> String {
-        format!(
-            "the server has its maximum of {} requests or {} bytes of requests in flight",
-            config.max_in_flight_requests, config.max_body_bytes_in_flight
-        )
-    }
-
     /// The bytes free now.
     #[cfg(test)]
     fn free(&self) -> usize {
         self.bytes.available_permits()
+    }
+}
+
+/// Why a request waited too long for room or a slot.
+fn busy_in_flight(config: &HttpConfig) -> String {
+    format!(
+        "the server has its maximum of {} requests or {} bytes of requests in flight",
+        config.max_in_flight_requests, config.max_body_bytes_in_flight
+    )
+}
+
+/// Counts a request among those waiting for room for as long as it waits.
+struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
