@@ -1,6 +1,8 @@
 //! Figures of the Streamable HTTP server over loopback, in one run: throughput and latency of
 //! `list_tasks`/`create_task` at 16 and 64 clients against the same tools served by rmcp
-//! alone, and the memory of 5,000 `initialize` calls that never come back.
+//! alone, the memory of 5,000 `initialize` calls that never come back, and the memory of a
+//! burst of 64 clients each sending a 1 MiB body at once (each server in a fresh process, with
+//! glibc's default arenas and with `MALLOC_ARENA_MAX=2`).
 //!
 //! `cargo bench --bench http_load` (10 s per measure; `-- SECONDS` for another duration).
 //! Clients and servers share the machine's cores.
@@ -28,9 +30,84 @@ fn row(server: &str, clients: usize, report: &LoadReport) {
     );
 }
 
+/// Clients of the burst, each sending one body of [`BURST_BYTES`] at once.
+const BURST_CLIENTS: usize = 64;
+const BURST_BYTES: usize = 1_048_000;
+
+/// In a process of its own (`http_load burst guarded|plain`): serves one server, sends it the
+/// burst, and prints its row.
+fn burst(server: &str) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let (addr, _) = if server == "guarded" {
+            load::serve_guarded(5_000, HttpConfig::default()).await
+        } else {
+            load::plain::serve(5_000).await
+        };
+        let before = load::resident_bytes();
+        let start = std::sync::Arc::new(tokio::sync::Barrier::new(BURST_CLIENTS));
+        let clients: Vec<_> = (0..BURST_CLIENTS)
+            .map(|_| {
+                let start = std::sync::Arc::clone(&start);
+                tokio::spawn(async move {
+                    let mut connection = load::Connection::open(addr).await?;
+                    connection.initialize(true).await?;
+                    start.wait().await;
+                    let arguments = serde_json::json!({"assignee": "nobody"});
+                    connection
+                        .call_padded(1, "list_tasks", arguments, BURST_BYTES)
+                        .await
+                })
+            })
+            .collect();
+        let mut statuses = std::collections::BTreeMap::<String, usize>::new();
+        for client in clients {
+            let status = match client.await {
+                Ok(Ok(status)) => status.to_string(),
+                Ok(Err(error)) => error,
+                Err(error) => error.to_string(),
+            };
+            *statuses.entry(status).or_default() += 1;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let arenas = std::env::var("MALLOC_ARENA_MAX").unwrap_or_else(|_| "default".into());
+        println!(
+            "| {server:<10} | {arenas:>7} | {statuses:?} | {} | {} | {} |",
+            mib(before),
+            mib(load::peak_resident_bytes()),
+            mib(load::resident_bytes()),
+        );
+    });
+}
+
 fn main() {
-    let seconds = std::env::args()
-        .skip(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(at) = args.iter().position(|arg| arg == "burst") {
+        burst(args.get(at + 1).map_or("guarded", String::as_str));
+        return;
+    }
+    println!("## Burst: {BURST_CLIENTS} clients each sending a {BURST_BYTES}-byte body at once\n");
+    println!("| server     | arenas  | HTTP statuses | RSS before | peak RSS | RSS 1 s after |");
+    println!("|---|---|---|---|---|---|");
+    let me = std::env::current_exe().expect("the bench's own path");
+    for arenas in [None, Some("2")] {
+        for server in ["guarded", "plain"] {
+            let mut child = std::process::Command::new(&me);
+            child.args(["burst", server]);
+            match arenas {
+                Some(max) => child.env("MALLOC_ARENA_MAX", max),
+                None => child.env_remove("MALLOC_ARENA_MAX"),
+            };
+            let status = child.status().expect("the bench runs itself");
+            assert!(status.success(), "the burst of {server} failed");
+        }
+    }
+    println!();
+    let seconds = args
+        .iter()
         .find_map(|arg| arg.parse::<u64>().ok())
         .unwrap_or(10);
     let duration = Duration::from_secs(seconds);

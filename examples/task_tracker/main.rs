@@ -22,7 +22,9 @@ const SEEDED_TASKS: u64 = 5_000;
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // `--node N`: one of several nodes behind a load balancer, whose task ids carry N.
+    // `--node N`: one of several nodes behind a load balancer, whose task ids carry N. Over
+    // HTTP without it, a node draws its number, so that nodes behind a round-robin balancer
+    // never give the same ids; over stdio (one client, one process) ids start at 1.
     let node = match args.iter().position(|arg| arg == "--node") {
         Some(at) => match args.get(at + 1).and_then(|n| n.parse::<u64>().ok()) {
             Some(node) if (1..=tracker::MAX_NODE).contains(&node) => node,
@@ -31,6 +33,7 @@ async fn main() -> std::io::Result<()> {
                 std::process::exit(2);
             }
         },
+        None if args.first().map(String::as_str) == Some("--http") => tracker::drawn_node(),
         None => 0,
     };
     // `--schema-profile NAME`: the form of the tools' schemas, for a model client that reads
@@ -61,6 +64,7 @@ async fn main() -> std::io::Result<()> {
                  Or try:  --demo          a short session played in-process, showing the guardrails\n\
                  \x20        --http ADDR     Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)\n\
                  \x20        --node N        as node N (1 to 999) of several: task ids carry N\n\
+                 \x20                        (over HTTP, a node without one draws its number)\n\
                  \x20        --schema-profile P  the tools' schemas as the model client P reads them\n\
                  \x20                        (portable by default; openai, gemini, anthropic, strict)"
             );
@@ -71,7 +75,9 @@ async fn main() -> std::io::Result<()> {
                 .get(1)
                 .filter(|arg| !arg.starts_with("--"))
                 .map_or("127.0.0.1:8080", String::as_str);
-            eprintln!("task-tracker: Streamable HTTP at http://{addr}/mcp (Ctrl-C to stop)");
+            eprintln!(
+                "task-tracker: Streamable HTTP at http://{addr}/mcp as node {node} (Ctrl-C to stop)"
+            );
             server.serve_http(addr).await
         }
         Some("--demo") => {

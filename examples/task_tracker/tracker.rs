@@ -20,7 +20,9 @@
 //! The tasks live in the memory of the process. Run as several nodes behind a load balancer,
 //! each node keeps a task list of its own; the ids a node gives carry its number
 //! (`NODE_ID_SPAN`), so that a call naming another node's task is answered `NOT_FOUND` with
-//! the node that keeps it, rather than changing a task of the same id on this node.
+//! the node that keeps it, rather than changing a task of the same id on this node. Served over
+//! HTTP without a node number, a process draws one ([`drawn_node`]): behind a round-robin
+//! balancer, nodes started alike still give ids of their own.
 
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -82,8 +84,24 @@ const STATUSES: [Status; 4] = [
 /// numbers its tasks from 1, node 2 from 2,000,000,001.
 pub const NODE_ID_SPAN: u64 = 1_000_000_000;
 
-/// The largest node number: every id stays an integer that JSON numbers hold exactly.
+/// The largest node number given by hand (`--node N`).
 pub const MAX_NODE: u64 = 999;
+
+/// The largest node number of all: every id stays an integer that JSON numbers hold exactly
+/// (below 2^53).
+pub const MAX_DRAWN_NODE: u64 = (1 << 53) / NODE_ID_SPAN - 1;
+
+/// A node number drawn at random above those given by hand (`MAX_NODE + 1` to
+/// [`MAX_DRAWN_NODE`], about nine million): what a node served over HTTP without `--node`
+/// takes, so that its ids differ from every other node's unless two draws meet (about one
+/// chance in nine million for two nodes). Number nodes by hand to rule that out.
+#[must_use]
+pub fn drawn_node() -> u64 {
+    use std::hash::{BuildHasher as _, RandomState};
+    // The standard library's hasher keys are drawn from the operating system's randomness.
+    let random = RandomState::new().hash_one(std::process::id());
+    MAX_NODE + 1 + random % (MAX_DRAWN_NODE - MAX_NODE)
+}
 
 /// The tracker's state: tasks in memory, of one node.
 #[derive(Debug)]
@@ -100,11 +118,11 @@ impl Tracker {
         Self::seeded_on_node(0, n)
     }
 
-    /// The tracker of node `node` (at most [`MAX_NODE`]) of several behind a load balancer,
+    /// The tracker of node `node` (at most [`MAX_DRAWN_NODE`]) of several behind a load balancer,
     /// with `n` deterministic tasks: the same tasks as every node's, under ids of its own.
     #[must_use]
     pub fn seeded_on_node(node: u64, n: u64) -> Self {
-        let node = node.min(MAX_NODE);
+        let node = node.min(MAX_DRAWN_NODE);
         let n = n.min(NODE_ID_SPAN / 2);
         let first = node * NODE_ID_SPAN;
         let tasks = (1..=n).map(|k| seed_task(first + k, k)).collect();

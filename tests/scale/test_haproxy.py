@@ -5,6 +5,8 @@ with tests/scale/haproxy.cfg as it is, driven by the official Python SDK.
   both nodes, and a node killed mid-run costs it no call.
 - A client of revision 2025-11-25 keeps a session on the node that created it: the stick table
   learnt from the `Mcp-Session-Id` response header sends every later request there.
+- Nodes started alike (no `--node`) draw node numbers of their own: an update that reaches the
+  node without the task is refused, never applied to another task.
 
 Needs haproxy on the PATH (`apt-get install haproxy`) and the example built (`cargo build
 --example task_tracker`)."""
@@ -50,7 +52,7 @@ def wait_for(port: int):
 class Cluster:
     """Two task-tracker nodes and haproxy in front of them."""
 
-    def __init__(self):
+    def __init__(self, numbered: bool = True):
         tracker = TARGET / "debug" / "examples" / "task_tracker"
         if not tracker.exists():
             raise RuntimeError(f"{tracker} is missing: run `cargo build --example task_tracker`")
@@ -60,7 +62,8 @@ class Cluster:
         self.ports = {"node1": free_port(), "node2": free_port(), "front": free_port()}
         self.nodes = {
             name: subprocess.Popen(
-                [str(tracker), "--http", f"127.0.0.1:{self.ports[name]}", "--node", name[-1]],
+                [str(tracker), "--http", f"127.0.0.1:{self.ports[name]}"]
+                + (["--node", name[-1]] if numbered else []),
                 stderr=subprocess.DEVNULL,
             )
             for name in ("node1", "node2")
@@ -175,6 +178,57 @@ def test_an_update_sent_to_the_node_without_the_task_is_refused(cluster):
     assert len(refused) == 1, [a.content for a in answers]
     text = refused[0].content[0].text
     assert "NOT_FOUND" in text and f"is kept by node {node_of(task_id)}" in text, text
+
+
+def test_nodes_started_alike_never_update_each_others_tasks():
+    cluster = Cluster(numbered=False)
+    try:
+
+        async def body(session):
+            ids = []
+            for n in range(4):
+                created = await session.call_tool(
+                    "create_task", {"title": f"Alike {n}", "assignee": "alike", "due": "2026-12-01"}
+                )
+                assert not created.is_error, created.content
+                ids.append(created.structured_content["id"])
+            # Round-robin spread the tasks over both nodes, whose drawn numbers differ.
+            assert len({node_of(i) for i in ids}) == 2, ids
+            assert all(node_of(i) > 999 for i in ids), ids
+            outcomes = []
+            for task_id in ids:
+                # Two updates in a row: round-robin sends one to each node.
+                for priority in (4, 5):
+                    result = await session.call_tool(
+                        "update_task", {"id": task_id, "priority": priority}
+                    )
+                    if result.is_error:
+                        text = result.content[0].text
+                        assert "NOT_FOUND" in text, text
+                        assert f"is kept by node {node_of(task_id)}" in text, text
+                    else:
+                        task = result.structured_content
+                        assert (task["id"], task["priority"]) == (task_id, priority), task
+                    outcomes.append(result.is_error)
+            # Each task, listed where it lives, holds the one update that reached it.
+            listed = []
+            for _ in range(2):
+                result = await session.call_tool(
+                    "list_tasks", {"assignee": "alike"}
+                )
+                assert not result.is_error, result.content
+                listed += [
+                    task for task in result.structured_content["items"] if task["id"] in ids
+                ]
+            return outcomes, listed
+
+        outcomes, listed = run(cluster.url, MODERN, body)
+    finally:
+        cluster.stop()
+    assert outcomes.count(True) == outcomes.count(False) == 4, outcomes
+    assert sorted(task["id"] for task in listed) == sorted(set(task["id"] for task in listed))
+    assert len(listed) == 4, listed
+    assert all(task["priority"] in (4, 5) for task in listed), listed
 
 
 def test_the_readme_shows_this_configuration():

@@ -169,6 +169,11 @@ impl Connection {
 
     /// Sends one JSON-RPC message; the status and the messages of the answer.
     async fn post(&mut self, body: &Value) -> Result<(u16, Vec<Value>), String> {
+        self.post_bytes(Bytes::from(body.to_string())).await
+    }
+
+    /// Sends one JSON-RPC message written out; the status and the messages of the answer.
+    async fn post_bytes(&mut self, body: Bytes) -> Result<(u16, Vec<Value>), String> {
         let mut request = http::Request::post("/mcp")
             .header("host", "127.0.0.1")
             .header("content-type", "application/json")
@@ -179,7 +184,7 @@ impl Connection {
                 .header("mcp-protocol-version", "2025-11-25");
         }
         let request = request
-            .body(Full::new(Bytes::from(body.to_string())))
+            .body(Full::new(body))
             .map_err(|e| format!("request: {e}"))?;
         self.sender
             .ready()
@@ -228,6 +233,31 @@ impl Connection {
             200 => Ok(()),
             status => Err(format!("initialize answered {status}")),
         }
+    }
+
+    /// Calls a tool with a body of about `bytes` bytes: its `_meta` (which no tool reads)
+    /// padded with short strings, the shape that costs a JSON parser the most memory per
+    /// byte. The HTTP status of the answer.
+    ///
+    /// # Errors
+    /// The server did not answer.
+    pub async fn call_padded(
+        &mut self,
+        id: u64,
+        tool: &str,
+        arguments: Value,
+        bytes: usize,
+    ) -> Result<u16, String> {
+        // Written out as text, so that the client holds the body's bytes only, not a parsed
+        // copy (`"ab",` is five bytes of compact JSON).
+        let padding = "\"ab\",".repeat(bytes.saturating_sub(200) / 5);
+        let padding = padding.trim_end_matches(',');
+        let tool = serde_json::to_string(tool).map_err(|e| e.to_string())?;
+        let call = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":{tool},"arguments":{arguments},"_meta":{{"padding":[{padding}]}}}}}}"#
+        );
+        let (status, _) = self.post_bytes(Bytes::from(call)).await?;
+        Ok(status)
     }
 
     /// Calls a tool; its result, or what went wrong.
@@ -326,8 +356,19 @@ pub async fn serve_guarded(
 /// The process's resident memory, in bytes (Linux; `None` elsewhere).
 #[must_use]
 pub fn resident_bytes() -> Option<u64> {
+    status_bytes("VmRSS:")
+}
+
+/// The process's peak resident memory so far, in bytes (Linux; `None` elsewhere).
+#[must_use]
+pub fn peak_resident_bytes() -> Option<u64> {
+    status_bytes("VmHWM:")
+}
+
+/// A field of `/proc/self/status` given in kB, in bytes.
+fn status_bytes(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let line = status.lines().find(|line| line.starts_with(field))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }

@@ -268,7 +268,7 @@ pub(crate) fn expand(tool: &CheckedTool<'_>) -> TokenStream {
     let handler_call = quote!(#ident::handler(#state_call __args));
     let call = match item.sig.asyncness {
         Some(_) => quote!(#handler_call.await),
-        None => quote!(__gr::blocking(move || #handler_call)),
+        None => quote!(__gr::blocking(move || #handler_call).await),
     };
     let (run, present_arg) = pipeline(tool);
     let handler = handler(args, &call, &convert(item));
@@ -357,7 +357,7 @@ fn expand_method(tool: &CheckedTool<'_>) -> TokenStream {
     let handler_call = quote!(Self::#handler_fn(self, __args));
     let call = match item.sig.asyncness {
         Some(_) => quote!(#handler_call.await),
-        None => quote!(__gr::blocking(move || #handler_call)),
+        None => quote!(__gr::blocking(move || #handler_call).await),
     };
     let (run, present_arg) = pipeline(tool);
     let handler = handler(args, &call, &convert(item));

@@ -73,19 +73,23 @@ pub struct HttpConfig {
     /// `POST` requests in flight at once: from parsing their body to the end of their
     /// response, so both the memory of parsing (this times [`HttpConfig::max_body_bytes`]
     /// times the cost of JSON) and the calls running at once are bounded. Others wait for a
-    /// slot, their body already read, for at most [`HttpConfig::in_flight_wait_timeout`].
+    /// slot, their body already read and counted in [`HttpConfig::max_body_bytes_in_flight`],
+    /// for at most [`HttpConfig::in_flight_wait_timeout`].
     pub max_in_flight_requests: usize,
-    /// How long a request may wait for an in-flight slot and for room among
-    /// [`HttpConfig::max_body_bytes_in_flight`]. Past it the request is answered `503 Service
-    /// Unavailable` with `Retry-After` and a JSON-RPC error that carries its id.
+    /// How long a request may wait for room among [`HttpConfig::max_body_bytes_in_flight`],
+    /// and then how long for an in-flight slot. Past either, the request is answered `503
+    /// Service Unavailable` with `Retry-After` and a JSON-RPC error that carries its id (read
+    /// aside when the body, not yet read, is of at most 64 KiB; `null` for a larger one).
     pub in_flight_wait_timeout: Duration,
-    /// Bytes of request bodies in flight at once, across requests: a body counts from the
-    /// moment it is read until its response ends, so the memory of parsing and handling large
-    /// requests is bounded whatever their number (a body of many small JSON values takes about
-    /// twelve times its size once parsed). A request that does not fit waits, its body already
-    /// read, like one waiting for an in-flight slot; a body larger than this bound waits for
-    /// the whole of it. The bodies read and waiting are bounded apart, by
-    /// [`HttpConfig::max_connections`] times [`HttpConfig::max_body_bytes`].
+    /// Bytes of request bodies in memory at once, across requests. A request takes room for
+    /// its body before reading a byte of it (its `Content-Length`, or
+    /// [`HttpConfig::max_body_bytes`] for a chunked body until it is read), and holds it until
+    /// its response ends; a request that does not fit waits with its body unread, in the
+    /// client's socket. So the memory of reading, parsing and handling bodies is bounded
+    /// whatever their number (a body of many small JSON values takes about twelve times its
+    /// size once parsed), beside what each connection buffers (hyper's read buffer, 8 KiB to
+    /// start) and at most 1 MiB of small bodies read aside to answer a refusal with its id. A
+    /// body larger than this bound waits for the whole of it, and then runs alone.
     pub max_body_bytes_in_flight: usize,
     /// `POST` requests in flight at once from one client (see [`HttpConfig::with_caller`]
     /// for how clients are told apart): its fair share of
@@ -572,13 +576,31 @@ async fn serve_service<H>(
 where
     H: ServerHandler + Clone + Send + Sync + 'static,
 {
-    let shared = Arc::new(Shared {
+    serve_shared(shared(service, config), listener).await
+}
+
+/// What the connections of a server of `service` under `config` share.
+fn shared<H>(
+    service: StreamableHttpService<H, BoundedSessions>,
+    config: HttpConfig,
+) -> Arc<Shared<H>>
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    Arc::new(Shared {
         service,
         in_flight: Arc::new(Semaphore::new(config.max_in_flight_requests.max(1))),
         shares: shares::Shares::new(config.max_in_flight_per_client),
         body_bytes: BodyBudget::new(config.max_body_bytes_in_flight),
         config,
-    });
+    })
+}
+
+/// The accept loop of a server.
+async fn serve_shared<H>(shared: Arc<Shared<H>>, listener: TcpListener) -> io::Result<()>
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
     let connections = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
     let mut backoff = AcceptBackoff::default();
     loop {
@@ -700,16 +722,13 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
     // Who sends the request, read once: rmcp hands the extensions to the handler.
     let client = caller::HttpCaller::read(&parts, peer, shared.config.caller.as_ref());
     parts.extensions.insert(client);
-    // The body is read before a slot is taken, within a time and a size limit, so that a
-    // slow client holds no slot and a large one is refused before anything is parsed.
-    let body = match read_body(body, &shared.config).await {
-        Ok(body) => body,
+    let (body, room, read) = match room_and_body(shared, body).await {
+        Ok(read) => read,
         Err(response) => return response,
     };
-    // A `GET` opens a stream that lasts as long as the session: it takes no slot. A `POST`
-    // takes room for its body first, then a slot: a request that holds a slot holds its room,
-    // so the two never wait on each other.
-    let hold = if parts.method == http::Method::POST {
+    // A `GET` opens a stream that lasts as long as the session: it takes no slot, and gives
+    // its room back once rmcp has its request. A `POST` holds its room and takes a slot.
+    let (hold, room) = if parts.method == http::Method::POST {
         // A client over its share is answered at once: it is the one to slow down.
         let Some(share) = shared.shares.try_take(client.owner) else {
             return over_share(
@@ -720,33 +739,28 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
                 &body,
             );
         };
-        let waited = tokio::time::timeout(shared.config.in_flight_wait_timeout, async {
-            let room = shared.body_bytes.room_for(body.len()).await;
-            let Ok(slot) = Arc::clone(&shared.in_flight).acquire_owned().await else {
-                unreachable!("the semaphore is never closed");
-            };
-            Held {
-                _room: room,
-                _slot: slot,
-                _share: share,
-            }
-        })
+        let slot = tokio::time::timeout(
+            shared.config.in_flight_wait_timeout,
+            Arc::clone(&shared.in_flight).acquire_owned(),
+        )
         .await;
-        match waited {
-            Ok(hold) => Some(hold),
+        match slot {
+            Ok(Ok(slot)) => (
+                Some(Held {
+                    _room: room,
+                    _read: read,
+                    _slot: slot,
+                    _share: share,
+                }),
+                None,
+            ),
+            Ok(Err(_)) => unreachable!("the semaphore is never closed"),
             Err(_) => {
-                return busy(
-                    &format!(
-                        "the server has its maximum of {} requests or {} bytes of requests in flight",
-                        shared.config.max_in_flight_requests,
-                        shared.config.max_body_bytes_in_flight
-                    ),
-                    &body,
-                );
+                return busy(&busy_in_flight(&shared.config), request_id(&body).as_ref());
             }
         }
     } else {
-        None
+        (None, Some((room, read)))
     };
     let is_json = is_json_content(&parts.headers);
     let is_post = parts.method == http::Method::POST;
@@ -762,6 +776,7 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
             }),
         )
         .await;
+    drop(room);
     match refused {
         Some(Refusal::Full) => {
             return busy(
@@ -769,7 +784,7 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
                     "the server has its maximum of {} sessions",
                     shared.config.max_sessions
                 ),
-                &kept,
+                request_id(&kept).as_ref(),
             );
         }
         Some(Refusal::OverShare) => {
@@ -796,18 +811,105 @@ async fn serve_request<H: ServerHandler + Clone + Send + Sync + 'static>(
     }
 }
 
+/// Takes room for a request's body, then reads it: the body, the room it holds and its bytes
+/// as counted, or the answer to a request refused.
+async fn room_and_body<H: ServerHandler + Clone + Send + Sync + 'static>(
+    shared: &Shared<H>,
+    body: hyper::body::Incoming,
+) -> Result<(Bytes, Option<OwnedSemaphorePermit>, ReadBytes), HttpResponse> {
+    // Room for the body is taken before a byte of it is read, so that bodies waiting for room
+    // stay in the client's socket, not in memory: what the server holds of request bodies is
+    // bounded by the budget (plus hyper's read buffer of each connection).
+    let expected = expected_body_len(&body, shared.config.max_body_bytes);
+    let Some(expected) = expected else {
+        return Err(too_large(&shared.config));
+    };
+    let room = tokio::time::timeout(
+        shared.config.in_flight_wait_timeout,
+        shared.body_bytes.room_for(expected),
+    )
+    .await;
+    let Ok(mut room) = room else {
+        // The body is not read: answered with the request's id when a small body can be read
+        // aside, else with `null`.
+        let id = shared
+            .body_bytes
+            .id_aside(body, expected, &shared.config)
+            .await;
+        return Err(busy(&busy_in_flight(&shared.config), id.as_ref()));
+    };
+    // Read within a time and a size limit, before a slot is taken: a slow client holds no
+    // slot, and a large one is refused before anything is parsed.
+    let (body, read) = shared.body_bytes.read(body, &shared.config).await?;
+    // A body of unknown length took room for the largest: what it does not use goes back.
+    if let Some(room) = room.as_mut()
+        && let Some(spare) = room
+            .num_permits()
+            .checked_sub(shared.body_bytes.permits_for(body.len()))
+        && spare > 0
+    {
+        drop(room.split(spare));
+    }
+    Ok((body, room, read))
+}
+
 /// What a `POST` holds until its response ends: its room among the bytes in flight, its
-/// in-flight slot and its unit of its client's share.
+/// body's bytes as counted, its in-flight slot and its unit of its client's share.
 struct Held {
     _room: Option<OwnedSemaphorePermit>,
+    _read: ReadBytes,
     _slot: OwnedSemaphorePermit,
     _share: shares::Share,
 }
 
-/// The bound on bytes of request bodies in flight: a semaphore of one permit per byte.
+/// The largest body read aside to answer a request refused before its body was read with
+/// its JSON-RPC id; a larger one is answered with id `null`.
+const MAX_BODY_READ_ASIDE: usize = 64 * 1024;
+
+/// Bytes of bodies read aside at once, across requests: the bound on that overhead.
+const BODY_BYTES_READ_ASIDE: usize = 1024 * 1024;
+
+/// The bound on bytes of request bodies in flight: a semaphore of one permit per byte, taken
+/// before a body is read and held until its response ends.
 struct BodyBudget {
     bytes: Arc<Semaphore>,
     max: usize,
+    /// Room for the bodies read aside to answer a refusal with their id.
+    aside: Semaphore,
+    /// Requests waiting for room now.
+    waiting: std::sync::atomic::AtomicUsize,
+    /// The server's own count of request bodies' bytes in memory (read, or being read, by
+    /// a request that holds room), and the most it has been.
+    read: Arc<ReadCount>,
+}
+
+/// Bytes of request bodies read and not yet let go, and the most there have been at once.
+#[derive(Debug, Default)]
+struct ReadCount {
+    now: std::sync::atomic::AtomicUsize,
+    peak: std::sync::atomic::AtomicUsize,
+}
+
+impl ReadCount {
+    fn add(&self, n: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let now = self.now.fetch_add(n, Relaxed) + n;
+        self.peak.fetch_max(now, Relaxed);
+    }
+}
+
+/// A request's share of [`ReadCount`]: its body's bytes, let go when it is dropped.
+struct ReadBytes {
+    count: Arc<ReadCount>,
+    bytes: usize,
+}
+
+impl Drop for ReadBytes {
+    fn drop(&mut self) {
+        self.count
+            .now
+            .fetch_sub(self.bytes, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 impl BodyBudget {
@@ -817,25 +919,73 @@ impl BodyBudget {
         Self {
             bytes: Arc::new(Semaphore::new(max)),
             max,
+            aside: Semaphore::new(BODY_BYTES_READ_ASIDE),
+            waiting: std::sync::atomic::AtomicUsize::new(0),
+            read: Arc::default(),
         }
     }
 
     /// The permits a body of `len` bytes takes: its size, and the whole budget for a body
     /// larger than it (which then runs alone rather than never).
-    fn permits_for(&self, len: usize) -> u32 {
-        u32::try_from(len.min(self.max)).unwrap_or(u32::MAX)
+    fn permits_for(&self, len: usize) -> usize {
+        len.min(self.max)
     }
 
     /// Waits for room for a body of `len` bytes; an empty body needs none.
     async fn room_for(&self, len: usize) -> Option<OwnedSemaphorePermit> {
-        let permits = self.permits_for(len);
+        let permits = u32::try_from(self.permits_for(len)).unwrap_or(u32::MAX);
         if permits == 0 {
             return None;
         }
+        if let Ok(room) = Arc::clone(&self.bytes).try_acquire_many_owned(permits) {
+            return Some(room);
+        }
+        self.waiting
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let _waiting = Waiting(&self.waiting);
         let Ok(room) = Arc::clone(&self.bytes).acquire_many_owned(permits).await else {
             unreachable!("the semaphore is never closed");
         };
         Some(room)
+    }
+
+    /// Reads a body within the time and size limits of `config`, counting its bytes as
+    /// they arrive.
+    async fn read(
+        &self,
+        body: hyper::body::Incoming,
+        config: &HttpConfig,
+    ) -> Result<(Bytes, ReadBytes), HttpResponse> {
+        let mut read = ReadBytes {
+            count: Arc::clone(&self.read),
+            bytes: 0,
+        };
+        let counted = body.map_frame(|frame| {
+            if let Some(data) = frame.data_ref() {
+                read.count.add(data.len());
+                read.bytes += data.len();
+            }
+            frame
+        });
+        let body = read_body(counted, config).await?;
+        Ok((body, read))
+    }
+
+    /// The id of a request refused before its body was read, read aside when the body is
+    /// small and room for it is left among [`BODY_BYTES_READ_ASIDE`].
+    async fn id_aside(
+        &self,
+        body: hyper::body::Incoming,
+        len: usize,
+        config: &HttpConfig,
+    ) -> Option<rmcp::model::RequestId> {
+        if len == 0 || len > MAX_BODY_READ_ASIDE {
+            return None;
+        }
+        let _room = self.aside.try_acquire_many(u32::try_from(len).ok()?).ok()?;
+        let config = config.clone().with_max_body_bytes(len);
+        let body = read_body(body, &config).await.ok()?;
+        request_id(&body)
     }
 
     /// The bytes free now.
@@ -843,6 +993,42 @@ impl BodyBudget {
     fn free(&self) -> usize {
         self.bytes.available_permits()
     }
+}
+
+/// Why a request waited too long for room or a slot.
+fn busy_in_flight(config: &HttpConfig) -> String {
+    format!(
+        "the server has its maximum of {} requests or {} bytes of requests in flight",
+        config.max_in_flight_requests, config.max_body_bytes_in_flight
+    )
+}
+
+/// Counts a request among those waiting for room for as long as it waits.
+struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The bytes a request's body will take, as far as the request says: none when it has no
+/// body, its `Content-Length`, else (a chunked body) `max_body_bytes`. `None` when it says
+/// it is larger than `max_body_bytes`.
+fn expected_body_len(body: &hyper::body::Incoming, max_body_bytes: usize) -> Option<usize> {
+    use hyper::body::Body as _;
+    if body.is_end_stream() {
+        return Some(0);
+    }
+    let hint = body.size_hint();
+    if hint.lower() > max_body_bytes as u64 {
+        return None;
+    }
+    Some(
+        hint.exact()
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(max_body_bytes),
+    )
 }
 
 /// Whether a request says its body is JSON (`application/json`, parameters aside).
@@ -883,25 +1069,21 @@ impl hyper::body::Body for HoldSlot {
     }
 }
 
-async fn read_body(
-    body: hyper::body::Incoming,
-    config: &HttpConfig,
-) -> Result<Bytes, HttpResponse> {
-    let too_large = || {
-        plain(
-            http::StatusCode::PAYLOAD_TOO_LARGE,
-            &format!(
-                "Payload Too Large: a request body may have at most {} bytes",
-                config.max_body_bytes
-            ),
-        )
-    };
-    if hyper::body::Body::size_hint(&body)
-        .upper()
-        .is_some_and(|n| n > config.max_body_bytes as u64)
-    {
-        return Err(too_large());
-    }
+fn too_large(config: &HttpConfig) -> HttpResponse {
+    plain(
+        http::StatusCode::PAYLOAD_TOO_LARGE,
+        &format!(
+            "Payload Too Large: a request body may have at most {} bytes",
+            config.max_body_bytes
+        ),
+    )
+}
+
+async fn read_body<B>(body: B, config: &HttpConfig) -> Result<Bytes, HttpResponse>
+where
+    B: hyper::body::Body<Data = Bytes>,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let collected = tokio::time::timeout(
         config.body_read_timeout,
         Limited::new(body, config.max_body_bytes).collect(),
@@ -909,7 +1091,7 @@ async fn read_body(
     .await;
     match collected {
         Ok(Ok(collected)) => Ok(collected.to_bytes()),
-        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => Err(too_large(config)),
         Ok(Err(_)) => Err(plain(
             http::StatusCode::BAD_REQUEST,
             "Bad Request: the request body could not be read",
@@ -923,12 +1105,12 @@ async fn read_body(
 
 /// The answer to a request refused for a lack of capacity: `503 Service Unavailable`, with
 /// `Retry-After` and a JSON-RPC error (-32000) that MCP clients can read and match to their
-/// request by its id, read from the body (`null` when the body has none, as JSON-RPC writes
-/// an id that could not be read).
-fn busy(why: &str, body: &[u8]) -> HttpResponse {
+/// request by its id (`null` when it is not known, as JSON-RPC writes an id that could not be
+/// read).
+fn busy(why: &str, id: Option<&rmcp::model::RequestId>) -> HttpResponse {
     let mut response = json_rpc_error(
         http::StatusCode::SERVICE_UNAVAILABLE,
-        request_id(body).as_ref(),
+        id,
         -32000,
         &format!("Service Unavailable: {why}; retry later"),
     );
@@ -1104,6 +1286,71 @@ mod tests {
         );
         drop(whole);
         assert_eq!(budget.free(), 1000);
+    }
+
+    /// Sends a `POST` of `body` on a connection of its own and reads the whole response.
+    async fn post_raw(addr: std::net::SocketAddr, body: String) -> String {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stream.write_all(body.as_bytes()).await.unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).await.unwrap();
+        response
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bodies_waiting_for_room_are_not_read_and_those_read_stay_within_the_budget() {
+        use std::sync::atomic::Ordering::Relaxed;
+        const BUDGET: usize = 64 * 1024;
+        const CLIENTS: usize = 8;
+        let config = HttpConfig::default()
+            .with_max_body_bytes_in_flight(BUDGET)
+            .with_in_flight_wait_timeout(Duration::from_secs(60));
+        let service = Server::new(()).name("budget").http_service(&config);
+        let shared = shared(service, config);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(serve_shared(Arc::clone(&shared), listener));
+
+        // All the room taken: every request waits, its body unread.
+        let all = shared.body_bytes.room_for(BUDGET).await;
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "ping",
+            "params": {"_meta": {"padding": "x".repeat(40 * 1024)}}})
+        .to_string();
+        let clients: Vec<_> = (0..CLIENTS)
+            .map(|_| tokio::spawn(post_raw(addr, body.clone())))
+            .collect();
+        let waiting = async {
+            while shared.body_bytes.waiting.load(Relaxed) < CLIENTS {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(30), waiting)
+            .await
+            .expect("every request waits for room");
+        assert_eq!(shared.body_bytes.read.now.load(Relaxed), 0, "no body read");
+
+        // Room given back: every request is answered, one 40 KiB body in memory at a time.
+        drop(all);
+        for client in clients {
+            let response = tokio::time::timeout(Duration::from_secs(30), client)
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(!response.contains(" 503 "), "{response}");
+        }
+        let peak = shared.body_bytes.read.peak.load(Relaxed);
+        assert!(peak >= body.len(), "bodies were counted: {peak}");
+        assert!(peak <= BUDGET, "at most the budget read at once: {peak}");
+        assert_eq!(shared.body_bytes.free(), BUDGET);
+        server.abort();
     }
 
     #[test]

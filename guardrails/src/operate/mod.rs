@@ -45,6 +45,8 @@ mod telemetry;
 use serde_json::Value;
 
 pub use crate::tool::rate::RateLimit;
+#[cfg(feature = "rmcp")]
+pub use crate::tool::run::blocking_limit::{DEFAULT_MAX_BLOCKING_CALLS, set_max_blocking_calls};
 pub(crate) use caller::Caller;
 #[cfg(feature = "rmcp")]
 pub(crate) use caller::{CallerKey, CallerKind};

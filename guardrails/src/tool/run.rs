@@ -134,22 +134,220 @@ pub type Presenter<O> = fn(&'static ToolSpec, O, &RenderOptions) -> Presented;
 /// runtime (what `#[tokio::main]` starts, and what a server is served on) the handler runs in
 /// place while the runtime moves this thread's other tasks to another thread
 /// (`tokio::task::block_in_place`): a handler that blocks for seconds delays only its own
-/// call. Elsewhere (no runtime, a current-thread runtime, which has no other thread to move
-/// them to) it simply runs. Generated code calls this for every handler that is not `async`.
+/// call. Each such handler takes a thread of its own, so at most
+/// [`max_blocking_calls`](crate::operate::set_max_blocking_calls) of them run at once in the
+/// process; the others wait for one to end without taking a thread. Elsewhere (no runtime, a
+/// current-thread runtime, which has no other thread to move them to) it simply runs.
+/// Generated code calls this for every handler that is not `async`.
 ///
 /// It runs in place rather than on the blocking pool (`spawn_blocking`) because a handler
 /// borrows the server's state for the call, and a task of the pool cannot hold a borrow.
-pub fn blocking<T>(handler: impl FnOnce() -> T) -> T {
+pub async fn blocking<T>(handler: impl FnOnce() -> T) -> T {
     #[cfg(feature = "rmcp")]
     {
         use tokio::runtime::{Handle, RuntimeFlavor};
         if Handle::try_current()
             .is_ok_and(|runtime| runtime.runtime_flavor() == RuntimeFlavor::MultiThread)
         {
-            return tokio::task::block_in_place(handler);
+            return blocking_limit::PROCESS.run(handler).await;
         }
     }
     handler()
+}
+
+/// The bound on synchronous handlers running at once in a process.
+#[cfg(feature = "rmcp")]
+pub(crate) mod blocking_limit {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use tokio::sync::{Semaphore, SemaphorePermit};
+
+    /// The process's bound, which [`set_max_blocking_calls`] sets.
+    pub(crate) static PROCESS: BlockingLimit = BlockingLimit::new(DEFAULT_MAX_BLOCKING_CALLS);
+
+    /// The default of [`set_max_blocking_calls`]: as many as the HTTP server's default of
+    /// requests in flight, so that a server over HTTP with its default limits never waits
+    /// here.
+    pub const DEFAULT_MAX_BLOCKING_CALLS: usize = 64;
+
+    /// Sets how many synchronous handlers (tools whose handler is not `async`) run at once in
+    /// the process, across servers: each runs on a thread of its own while it blocks
+    /// (`tokio::task::block_in_place`), so this bounds the threads that handlers take, which
+    /// tokio would otherwise add one per blocking call, up to its blocking pool's limit (512
+    /// by default). A call past it waits, without a thread, for a running handler to end.
+    /// Default: [`DEFAULT_MAX_BLOCKING_CALLS`]; at least 1.
+    ///
+    /// Choose the number of handlers that can usefully block at once: the size of the
+    /// connection pool a handler waits on, or the number of cores for handlers that compute.
+    /// Lowering it while handlers run takes effect as they end.
+    ///
+    /// ```
+    /// guardrails::operate::set_max_blocking_calls(16);
+    /// ```
+    pub fn set_max_blocking_calls(max: usize) {
+        PROCESS.set_max(max);
+    }
+
+    /// A bound on handlers running at once that can be raised or lowered while they run.
+    pub(crate) struct BlockingLimit {
+        permits: Semaphore,
+        /// The bound now.
+        max: Mutex<usize>,
+        /// Permits still to forget after the bound was lowered below the handlers running:
+        /// each running handler that ends pays one instead of giving its permit back.
+        debt: AtomicUsize,
+    }
+
+    impl BlockingLimit {
+        pub(crate) const fn new(max: usize) -> Self {
+            Self {
+                permits: Semaphore::const_new(max),
+                max: Mutex::new(max),
+                debt: AtomicUsize::new(0),
+            }
+        }
+
+        pub(crate) fn set_max(&self, max: usize) {
+            let max = max.clamp(1, Semaphore::MAX_PERMITS);
+            let mut now = self
+                .max
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if max > *now {
+                let grow = max - *now;
+                let paid = self.pay(grow);
+                self.permits.add_permits(grow - paid);
+            } else {
+                let shrink = *now - max;
+                let forgotten = self.permits.forget_permits(shrink);
+                self.debt.fetch_add(shrink - forgotten, Ordering::AcqRel);
+            }
+            *now = max;
+        }
+
+        /// Cancels up to `n` of the debt; returns how much was cancelled.
+        fn pay(&self, n: usize) -> usize {
+            let mut paid = 0;
+            let _ = self
+                .debt
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |debt| {
+                    paid = debt.min(n);
+                    Some(debt - paid)
+                });
+            paid
+        }
+
+        /// Runs `handler` in place once a permit is free, giving the permit back (or paying
+        /// the debt with it) when it returns or panics.
+        pub(crate) async fn run<T>(&self, handler: impl FnOnce() -> T) -> T {
+            struct Running<'a> {
+                limit: &'a BlockingLimit,
+                permit: Option<SemaphorePermit<'a>>,
+            }
+            impl Drop for Running<'_> {
+                fn drop(&mut self) {
+                    if let Some(permit) = self.permit.take()
+                        && self.limit.pay(1) == 1
+                    {
+                        permit.forget();
+                    }
+                }
+            }
+            let Ok(permit) = self.permits.acquire().await else {
+                unreachable!("the semaphore is never closed");
+            };
+            let _running = Running {
+                limit: self,
+                permit: Some(permit),
+            };
+            tokio::task::block_in_place(handler)
+        }
+
+        /// Permits free now.
+        #[cfg(test)]
+        fn free(&self) -> usize {
+            self.permits.available_permits()
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::time::Duration;
+
+        use super::BlockingLimit;
+
+        /// Runs `calls` handlers that each block for 20 ms under `limit`, and returns how many
+        /// ran at once at most.
+        async fn most_at_once(limit: &'static BlockingLimit, calls: usize) -> usize {
+            let running = Arc::new(AtomicUsize::new(0));
+            let most = Arc::new(AtomicUsize::new(0));
+            let tasks: Vec<_> = (0..calls)
+                .map(|_| {
+                    let (running, most) = (Arc::clone(&running), Arc::clone(&most));
+                    tokio::spawn(async move {
+                        limit
+                            .run(|| {
+                                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                                most.fetch_max(now, Ordering::SeqCst);
+                                std::thread::sleep(Duration::from_millis(20));
+                                running.fetch_sub(1, Ordering::SeqCst);
+                            })
+                            .await;
+                    })
+                })
+                .collect();
+            for task in tasks {
+                task.await.unwrap();
+            }
+            most.load(Ordering::SeqCst)
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn at_most_the_bound_of_blocking_handlers_run_at_once_and_all_run() {
+            static LIMIT: BlockingLimit = BlockingLimit::new(3);
+            let most = most_at_once(&LIMIT, 12).await;
+            assert!(most <= 3, "{most} handlers ran at once");
+            assert_eq!(LIMIT.free(), 3, "every permit given back");
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn a_bound_lowered_while_handlers_run_holds_once_they_end() {
+            static LIMIT: BlockingLimit = BlockingLimit::new(4);
+            let started = Arc::new(std::sync::Barrier::new(3));
+            let release = Arc::new(std::sync::Barrier::new(3));
+            let tasks: Vec<_> = (0..2)
+                .map(|_| {
+                    let (started, release) = (Arc::clone(&started), Arc::clone(&release));
+                    tokio::spawn(async move {
+                        LIMIT
+                            .run(|| {
+                                started.wait();
+                                release.wait();
+                            })
+                            .await;
+                    })
+                })
+                .collect();
+            tokio::task::block_in_place(|| started.wait());
+            // Two run, two permits free: lowered to 1, the two free ones are forgotten and
+            // one of the running handlers' is owed.
+            LIMIT.set_max(1);
+            assert_eq!(LIMIT.free(), 0);
+            tokio::task::block_in_place(|| release.wait());
+            for task in tasks {
+                task.await.unwrap();
+            }
+            assert_eq!(LIMIT.free(), 1, "the debt paid by a handler that ended");
+            assert_eq!(most_at_once(&LIMIT, 6).await, 1);
+            LIMIT.set_max(3);
+            assert_eq!(LIMIT.free(), 3);
+            let most = most_at_once(&LIMIT, 12).await;
+            assert!(most <= 3, "{most} handlers ran at once");
+        }
+    }
 }
 
 /// Turns whatever a handler returns into `Result<O, ToolError>`, choosing by the returned type:
