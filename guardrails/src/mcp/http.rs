@@ -1289,7 +1289,7 @@ mod tests {
     }
 
     /// Sends a `POST` of `body` on a connection of its own and reads the whole response.
-    async fn post_raw(addr: std::net::SocketAddr, body: String) -> String {
+    async fn post_raw(addr: SocketAddr, body: String) -> String {
         use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
         let mut stream = TcpStream::connect(addr).await.unwrap();
         let head = format!(
