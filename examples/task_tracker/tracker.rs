@@ -21,7 +21,7 @@
 //! each node keeps a task list of its own; the ids a node gives carry its number
 //! (`NODE_ID_SPAN`), so that a call naming another node's task is answered `NOT_FOUND` with
 //! the node that keeps it, rather than changing a task of the same id on this node. Served over
-//! HTTP without a node number, a process draws one ([`drawn_node`]): behind a round-robin
+//! HTTP without a node number, a process draws one (`drawn_node`): behind a round-robin
 //! balancer, nodes started alike still give ids of their own.
 
 use std::sync::RwLock;
