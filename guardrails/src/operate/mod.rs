@@ -132,6 +132,7 @@ impl Operations {
 
     /// Whether a shared store keeps the limits and the loop memory: admitting a call then
     /// waits for it.
+    #[cfg(feature = "rmcp")]
     pub(crate) fn is_shared(&self) -> bool {
         self.shared.is_some()
     }
