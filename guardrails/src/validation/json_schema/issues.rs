@@ -8,6 +8,7 @@ use jsonschema::{JsonType, ValidationError};
 use serde_json::{Map, Value};
 
 use super::describe::{describe, noun, num_of};
+use super::found::Found;
 use super::lookup::{
     declared_names, instance_path, lookup, own_names, pointer_segments, property_names, resolve,
 };
@@ -20,7 +21,7 @@ use crate::text::{cut, preview};
 use crate::validation::constraint::first_duplicate;
 use crate::validation::correction::Suggestion;
 use crate::validation::number::{Bound, Num};
-use crate::validation::report::{Issue, IssueCode, MAX_KEPT_ISSUES, push_key};
+use crate::validation::report::{Issue, IssueCode, push_key};
 use crate::validation::string_format::StringFormat;
 use crate::validation::wording::{self, CHARACTERS, ENTRIES, ITEMS, Unit};
 use crate::validation::{context, json_type_noun, misplaced, value, variants, withheld};
@@ -635,35 +636,6 @@ fn plain_issue(
     }
 }
 
-/// The issues of one check as they are found: the fields' own, and unknown keys, each kept up
-/// to the report's cap and counted past it.
-#[derive(Default)]
-pub(super) struct Found {
-    pub(super) fields: Vec<Issue>,
-    pub(super) unknown: Vec<Issue>,
-    pub(super) omitted: usize,
-    /// The instance paths (JSON pointers) of the unions that failed.
-    pub(super) failed_unions: Vec<String>,
-    /// What unknown keys surely meant, for the corrected call.
-    pub(super) suggestions: Vec<Suggestion>,
-    /// Misplaced keys: the template of the field each belongs to, and the path it was sent at.
-    pub(super) moves: Vec<(String, String)>,
-}
-
-impl Found {
-    pub(super) fn push(&mut self, issue: Issue) {
-        let list = if issue.code == IssueCode::UnknownField {
-            &mut self.unknown
-        } else {
-            &mut self.fields
-        };
-        if list.len() < MAX_KEPT_ISSUES {
-            list.push(issue);
-        } else {
-            self.omitted += 1;
-        }
-    }
-}
 #[cfg(test)]
 mod tests {
     use serde_json::json;

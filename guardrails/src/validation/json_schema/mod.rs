@@ -23,6 +23,7 @@
 
 mod describe;
 mod example;
+mod found;
 #[cfg(feature = "rmcp")]
 mod grounds;
 mod issues;
@@ -45,7 +46,7 @@ use serde_json::{Map, Value};
 
 use describe::describe;
 use example::example_candidates;
-use issues::Found;
+use found::Found;
 use lookup::required_of;
 use places::schema_places;
 use union_issues::failed_unions;

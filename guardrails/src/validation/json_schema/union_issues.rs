@@ -8,7 +8,7 @@ use jsonschema::error::ValidationErrorKind;
 use serde_json::{Map, Value};
 
 use super::describe::alternatives;
-use super::issues::Found;
+use super::found::Found;
 use super::lookup::types_of;
 use super::representation::{Variants, string_constants, tag_name, untagged_shapes, variants_of};
 use super::{MAX_EXPECTED_CHARS, MAX_UNION_DEPTH, SchemaArgs};
