@@ -409,11 +409,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// are then your server's to enforce; [`Server::serve_http`] enforces them all.
     #[must_use]
     pub fn http_service(self, config: &HttpConfig) -> StreamableHttpService<Self, BoundedSessions> {
-        StreamableHttpService::new(
-            move || Ok(self.clone()),
-            Arc::new(config.sessions()),
-            config.rmcp_config(),
-        )
+        service_of(self, config)
     }
 
     /// Serves Streamable HTTP at `http://{at}/mcp`, `at` an address to bind or a
@@ -537,12 +533,7 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> IntoFuture for ServeHttp<
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let listener = self.at.bind().await?;
-            let handler = self.handler;
-            let service = StreamableHttpService::new(
-                move || Ok(handler.clone()),
-                Arc::new(self.config.sessions()),
-                self.config.rmcp_config(),
-            );
+            let service = service_of(self.handler, &self.config);
             serve_service(service, listener, self.config).await
         })
     }
@@ -565,6 +556,19 @@ where
     H: ServerHandler + Clone + Send + Sync + 'static,
 {
     ServeHttp::new(handler, at.into())
+}
+
+/// rmcp's Streamable HTTP service of `handler` (a clone per session), with the checks of
+/// `config` that rmcp enforces and bounded sessions.
+fn service_of<H>(handler: H, config: &HttpConfig) -> StreamableHttpService<H, BoundedSessions>
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(config.sessions()),
+        config.rmcp_config(),
+    )
 }
 
 /// Serves `service` on `listener` with the limits of `config`.
