@@ -4,6 +4,8 @@
 //! cargo run --example task_tracker                       # serve over stdio
 //! cargo run --example task_tracker -- --http 127.0.0.1:8080   # Streamable HTTP at /mcp
 //! cargo run --example task_tracker -- --http 127.0.0.1:8081 --node 1   # node 1 of several
+//! cargo run --example task_tracker -- --http 127.0.0.1:8081 --redis redis://127.0.0.1:6379/ \
+//!     --rate-limit 60   # each caller 60 calls a minute, one budget across the nodes
 //! cargo run --example task_tracker -- --demo             # watch a short session in-process
 //! ```
 
@@ -54,9 +56,39 @@ async fn main() -> std::io::Result<()> {
         },
         None => guardrails::profile::SchemaProfile::Portable,
     };
-    let server = tracker::server_of_node(node, SEEDED_TASKS).schema_profile(profile);
+    let mut server = tracker::server_of_node(node, SEEDED_TASKS).schema_profile(profile);
+    // `--rate-limit N`: at most N calls a minute for each caller (see the README's "Who
+    // calls"), all tools together.
+    if let Some(at) = args.iter().position(|arg| arg == "--rate-limit") {
+        match args.get(at + 1).and_then(|n| n.parse::<u32>().ok()) {
+            Some(calls) if calls > 0 => {
+                server = server.rate_limit(guardrails::operate::RateLimit::per_minute(calls));
+            }
+            _ => {
+                eprintln!("--rate-limit takes a number of calls a minute, at least 1");
+                std::process::exit(2);
+            }
+        }
+    }
+    // `--redis URL`: the rate limits and the loop breaker's memory in a Redis that every node
+    // shares, so that behind N nodes a caller has one budget, not N.
+    if let Some(at) = args.iter().position(|arg| arg == "--redis") {
+        let store = args
+            .get(at + 1)
+            .ok_or_else(|| "--redis takes a URL: redis://127.0.0.1:6379/".to_owned())
+            .and_then(|url| {
+                guardrails::operate::RedisStore::open(url).map_err(|error| error.to_string())
+            });
+        match store {
+            Ok(store) => server = server.state_store(store),
+            Err(error) => {
+                eprintln!("--redis: {error}");
+                std::process::exit(2);
+            }
+        }
+    }
     match args.first().map(String::as_str) {
-        None | Some("--node" | "--schema-profile") => {
+        None | Some("--node" | "--schema-profile" | "--rate-limit" | "--redis") => {
             eprintln!(
                 "task-tracker: an MCP server on stdio with {SEEDED_TASKS} tasks and every guardrail on.\n\
                  Point an MCP client at this command (it speaks JSON-RPC on stdin/stdout), e.g. the \n\
@@ -66,7 +98,10 @@ async fn main() -> std::io::Result<()> {
                  \x20        --node N        as node N (1 to 999) of several: task ids carry N\n\
                  \x20                        (over HTTP, a node without one draws its number)\n\
                  \x20        --schema-profile P  the tools' schemas as the model client P reads them\n\
-                 \x20                        (portable by default; openai, gemini, anthropic, strict)"
+                 \x20                        (portable by default; openai, gemini, anthropic, strict)\n\
+                 \x20        --rate-limit N  at most N calls a minute for each caller\n\
+                 \x20        --redis URL     rate limits and loop memory shared by the nodes\n\
+                 \x20                        through Redis (redis://127.0.0.1:6379/)"
             );
             server.serve_stdio().await
         }
