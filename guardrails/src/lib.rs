@@ -605,7 +605,7 @@ pub mod __private {
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{CallSettings, Presented, Presenter, blocking};
     pub use crate::tool::{AgentLimit, Annotations, BoxFuture, Teaching};
-    pub use crate::validation::StringFormat as Format;
+    pub use crate::validation::string_format::StringFormat as Format;
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
     pub use crate::validation::args::example_rejection;
     pub use crate::validation::constraint::{CustomCheck, PresentValue, WholeValue};
@@ -630,10 +630,10 @@ pub mod __private {
     pub use crate::validation::schema::variants_schema;
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
     pub use crate::validation::variants::{NewtypeVariant, read_variant};
-    pub use crate::validation::{
-        ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num, Pattern,
-    };
-    pub use crate::validation::{EnumInfo, Tagging, VariantInfo};
+    pub use crate::validation::constraint::{Literal, Pattern};
+    pub use crate::validation::info::{EnumInfo, FieldInfo, Tagging, VariantInfo};
+    pub use crate::validation::number::{Bound, Num};
+    pub use crate::validation::{ArgsInfo, Constraints, Cx, Kind};
     pub use crate::{ArgValue, CallOutput, Report, StateRef, Tool, ToolArgs, ToolEnum};
     pub use core::marker::PhantomData;
     /// The derive's table of string formats, `[(name, Format)]`, for the test that holds it
