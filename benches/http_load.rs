@@ -122,12 +122,16 @@ fn main() {
         println!("|---|---|---|---|---|---|");
         // Every session comes from one address: its fair share is lifted, so that the table
         // fills as it would with many clients.
-        let config = HttpConfig::default().with_max_sessions_per_client(usize::MAX);
+        // The default time an unused session is kept, stated so that the wait below is known.
+        let init_timeout = Duration::from_secs(10);
+        let config = HttpConfig::default()
+            .with_max_sessions_per_client(usize::MAX)
+            .with_session_init_timeout(init_timeout);
         let (addr, _) = load::serve_guarded(5_000, config.clone()).await;
         let before = load::resident_bytes();
         let (accepted, refused) = load::open_sessions(addr, 5_000, 32).await;
         let after = load::resident_bytes();
-        tokio::time::sleep(config.session_init_timeout + Duration::from_secs(2)).await;
+        tokio::time::sleep(init_timeout + Duration::from_secs(2)).await;
         let later = load::resident_bytes();
         println!(
             "| guardrails | {accepted} | {refused} | {} | {} | {} |",
@@ -139,7 +143,7 @@ fn main() {
         let before = load::resident_bytes();
         let (accepted, refused) = load::open_sessions(addr, 5_000, 32).await;
         let after = load::resident_bytes();
-        tokio::time::sleep(config.session_init_timeout + Duration::from_secs(2)).await;
+        tokio::time::sleep(init_timeout + Duration::from_secs(2)).await;
         let later = load::resident_bytes();
         println!(
             "| plain rmcp | {accepted} | {refused} | {} | {} | {} |",
