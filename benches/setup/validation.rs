@@ -2,10 +2,10 @@
 //! fixture, a create-user call with a hallucinated key and four other problems, the `jsonschema`
 //! validators of their advertised schemas, and each side's invalid path.
 
+use guardrails::__private::Format;
 use guardrails::RenderOptions;
 use guardrails::ToolArgs;
 use guardrails::render::render_report;
-use guardrails::__private::Format;
 use guardrails_tests::create_user::CreateUser;
 use guardrails_tests::fixtures::NewTask;
 use serde_json::{Value, json};

@@ -329,7 +329,10 @@ fn check_agreement<T: ToolArgs + std::fmt::Debug>(cases: u32) {
     });
     // Both sides of the boundary must be exercised for the agreement to mean anything.
     let (yes, no) = (accepted.get(), rejected.get());
-    eprintln!("{}: {yes} accepted, {no} rejected", std::any::type_name::<T>());
+    eprintln!(
+        "{}: {yes} accepted, {no} rejected",
+        std::any::type_name::<T>()
+    );
     assert!(
         yes * 10 >= cases && no * 10 >= cases,
         "{yes} accepted and {no} rejected of {cases}"

@@ -308,7 +308,7 @@ impl Awareness {
     /// did-you-mean is a changed argument). Empty when no issue is about a changed argument: a
     /// typo on an argument that did not change is explained by its own issue, and the
     /// rejection carries no contract block. A block lists the first of them within
-    /// `max_deltas` and `max_chars` ([`ContractNotice::explaining`](crate::message::ContractNotice::explaining)).
+    /// `max_deltas` and `max_chars` of its [`AwarenessConfig`].
     #[must_use]
     pub fn explaining(&self, report: &Report) -> Vec<&Delta> {
         let mut implicated = vec![false; self.0.args.len()];

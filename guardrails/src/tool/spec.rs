@@ -126,6 +126,24 @@ pub enum OutputVerdict {
     Block(ToolError),
 }
 
+impl OutputVerdict {
+    /// The text block a server appends to a delivered output for this verdict, in the format
+    /// of `options`: the advice as written, or the flagged passages rendered; `None` when the
+    /// output passes as it is or is withheld.
+    #[must_use]
+    pub fn advice(&self, options: &crate::RenderOptions) -> Option<String> {
+        match self {
+            Self::Advise(advice) => Some(advice.clone()),
+            Self::Flagged(verdict) => {
+                let advice =
+                    crate::message::PolicyAdvice::new(verdict, crate::message::DELIVERED_WITH_CARE);
+                Some(crate::render::policy_advice(&advice, options))
+            }
+            Self::Pass | Self::Block(_) => None,
+        }
+    }
+}
+
 /// The seam where an output policy plugs into a tool: it sees the text of every successful
 /// result before it is delivered. Attach one with `#[tool(policy = PATH)]`, where `PATH` names a
 /// `static` or `const` of a type implementing this trait, or a function
