@@ -36,7 +36,7 @@ use crate::server::Server;
 pub use sessions::{BoundedSessions, SessionLimitError};
 
 /// The path of the MCP endpoint.
-pub const MCP_PATH: &str = "/mcp";
+pub(crate) const MCP_PATH: &str = "/mcp";
 
 /// The limits and checks of the Streamable HTTP server ([`Server::serve_http`], [`serve_http`]).
 ///

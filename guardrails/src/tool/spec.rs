@@ -26,7 +26,7 @@ pub struct Annotations {
 
 impl Annotations {
     /// No hints.
-    pub const NONE: Self = Self {
+    pub(crate) const NONE: Self = Self {
         read_only: None,
         destructive: None,
         idempotent: None,
@@ -69,7 +69,7 @@ impl Annotations {
 
     /// Whether no hint is set.
     #[must_use]
-    pub const fn is_empty(&self) -> bool {
+    pub(crate) const fn is_empty(&self) -> bool {
         self.read_only.is_none()
             && self.destructive.is_none()
             && self.idempotent.is_none()

@@ -17,9 +17,11 @@ pub enum Kind {
     /// A JSON string.
     String,
     /// `true` or `false`.
+    #[doc(hidden)]
     Boolean,
     /// An integer within the range of its Rust type, and within ±(2^53 - 1) (see
     /// [`MAX_SAFE_INTEGER`](super::MAX_SAFE_INTEGER)).
+    #[doc(hidden)]
     Integer {
         /// The smallest value the field accepts.
         min: i128,
@@ -27,16 +29,19 @@ pub enum Kind {
         max: i128,
     },
     /// A number, optionally bounded by the range of its Rust type (`f32`).
+    #[doc(hidden)]
     Number {
         /// The largest magnitude the type holds, when smaller than `f64`'s.
         max_magnitude: Option<f64>,
     },
     /// An array whose items are of the inner kind.
+    #[doc(hidden)]
     Array(Box<Kind>),
     /// A JSON object with declared fields.
     #[doc(hidden)]
     Object(&'static ArgsInfo),
     /// A JSON object whose keys are data and whose values are of the inner kind.
+    #[doc(hidden)]
     Map(Box<Kind>),
     /// A string that is one of a fixed set of values.
     #[doc(hidden)]
