@@ -49,15 +49,16 @@ pub(crate) fn jsonschema_validator() -> jsonschema::Validator {
     validator
 }
 
+/// The pattern of `NewTask::assignee`, compiled as the derive compiles it.
+static ASSIGNEE: guardrails::__private::Pattern =
+    guardrails::__private::Pattern::new("^[a-z][a-z0-9_]{2,31}$");
+
 /// The floor of the valid path: serde builds the typed value, then the six guards are checked
-/// on it by hand, through the routines guardrails checks them with (the field's own compiled
-/// pattern, the date format) and nothing around them: no path, no report, no per-field
+/// on it by hand, through the routines guardrails checks them with (the field's pattern,
+/// compiled as the derive compiles it, the date format) and nothing around them: no path, no report, no per-field
 /// dispatch. No guarded validator that builds the value at serde's speed can be faster.
 pub(crate) fn serde_then_guards(input: Value) -> NewTask {
     let task: NewTask = serde_json::from_value(input).unwrap();
-    // The pattern of `NewTask::assignee`, compiled as the derive compiles it.
-    static ASSIGNEE: guardrails::__private::Pattern =
-        guardrails::__private::Pattern::new("^[a-z][a-z0-9_]{2,31}$");
     // The byte length decides a title's length in characters unless it is near a bound.
     let bytes = task.title.len();
     assert!(

@@ -41,4 +41,6 @@ pub(crate) use truncation::Filter;
 pub(crate) use truncation::Truncated;
 #[cfg(feature = "rmcp")]
 pub(crate) use truncation::paging_name;
-pub(crate) use truncation::{ByteCut, TruncationNotice, refine_advice, refine_advice_with};
+#[cfg(feature = "rmcp")]
+pub(crate) use truncation::refine_advice_with;
+pub(crate) use truncation::{ByteCut, TruncationNotice, refine_advice};

@@ -68,8 +68,9 @@ impl Annotations {
     }
 
     /// Whether no hint is set.
+    #[cfg(feature = "rmcp")]
     #[must_use]
-    pub(crate) const fn is_empty(&self) -> bool {
+    pub(crate) const fn is_empty(self) -> bool {
         self.read_only.is_none()
             && self.destructive.is_none()
             && self.idempotent.is_none()

@@ -378,6 +378,7 @@ impl ArgsInfo {
 
     /// The description of arguments that declare no field to this crate: those of a tool known
     /// only by its JSON Schema.
+    #[cfg(any(feature = "rmcp", test))]
     pub(crate) const UNDECLARED: ArgsInfo = ArgsInfo {
         type_name: "",
         description: None,

@@ -7,8 +7,8 @@
 //! declarations as the check, so the three cannot disagree.
 //!
 //! The floors of this module, each using only those below it: the [`Report`] of
-//! [`Issue`]s; [`Constraints`] and [`StringFormat`]s; what the derive declares ([`ArgsInfo`],
-//! [`FieldInfo`], [`Kind`]); the pass ([`Cx`]); the traits the derives implement ([`ToolArgs`],
+//! [`Issue`]s; [`Constraints`] and string formats; what the derive declares ([`ArgsInfo`],
+//! its fields, [`Kind`]); the pass ([`Cx`]); the traits the derives implement ([`ToolArgs`],
 //! [`ToolEnum`](crate::ToolEnum)); examples and schemas; field types ([`ArgValue`](crate::ArgValue)); output policies on text
 //! fields (`policy` guards); arguments known only by a JSON Schema ([`SchemaArgs`]).
 
