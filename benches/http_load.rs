@@ -44,7 +44,16 @@ fn config() -> HttpConfig {
     HttpConfig::default()
         .with_max_sessions_per_client(usize::MAX)
         .with_max_in_flight_per_client(usize::MAX)
+        .with_max_body_bytes_in_flight(BODY_BUDGET)
+        .with_session_init_timeout(SESSION_INIT)
 }
+
+/// The bytes of bodies the guarded server reads at once: its default, stated.
+const BODY_BUDGET: usize = 16 * 1024 * 1024;
+
+/// How long the server keeps a session unused after its `initialize`: its default, stated so
+/// that the wait for those sessions to close is known.
+const SESSION_INIT: Duration = Duration::from_secs(10);
 
 /// `http_load serve guarded|plain`: serves one server on a loopback port, prints `addr ADDR`,
 /// then answers each line `mem` of its standard input with `mem RSS PEAK` (bytes; 0 when
@@ -206,7 +215,7 @@ fn bursts(runtime: &tokio::runtime::Runtime) {
     println!(
         "## Bursts: clients each sending a {BURST_BYTES}-byte body at once \
          (the guarded server reads at most {} MiB of bodies at once)\n",
-        HttpConfig::DEFAULT_MAX_BODY_BYTES_IN_FLIGHT / 1_048_576
+        BODY_BUDGET / 1_048_576
     );
     println!(
         "| server     | clients | arenas  | HTTP statuses | RSS before | peak RSS | RSS 1 s after | RSS 5 s after \
@@ -276,7 +285,7 @@ fn main() {
         let (before, _) = served.memory();
         let (accepted, refused) = runtime.block_on(load::open_sessions(served.addr, 5_000, 32));
         let (after, _) = served.memory();
-        std::thread::sleep(config().session_init_timeout + Duration::from_secs(2));
+        std::thread::sleep(SESSION_INIT + Duration::from_secs(2));
         let (later, _) = served.memory();
         println!(
             "| {} | {accepted} | {refused} | {} | {} | {} |",

@@ -232,7 +232,7 @@ pub(crate) fn expand(rules: &StructRules, fields: &[&Ident], value: &TokenStream
     }
     // The holder's description lists the fields of flattened structs too, so an issue can name
     // one of them.
-    let lookup = quote!(<Self as __gr::ToolArgs>::info().fields);
+    let lookup = quote!(<Self as __gr::ToolArgs>::info().fields());
     let field_runs = rules.field_checks.iter().map(|check| {
         let indices: Vec<usize> = check
             .fields

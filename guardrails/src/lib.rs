@@ -8,7 +8,7 @@ mod call;
 pub mod contract;
 #[cfg(feature = "rmcp")]
 pub mod mcp;
-pub mod message;
+pub(crate) mod message;
 pub mod operate;
 pub mod policy;
 pub mod profile;
@@ -605,10 +605,10 @@ pub mod __private {
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{CallSettings, Presented, Presenter, blocking};
     pub use crate::tool::{AgentLimit, Annotations, BoxFuture, Teaching};
-    pub use crate::validation::StringFormat as Format;
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
     pub use crate::validation::args::example_rejection;
     pub use crate::validation::constraint::{CustomCheck, PresentValue, WholeValue};
+    pub use crate::validation::constraint::{Literal, Pattern};
     pub use crate::validation::example::variants_example;
     pub use crate::validation::example::{
         build_example, enum_example, lasting_example, nested_example,
@@ -620,6 +620,8 @@ pub mod __private {
     pub use crate::validation::hooks::{
         enum_mismatch, nested, run_custom, take_field, take_field_or,
     };
+    pub use crate::validation::info::{EnumInfo, FieldInfo, Tagging, VariantInfo};
+    pub use crate::validation::number::{Bound, Num};
     pub use crate::validation::policy_text::{Acknowledgement, PolicyText};
     pub use crate::validation::policy_text::{WarningGate, policy_from, run_policy, warning_gate};
     pub use crate::validation::quick::QuickCheck;
@@ -629,11 +631,9 @@ pub mod __private {
     pub use crate::validation::rules::{IntoFieldIssues, StructCheck};
     pub use crate::validation::schema::variants_schema;
     pub use crate::validation::schema::{enum_schema, nested_schema, root_schema};
+    pub use crate::validation::string_format::StringFormat as Format;
     pub use crate::validation::variants::{NewtypeVariant, read_variant};
-    pub use crate::validation::{
-        ArgsInfo, Bound, Constraints, Cx, FieldInfo, Kind, Literal, Num, Pattern,
-    };
-    pub use crate::validation::{EnumInfo, Tagging, VariantInfo};
+    pub use crate::validation::{ArgsInfo, Constraints, Cx, Kind};
     pub use crate::{ArgValue, CallOutput, Report, StateRef, Tool, ToolArgs, ToolEnum};
     pub use core::marker::PhantomData;
     /// The derive's table of string formats, `[(name, Format)]`, for the test that holds it

@@ -2,7 +2,6 @@
 
 use guardrails::policy::{
     Policy, PolicyError, Profile, Rule, RuleKind, RuleSeverity, Status, Verdict, Violation,
-    check_text, fix_text, load_policy,
 };
 
 fn build(builder: guardrails::policy::PolicyBuilder) -> Policy {
@@ -46,7 +45,7 @@ fn a_forbidden_pattern_blocks_and_reports_everything_about_the_match() {
                 .fix("strong ROI potential"),
         ),
     );
-    let verdict = check_text(&policy, "Intro.\nAn ROI of 200% is expected.");
+    let verdict = policy.check("Intro.\nAn ROI of 200% is expected.");
     assert_eq!(verdict.status, Status::Blocked);
     assert_eq!(
         (verdict.critical, verdict.warnings, verdict.advisories),
@@ -70,18 +69,23 @@ fn a_forbidden_pattern_blocks_and_reports_everything_about_the_match() {
 #[test]
 fn a_tag_right_after_the_match_makes_it_acceptable() {
     let policy = dollar_policy();
-    assert!(check_text(&policy, "It costs $50,000 [AI estimation: vendor quote].").is_approved());
-    assert!(check_text(&policy, "It costs $50,000\n\t [AI estimation: quote].").is_approved());
-    let untagged = check_text(&policy, "It costs $50,000. [AI estimation: later]");
+    assert!(
+        policy
+            .check("It costs $50,000 [AI estimation: vendor quote].")
+            .is_approved()
+    );
+    assert!(
+        policy
+            .check("It costs $50,000\n\t [AI estimation: quote].")
+            .is_approved()
+    );
+    let untagged = policy.check("It costs $50,000. [AI estimation: later]");
     assert_eq!(
         rules_found(&untagged),
         [("untagged_dollar_amount", Some("$50,000"))]
     );
     // Each match is judged on its own tag.
-    let mixed = check_text(
-        &policy,
-        "$1 [AI estimation: a] and $2 and $3 [AI estimation: c]",
-    );
+    let mixed = policy.check("$1 [AI estimation: a] and $2 and $3 [AI estimation: c]");
     assert_eq!(
         rules_found(&mixed),
         [("untagged_dollar_amount", Some("$2"))]
@@ -97,9 +101,9 @@ fn a_tag_must_end_within_the_window() {
                 .within(20),
         ),
     );
-    assert!(check_text(&policy, "$5 [AI estimation]").is_approved());
+    assert!(policy.check("$5 [AI estimation]").is_approved());
     let far = format!("$5{}[AI estimation]", " ".repeat(30));
-    assert!(check_text(&policy, &far).is_blocked());
+    assert!(policy.check(&far).is_blocked());
 }
 
 #[test]
@@ -115,13 +119,11 @@ fn a_mandatory_tag_must_follow_its_content() {
         ),
     );
     assert!(
-        check_text(
-            &policy,
-            "Therefore the plan works [Inference: from the tests]."
-        )
-        .is_approved()
+        policy
+            .check("Therefore the plan works [Inference: from the tests].")
+            .is_approved()
     );
-    let verdict = check_text(&policy, "Therefore the plan works. [Inference: late]");
+    let verdict = policy.check("Therefore the plan works. [Inference: late]");
     assert_eq!(verdict.status, Status::Pending);
     assert_eq!(
         rules_found(&verdict),
@@ -138,8 +140,8 @@ fn a_required_pattern_must_occur_somewhere() {
     let policy = build(Policy::builder().critical(
         Rule::required("mandatory_source", r"\[Source: [^\]]+\]").alternative("[Source: file.md]"),
     ));
-    assert!(check_text(&policy, "Sales grew [Source: q3.md].").is_approved());
-    let verdict = check_text(&policy, "Sales grew.");
+    assert!(policy.check("Sales grew [Source: q3.md].").is_approved());
+    let verdict = policy.check("Sales grew.");
     assert!(verdict.is_blocked());
     let violation = &verdict.violations[0];
     assert_eq!(violation.rule, "mandatory_source");
@@ -154,10 +156,8 @@ fn word_lists_match_whole_words_in_any_case() {
         "overconfident_language",
         ["will", "guaranteed", "definitely", "certainly"],
     )));
-    let verdict = check_text(
-        &policy,
-        "It WILL work, Guaranteed. Willing goodwill; certainly-not. definitelyx",
-    );
+    let verdict =
+        policy.check("It WILL work, Guaranteed. Willing goodwill; certainly-not. definitelyx");
     assert_eq!(
         rules_found(&verdict),
         [
@@ -175,7 +175,7 @@ fn phrases_in_word_lists_match_across_any_whitespace() {
         "no_guarantees",
         ["guaranteed", "will definitely", "certain to"],
     )));
-    let verdict = check_text(&policy, "It will\n  definitely pass; it is certain to.");
+    let verdict = policy.check("It will\n  definitely pass; it is certain to.");
     assert_eq!(
         rules_found(&verdict),
         [
@@ -193,21 +193,21 @@ fn status_follows_the_most_serious_violation() {
             .warning(Rule::forbidden("w", "WARN"))
             .advisory(Rule::forbidden("a", "ADV")),
     );
-    let approved = check_text(&policy, "nothing to see");
+    let approved = policy.check("nothing to see");
     assert_eq!(approved.status, Status::Approved);
     assert!(approved.violations.is_empty());
 
-    let advisory = check_text(&policy, "ADV");
+    let advisory = policy.check("ADV");
     assert_eq!(advisory.status, Status::Approved);
     assert_eq!(advisory.advisories, 1);
     assert!(advisory.permits_delivery(false));
 
-    let pending = check_text(&policy, "ADV WARN");
+    let pending = policy.check("ADV WARN");
     assert_eq!(pending.status, Status::Pending);
     assert!(!pending.permits_delivery(false));
     assert!(pending.permits_delivery(true));
 
-    let blocked = check_text(&policy, "ADV WARN CRIT");
+    let blocked = policy.check("ADV WARN CRIT");
     assert_eq!(blocked.status, Status::Blocked);
     assert_eq!(
         (blocked.critical, blocked.warnings, blocked.advisories),
@@ -222,7 +222,7 @@ fn positions_are_bytes_lines_and_character_columns() {
     let policy = build(Policy::builder().critical(Rule::forbidden("dollar", r"\$\d+")));
     // Combining mark, emoji, right-to-left text, CRLF line ends.
     let text = "e\u{301}te\u{301} 👍🏽 $1\r\nשלום $22\n\nمرحبا $333";
-    let verdict = check_text(&policy, text);
+    let verdict = policy.check(text);
     let positions: Vec<(usize, usize, usize, usize)> = verdict
         .violations
         .iter()
@@ -264,10 +264,7 @@ fn overlapping_rules_are_all_reported() {
 #[test]
 fn fixes_replace_left_to_right_and_the_result_is_checked_again() {
     let policy = dollar_policy();
-    let outcome = fix_text(
-        &policy,
-        "Phase one: $10,000.\nPhase two: $20,000 [AI estimation: x].",
-    );
+    let outcome = policy.fix("Phase one: $10,000.\nPhase two: $20,000 [AI estimation: x].");
     assert_eq!(
         outcome.text,
         "Phase one: substantial investment [AI estimation: enterprise scope].\nPhase two: $20,000 [AI estimation: x]."
@@ -504,9 +501,9 @@ fn profiles_are_found_by_name() {
         Err(PolicyError::UnknownProfile { name }) if name == "strict"
     ));
     assert_eq!("decision".parse::<Profile>().ok(), Some(Profile::Decision));
-    let base = load_policy(None, None).expect("base");
+    let base = Policy::load(None, None).expect("base");
     assert_eq!(base.rules().len(), Profile::Base.policy().rules().len());
-    let observation = load_policy(Some("observation"), None).expect("observation");
+    let observation = Policy::load(Some("observation"), None).expect("observation");
     assert!(observation.rule("no_speculation").is_some());
 }
 

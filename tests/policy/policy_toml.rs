@@ -2,9 +2,7 @@
 
 use std::path::PathBuf;
 
-use guardrails::policy::{
-    Policy, PolicyError, Problem, RuleKind, RuleSeverity, Status, load_policy,
-};
+use guardrails::policy::{Policy, PolicyError, Problem, RuleKind, RuleSeverity, Status};
 
 fn problems_of(text: &str) -> Vec<Problem> {
     match Policy::from_toml_str(text) {
@@ -291,7 +289,7 @@ fn files_are_read_from_disk_and_errors_name_the_file() {
     ));
 
     // A profile and a file together: the file's rules over the profile's.
-    let combined = load_policy(Some("observation"), Some(good.as_path())).expect("valid");
+    let combined = Policy::load(Some("observation"), Some(good.as_path())).expect("valid");
     assert!(combined.rule("no_speculation").is_some());
     assert_eq!(
         combined

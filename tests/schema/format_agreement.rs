@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use guardrails::validation::StringFormat as Format;
+use guardrails::__private::Format;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::{Value, json};

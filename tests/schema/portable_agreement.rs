@@ -114,7 +114,7 @@ fn check<T: ToolArgs>() {
                 assert!(
                     portable.is_valid(&input),
                     "{}: the portable schema refuses a valid call {input}: {:?}",
-                    T::info().type_name,
+                    std::any::type_name::<T>(),
                     portable
                         .iter_errors(&input)
                         .map(|e| e.to_string())
@@ -131,7 +131,7 @@ fn check<T: ToolArgs>() {
                 assert!(
                     !portable.is_valid(&input),
                     "{}: the portable schema accepts an unknown key: {input}",
-                    T::info().type_name
+                    std::any::type_name::<T>()
                 );
             }
             _ => {}

@@ -45,11 +45,19 @@ macro_rules! pairs {
                 name: stringify!($name),
                 check: || {
                     let breaking: Value = $breaking;
-                    let outcome = $name::validate_value(json!({"field": breaking}))
+                    let checked = $name::validate_value(json!({"field": breaking}));
+                    // The fix text of the field, as every issue at it states it.
+                    let fix = checked
+                        .as_ref()
+                        .err()
+                        .and_then(|report| report.at("field"))
+                        .and_then(|issue| issue.fix.as_deref())
+                        .unwrap_or_default()
+                        .to_owned();
+                    let outcome = checked
                         .map(|_| ())
                         .map_err(|report| report.issues().iter().map(|i| i.code).collect());
                     let schema = serde_json::to_value($name::schema()).unwrap();
-                    let fix = $name::info().fields[0].fix();
                     (outcome, schema["properties"]["field"].clone(), fix)
                 },
                 breaking: $breaking,

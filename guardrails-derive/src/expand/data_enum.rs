@@ -105,7 +105,7 @@ pub(crate) fn expand(input: &DataEnum<'_>, hidden: &[TokenStream]) -> TokenStrea
                 // the variant's place, as a struct's does.
                 // Not at the user's span: `__gr::ToolArgs` there reads as a needless
                 // qualification where the user imported `ToolArgs`.
-                let lookup = quote!(<#hidden as __gr::ToolArgs>::info().fields);
+                let lookup = quote!(<#hidden as __gr::ToolArgs>::info().fields());
                 let runs = variant.checks.iter().map(|path| {
                     quote_spanned! {path.span()=>
                         __gr::run_struct_check(

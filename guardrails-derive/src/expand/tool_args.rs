@@ -454,7 +454,7 @@ pub(crate) fn expand(input: &CheckedStruct<'_>) -> TokenStream {
                         // No key was unknown: nothing to report, nothing to free.
                         ::core::mem::forget(unknown);
                     } else if !unknown.is_empty() {
-                        cx.unknown_fields(unknown, <Self as __gr::ToolArgs>::info().fields);
+                        cx.unknown_fields(unknown, <Self as __gr::ToolArgs>::info().fields());
                     }
                     #(#takes)*
                     #finish

@@ -97,15 +97,15 @@ impl KnownGood {
 pub struct AwarenessConfig {
     /// Include SAFE and COSMETIC deltas too (by default only BREAKING and RISKY ones, which can
     /// explain a rejected call).
-    pub all_severities: bool,
+    pub(crate) all_severities: bool,
     /// The most deltas in one block; the rest are counted.
-    pub max_deltas: usize,
+    pub(crate) max_deltas: usize,
     /// Annotate every error result of a changed tool (handler errors, blocked outputs), not only
     /// rejected arguments.
-    pub all_errors: bool,
+    pub(crate) all_errors: bool,
     /// The most characters of delta text (paths, descriptions, before and after values) one
     /// block lists; the deltas past it are counted. The first delta is always listed.
-    pub max_chars: usize,
+    pub(crate) max_chars: usize,
 }
 
 impl Default for AwarenessConfig {
@@ -198,7 +198,7 @@ impl Hash for Awareness {
 
 /// Which of a tool's delta arguments a call sent or missed.
 #[derive(Debug, Clone)]
-pub struct Relevance(Vec<bool>);
+pub(crate) struct Relevance(Vec<bool>);
 
 impl Awareness {
     /// The awareness of tool `current` from its deltas, or `None` when none passes `config`.
@@ -244,21 +244,16 @@ impl Awareness {
         })))
     }
 
-    /// The tool's deltas that errors may carry, highest severity first.
-    pub fn deltas(&self) -> impl Iterator<Item = &Delta> {
-        self.0.entries.iter().map(|e| &e.delta)
-    }
-
     /// Whether every error result is annotated, not only rejected arguments.
     #[must_use]
-    pub fn all_errors(&self) -> bool {
+    pub(crate) fn all_errors(&self) -> bool {
         self.0.config.all_errors
     }
 
     /// Which delta arguments the call with `arguments` sent, or missed (required, absent).
     /// Taken before validation consumes the arguments.
     #[must_use]
-    pub fn relevance(&self, arguments: &Map<String, Value>) -> Relevance {
+    pub(crate) fn relevance(&self, arguments: &Map<String, Value>) -> Relevance {
         Relevance(
             self.0
                 .args
@@ -270,20 +265,20 @@ impl Awareness {
 
     /// The name of the tool.
     #[must_use]
-    pub fn tool(&self) -> &str {
+    pub(crate) fn tool(&self) -> &str {
         &self.0.tool
     }
 
     /// How many deltas the tool has under the severity filter (a call shows at most
     /// [`AwarenessConfig::max_deltas`] of them).
     #[must_use]
-    pub fn change_count(&self) -> usize {
+    pub(crate) fn change_count(&self) -> usize {
         self.0.entries.len()
     }
 
     /// The highest severity among the deltas.
     #[must_use]
-    pub fn max_severity(&self) -> ChangeSeverity {
+    pub(crate) fn max_severity(&self) -> ChangeSeverity {
         self.0.max_severity
     }
 
@@ -291,7 +286,7 @@ impl Awareness {
     /// then the tool's own (annotations, limits, output), then other arguments', each group
     /// highest severity first; at most `max_deltas` and `max_chars`.
     #[must_use]
-    pub fn chosen(&self, relevance: &Relevance) -> Vec<&Delta> {
+    pub(crate) fn chosen(&self, relevance: &Relevance) -> Vec<&Delta> {
         let group = |e: &Entry| match e.arg {
             Some(i) if relevance.0.get(i).copied().unwrap_or(false) => 0,
             None => 1,
@@ -308,9 +303,9 @@ impl Awareness {
     /// did-you-mean is a changed argument). Empty when no issue is about a changed argument: a
     /// typo on an argument that did not change is explained by its own issue, and the
     /// rejection carries no contract block. A block lists the first of them within
-    /// `max_deltas` and `max_chars` ([`ContractNotice::explaining`](crate::message::ContractNotice::explaining)).
+    /// `max_deltas` and `max_chars` of its [`AwarenessConfig`].
     #[must_use]
-    pub fn explaining(&self, report: &Report) -> Vec<&Delta> {
+    pub(crate) fn explaining(&self, report: &Report) -> Vec<&Delta> {
         let mut implicated = vec![false; self.0.args.len()];
         for issue in report.issues() {
             let Some(argument) = top_level_argument(&issue.path) else {
@@ -359,7 +354,7 @@ impl Awareness {
 }
 
 /// The most characters of a before or after value shown to the model.
-pub const MAX_VALUE_CHARS: usize = 240;
+pub(crate) const MAX_VALUE_CHARS: usize = 240;
 
 /// How many characters a delta adds to a block, as rendered: its path, description, and
 /// before and after values as cut for display.

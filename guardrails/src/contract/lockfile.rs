@@ -20,11 +20,11 @@ use super::{ContractError, ServerContract};
 /// Additions that old lockfiles read the same under stay within a version: an argument's
 /// `policy` member, for one, is absent when an argument has no policy, so every lockfile
 /// written before it was added reads as it did, with the same digests.
-pub const FORMAT_VERSION: u64 = 1;
+pub(crate) const FORMAT_VERSION: u64 = 1;
 
 /// The environment variable that turns [`assert_lockfile`] into an update: set it to `1`
 /// (`GUARDRAILS_UPDATE_LOCK=1 cargo test`) to accept the current contracts deliberately.
-pub const UPDATE_ENV: &str = "GUARDRAILS_UPDATE_LOCK";
+pub(crate) const UPDATE_ENV: &str = "GUARDRAILS_UPDATE_LOCK";
 
 /// What the server's digest is fed the schema profile under: no tool name holds a NUL.
 const PROFILE_KEY: &str = "\0schema_profile";
@@ -376,7 +376,8 @@ pub enum LockMode {
 }
 
 impl LockMode {
-    /// [`LockMode::Update`] when [`UPDATE_ENV`] is `1` or `true`, [`LockMode::Check`] otherwise.
+    /// [`LockMode::Update`] when the environment variable `GUARDRAILS_UPDATE_LOCK` is `1`, `true`
+    /// or `yes`, [`LockMode::Check`] otherwise.
     #[must_use]
     pub fn from_env() -> Self {
         match std::env::var(UPDATE_ENV).as_deref() {

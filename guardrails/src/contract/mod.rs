@@ -108,12 +108,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use awareness::{Awareness, AwarenessConfig, KnownGood, MAX_VALUE_CHARS, Relevance};
+pub use awareness::{Awareness, AwarenessConfig, KnownGood};
+pub(crate) use awareness::{MAX_VALUE_CHARS, Relevance};
 pub(crate) use diff::value_text;
 pub use diff::{ChangeSeverity, Delta, Diff, diff, diff_tool};
 pub use lockfile::{
-    Accept, FORMAT_VERSION, LockMode, LockStatus, UPDATE_ENV, assert_lockfile,
-    assert_lockfile_accepting, check_lockfile, contract_digest,
+    Accept, LockMode, LockStatus, assert_lockfile, assert_lockfile_accepting, check_lockfile,
+    contract_digest,
 };
 pub(crate) use model::Declared;
 pub use model::{Contract, Field, Hints, JsonType, Limit, OutputField};

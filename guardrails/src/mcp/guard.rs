@@ -57,19 +57,18 @@ pub fn guard_router<S: Send + Sync + 'static>(router: ToolRouter<S>) -> ToolRout
 /// use guardrails::mcp::ResultLimits;
 ///
 /// let limits = ResultLimits::new().agent_limit(50).max_bytes(16 * 1024).max_tokens(4_000);
-/// assert_eq!(limits.agent_limit, Some(50));
-/// assert_eq!(limits.max_tokens, Some(4_000));
+/// # let _ = limits;
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ResultLimits {
     /// The most items of a list result that reach the model.
-    pub agent_limit: Option<usize>,
+    pub(crate) agent_limit: Option<usize>,
     /// The most bytes of text that reach the model.
-    pub max_bytes: Option<usize>,
+    pub(crate) max_bytes: Option<usize>,
     /// The most tokens of text that reach the model, as
     /// [`estimate_tokens`](crate::present::estimate_tokens) counts them.
-    pub max_tokens: Option<usize>,
+    pub(crate) max_tokens: Option<usize>,
 }
 
 impl ResultLimits {

@@ -36,12 +36,12 @@ use crate::server::Server;
 pub use sessions::{BoundedSessions, SessionLimitError};
 
 /// The path of the MCP endpoint.
-pub const MCP_PATH: &str = "/mcp";
+pub(crate) const MCP_PATH: &str = "/mcp";
 
 /// The limits and checks of the Streamable HTTP server ([`Server::serve_http`], [`serve_http`]).
 ///
 /// Every limit has a default fit for a server on a developer's machine or a small
-/// deployment; each field says what a client gets when it is reached.
+/// deployment; the method that sets it says what a client gets when it is reached.
 ///
 /// ```
 /// use std::time::Duration;
@@ -51,7 +51,7 @@ pub const MCP_PATH: &str = "/mcp";
 ///     .with_max_sessions(256)
 ///     .with_header_read_timeout(Duration::from_secs(5))
 ///     .with_allowed_origins(["https://app.example.com"]);
-/// assert_eq!(config.max_connections, HttpConfig::DEFAULT_MAX_CONNECTIONS);
+/// # let _ = config;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -59,28 +59,28 @@ pub struct HttpConfig {
     /// Connections served at once. Past it the server stops accepting: new connections wait
     /// in the operating system's accept queue until one closes (they are not refused). Keep
     /// it below the process's descriptor limit (`ulimit -n`).
-    pub max_connections: usize,
+    pub(crate) max_connections: usize,
     /// How long a client has to send a request's headers, and how long a kept-alive
     /// connection may stay idle between requests. Past it the connection is closed.
-    pub header_read_timeout: Duration,
+    pub(crate) header_read_timeout: Duration,
     /// How long a client has to send a request's body once its headers are in. Past it the
     /// request is answered `408 Request Timeout`.
-    pub body_read_timeout: Duration,
+    pub(crate) body_read_timeout: Duration,
     /// The largest request body, in bytes. A larger one is answered `413 Payload Too Large`.
     /// Parsing JSON takes many times the size of the text, so this also bounds the memory of
     /// one request.
-    pub max_body_bytes: usize,
+    pub(crate) max_body_bytes: usize,
     /// `POST` requests in flight at once: from parsing their body to the end of their
     /// response, so both the memory of parsing (this times [`HttpConfig::max_body_bytes`]
     /// times the cost of JSON) and the calls running at once are bounded. Others wait for a
     /// slot, their body already read and counted in [`HttpConfig::max_body_bytes_in_flight`],
     /// for at most [`HttpConfig::in_flight_wait_timeout`].
-    pub max_in_flight_requests: usize,
+    pub(crate) max_in_flight_requests: usize,
     /// How long a request may wait for room among [`HttpConfig::max_body_bytes_in_flight`],
     /// and then how long for an in-flight slot. Past either, the request is answered `503
     /// Service Unavailable` with `Retry-After` and a JSON-RPC error that carries its id (read
     /// aside when the body, not yet read, is of at most 64 KiB; `null` for a larger one).
-    pub in_flight_wait_timeout: Duration,
+    pub(crate) in_flight_wait_timeout: Duration,
     /// Bytes of request bodies in memory at once, across requests. A request takes room for
     /// its body before reading a byte of it (its `Content-Length`, or
     /// [`HttpConfig::max_body_bytes`] for a chunked body until it is read), and holds it until
@@ -90,7 +90,7 @@ pub struct HttpConfig {
     /// size once parsed), beside what each connection buffers (hyper's read buffer, 8 KiB to
     /// start) and at most 1 MiB of small bodies read aside to answer a refusal with its id. A
     /// body larger than this bound waits for the whole of it, and then runs alone.
-    pub max_body_bytes_in_flight: usize,
+    pub(crate) max_body_bytes_in_flight: usize,
     /// `POST` requests in flight at once from one client (see [`HttpConfig::with_caller`]
     /// for how clients are told apart): its fair share of
     /// [`HttpConfig::max_in_flight_requests`]. A request past it is answered at once `429 Too
@@ -99,13 +99,13 @@ pub struct HttpConfig {
     /// [`HttpConfig::DEFAULT_MAX_IN_FLIGHT_REQUESTS`], so that a load balancer or a proxy in
     /// front, which every request comes through, is not held to a share: lower it where
     /// clients that do not trust each other reach the server directly or are told apart.
-    pub max_in_flight_per_client: usize,
+    pub(crate) max_in_flight_per_client: usize,
     /// Sessions open at once (clients of MCP revisions before 2026-07-28; the revision
     /// 2026-07-28 has no sessions). An `initialize` past it evicts a session idle for
     /// [`HttpConfig::session_eviction_idle_time`], or, when none is, is answered `503 Service
     /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000) that carries the
     /// request's id.
-    pub max_sessions: usize,
+    pub(crate) max_sessions: usize,
     /// Sessions one client may hold open at once: its fair share of
     /// [`HttpConfig::max_sessions`]. A client at its share that opens another closes its own
     /// session idle the longest (idle for [`HttpConfig::session_eviction_idle_time`]), or is
@@ -113,96 +113,127 @@ pub struct HttpConfig {
     /// table is full, a client under its share evicts an idle session of the client that holds
     /// the most. Default: a quarter of [`HttpConfig::DEFAULT_MAX_SESSIONS`] (256); behind a
     /// proxy, tell clients apart ([`HttpConfig::with_caller`]) or raise it.
-    pub max_sessions_per_client: usize,
+    pub(crate) max_sessions_per_client: usize,
     /// How long a session must have been idle (no request in flight, nothing received) to be
     /// evicted when all [`HttpConfig::max_sessions`] are taken: a new `initialize` then closes
     /// the session idle the longest rather than being refused, so a client that opens
     /// sessions and leaves them holds the table this long, not the whole
     /// [`HttpConfig::session_idle_timeout`]. An evicted session's id is answered `404 Not
     /// Found`, which tells its client to start a new session. `Duration::MAX` never evicts.
-    pub session_eviction_idle_time: Duration,
+    pub(crate) session_eviction_idle_time: Duration,
     /// How long a new session may stay unused after its `initialize`: a session whose client
     /// sends nothing more within this time (not even `notifications/initialized`) is closed,
     /// and its id is answered `404 Not Found` as any closed session's is.
-    pub session_init_timeout: Duration,
+    pub(crate) session_init_timeout: Duration,
     /// How long a session may stay idle before it is closed (rmcp's keep-alive).
-    pub session_idle_timeout: Duration,
+    pub(crate) session_idle_timeout: Duration,
     /// The `Origin`s a request may come from (browsers send it; other clients send none, and
     /// a request without `Origin` is always accepted). Entries are `scheme://host[:port]`,
     /// `:*` for any port. `None` accepts any origin. A request from another origin is
     /// answered `403 Forbidden`. Default: `http://localhost:*`, `http://127.0.0.1:*`,
     /// `http://[::1]:*` and the same with `https`.
-    pub allowed_origins: Option<Vec<String>>,
+    pub(crate) allowed_origins: Option<Vec<String>>,
     /// The `Host`s a request may name (the defence against DNS rebinding), as `host` or
     /// `host:port`. Empty accepts any host. Another host is answered `403 Forbidden`.
     /// Default: `localhost`, `127.0.0.1`, `::1`.
-    pub allowed_hosts: Vec<String>,
+    pub(crate) allowed_hosts: Vec<String>,
     /// The application's hook that names who sends a request ([`HttpConfig::with_caller`]).
     caller: Option<caller::CallerHook>,
 }
 
 impl HttpConfig {
     /// The default of [`HttpConfig::max_connections`].
-    pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+    pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 512;
     /// The default of [`HttpConfig::header_read_timeout`].
-    pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+    pub(crate) const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
     /// The default of [`HttpConfig::body_read_timeout`].
-    pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+    pub(crate) const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
     /// The default of [`HttpConfig::max_body_bytes`]: 1 MiB.
-    pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
+    pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
     /// The default of [`HttpConfig::max_in_flight_requests`].
-    pub const DEFAULT_MAX_IN_FLIGHT_REQUESTS: usize = 64;
+    pub(crate) const DEFAULT_MAX_IN_FLIGHT_REQUESTS: usize = 64;
     /// The default of [`HttpConfig::in_flight_wait_timeout`].
-    pub const DEFAULT_IN_FLIGHT_WAIT_TIMEOUT: Duration = Duration::from_secs(30);
+    pub(crate) const DEFAULT_IN_FLIGHT_WAIT_TIMEOUT: Duration = Duration::from_secs(30);
     /// The default of [`HttpConfig::max_body_bytes_in_flight`]: 16 MiB, sixteen bodies of the
     /// largest default size, or thousands of ordinary calls.
-    pub const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT: usize = 16 * 1024 * 1024;
+    pub(crate) const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT: usize = 16 * 1024 * 1024;
     /// The default of [`HttpConfig::max_sessions`].
-    pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+    pub(crate) const DEFAULT_MAX_SESSIONS: usize = 1024;
     /// The default of [`HttpConfig::session_eviction_idle_time`]: 30 seconds, the time a
     /// model takes to think between two calls many times over.
-    pub const DEFAULT_SESSION_EVICTION_IDLE_TIME: Duration = Duration::from_secs(30);
+    pub(crate) const DEFAULT_SESSION_EVICTION_IDLE_TIME: Duration = Duration::from_secs(30);
     /// The default of [`HttpConfig::session_init_timeout`].
-    pub const DEFAULT_SESSION_INIT_TIMEOUT: Duration = Duration::from_secs(10);
+    pub(crate) const DEFAULT_SESSION_INIT_TIMEOUT: Duration = Duration::from_secs(10);
     /// The default of [`HttpConfig::session_idle_timeout`]: rmcp's, five minutes.
-    pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = SessionConfig::DEFAULT_KEEP_ALIVE;
+    pub(crate) const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = SessionConfig::DEFAULT_KEEP_ALIVE;
 
-    /// Sets [`HttpConfig::max_connections`] (at least 1).
+    /// Connections served at once. Past it the server stops accepting: new connections wait
+    /// in the operating system's accept queue until one closes (they are not refused). Keep
+    /// it below the process's descriptor limit (`ulimit -n`).
+    ///
+    /// At least 1. Default: 512.
     #[must_use]
     pub fn with_max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
         self
     }
 
-    /// Sets [`HttpConfig::header_read_timeout`].
+    /// How long a client has to send a request's headers, and how long a kept-alive
+    /// connection may stay idle between requests. Past it the connection is closed.
+    ///
+    /// Default: 10 seconds.
     #[must_use]
     pub fn with_header_read_timeout(mut self, timeout: Duration) -> Self {
         self.header_read_timeout = timeout;
         self
     }
 
-    /// Sets [`HttpConfig::body_read_timeout`].
+    /// How long a client has to send a request's body once its headers are in. Past it the
+    /// request is answered `408 Request Timeout`.
+    ///
+    /// Default: 30 seconds.
     #[must_use]
     pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
         self.body_read_timeout = timeout;
         self
     }
 
-    /// Sets [`HttpConfig::max_body_bytes`].
+    /// The largest request body, in bytes. A larger one is answered `413 Payload Too Large`.
+    /// Parsing JSON takes many times the size of the text, so this also bounds the memory of
+    /// one request.
+    ///
+    /// Default: 1 MiB.
     #[must_use]
     pub fn with_max_body_bytes(mut self, max: usize) -> Self {
         self.max_body_bytes = max;
         self
     }
 
-    /// Sets [`HttpConfig::max_in_flight_per_client`] (at least 1).
+    /// `POST` requests in flight at once from one client (see [`HttpConfig::with_caller`]
+    /// for how clients are told apart): its fair share of
+    /// [`HttpConfig::with_max_in_flight_requests`]. A request past it is answered at once `429 Too
+    /// Many Requests` with `Retry-After` and a JSON-RPC error (-32000) that carries its id,
+    /// so that one client cannot take every slot while the others wait. Default: as many as
+    /// the default of [`HttpConfig::with_max_in_flight_requests`] (64), so that a load balancer or a proxy in
+    /// front, which every request comes through, is not held to a share: lower it where
+    /// clients that do not trust each other reach the server directly or are told apart.
+    ///
+    /// At least 1.
     #[must_use]
     pub fn with_max_in_flight_per_client(mut self, max: usize) -> Self {
         self.max_in_flight_per_client = max.max(1);
         self
     }
 
-    /// Sets [`HttpConfig::max_sessions_per_client`] (at least 1).
+    /// Sessions one client may hold open at once: its fair share of
+    /// [`HttpConfig::with_max_sessions`]. A client at its share that opens another closes its own
+    /// session idle the longest (idle for [`HttpConfig::with_session_eviction_idle_time`]), or is
+    /// answered `429 Too Many Requests`: it never evicts another client's session. When the
+    /// table is full, a client under its share evicts an idle session of the client that holds
+    /// the most. Default: a quarter of the default of [`HttpConfig::with_max_sessions`] (256); behind a
+    /// proxy, tell clients apart ([`HttpConfig::with_caller`]) or raise it.
+    ///
+    /// At least 1.
     #[must_use]
     pub fn with_max_sessions_per_client(mut self, max: usize) -> Self {
         self.max_sessions_per_client = max.max(1);
@@ -248,49 +279,89 @@ impl HttpConfig {
         self
     }
 
-    /// Sets [`HttpConfig::max_in_flight_requests`] (at least 1).
+    /// `POST` requests in flight at once: from parsing their body to the end of their
+    /// response, so both the memory of parsing (this times [`HttpConfig::with_max_body_bytes`]
+    /// times the cost of JSON) and the calls running at once are bounded. Others wait for a
+    /// slot, their body already read and counted in [`HttpConfig::with_max_body_bytes_in_flight`],
+    /// for at most [`HttpConfig::with_in_flight_wait_timeout`].
+    ///
+    /// At least 1. Default: 64.
     #[must_use]
     pub fn with_max_in_flight_requests(mut self, max: usize) -> Self {
         self.max_in_flight_requests = max.max(1);
         self
     }
 
-    /// Sets [`HttpConfig::in_flight_wait_timeout`].
+    /// How long a request may wait for room among [`HttpConfig::with_max_body_bytes_in_flight`],
+    /// and then how long for an in-flight slot. Past either, the request is answered `503
+    /// Service Unavailable` with `Retry-After` and a JSON-RPC error that carries its id (read
+    /// aside when the body, not yet read, is of at most 64 KiB; `null` for a larger one).
+    ///
+    /// Default: 30 seconds.
     #[must_use]
     pub fn with_in_flight_wait_timeout(mut self, timeout: Duration) -> Self {
         self.in_flight_wait_timeout = timeout;
         self
     }
 
-    /// Sets [`HttpConfig::max_body_bytes_in_flight`] (at least 1).
+    /// Bytes of request bodies in memory at once, across requests. A request takes room for
+    /// its body before reading a byte of it (its `Content-Length`, or
+    /// [`HttpConfig::with_max_body_bytes`] for a chunked body until it is read), and holds it until
+    /// its response ends; a request that does not fit waits with its body unread, in the
+    /// client's socket. So the memory of reading, parsing and handling bodies is bounded
+    /// whatever their number (a body of many small JSON values takes about twelve times its
+    /// size once parsed), beside what each connection buffers (hyper's read buffer, 8 KiB to
+    /// start) and at most 1 MiB of small bodies read aside to answer a refusal with its id. A
+    /// body larger than this bound waits for the whole of it, and then runs alone.
+    ///
+    /// At least 1. Default: 16 MiB, sixteen bodies of the largest default size, or thousands of ordinary calls.
     #[must_use]
     pub fn with_max_body_bytes_in_flight(mut self, max: usize) -> Self {
         self.max_body_bytes_in_flight = max.max(1);
         self
     }
 
-    /// Sets [`HttpConfig::max_sessions`].
+    /// Sessions open at once (clients of MCP revisions before 2026-07-28; the revision
+    /// 2026-07-28 has no sessions). An `initialize` past it evicts a session idle for
+    /// [`HttpConfig::with_session_eviction_idle_time`], or, when none is, is answered `503 Service
+    /// Unavailable` with `Retry-After: 5` and a JSON-RPC error (code -32000) that carries the
+    /// request's id.
+    ///
+    /// Default: 1024.
     #[must_use]
     pub fn with_max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max;
         self
     }
 
-    /// Sets [`HttpConfig::session_eviction_idle_time`].
+    /// How long a session must have been idle (no request in flight, nothing received) to be
+    /// evicted when all [`HttpConfig::with_max_sessions`] are taken: a new `initialize` then closes
+    /// the session idle the longest rather than being refused, so a client that opens
+    /// sessions and leaves them holds the table this long, not the whole
+    /// [`HttpConfig::with_session_idle_timeout`]. An evicted session's id is answered `404 Not
+    /// Found`, which tells its client to start a new session. `Duration::MAX` never evicts.
+    ///
+    /// Default: 30 seconds, the time a model takes to think between two calls many times over.
     #[must_use]
     pub fn with_session_eviction_idle_time(mut self, idle: Duration) -> Self {
         self.session_eviction_idle_time = idle;
         self
     }
 
-    /// Sets [`HttpConfig::session_init_timeout`].
+    /// How long a new session may stay unused after its `initialize`: a session whose client
+    /// sends nothing more within this time (not even `notifications/initialized`) is closed,
+    /// and its id is answered `404 Not Found` as any closed session's is.
+    ///
+    /// Default: 10 seconds.
     #[must_use]
     pub fn with_session_init_timeout(mut self, timeout: Duration) -> Self {
         self.session_init_timeout = timeout;
         self
     }
 
-    /// Sets [`HttpConfig::session_idle_timeout`].
+    /// How long a session may stay idle before it is closed (rmcp's keep-alive).
+    ///
+    /// Default: rmcp's, five minutes.
     #[must_use]
     pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
         self.session_idle_timeout = timeout;
@@ -298,6 +369,12 @@ impl HttpConfig {
     }
 
     /// Accepts requests from these origins only (and requests without `Origin`).
+    ///
+    /// The `Origin`s a request may come from (browsers send it; other clients send none, and
+    /// a request without `Origin` is always accepted). Entries are `scheme://host[:port]`,
+    /// `:*` for any port. [`HttpConfig::with_any_origin`] accepts any origin. A request from another origin is
+    /// answered `403 Forbidden`. Default: `http://localhost:*`, `http://127.0.0.1:*`,
+    /// `http://[::1]:*` and the same with `https`.
     #[must_use]
     pub fn with_allowed_origins(
         mut self,
@@ -316,6 +393,10 @@ impl HttpConfig {
     }
 
     /// Accepts requests naming these hosts only.
+    ///
+    /// The `Host`s a request may name (the defence against DNS rebinding), as `host` or
+    /// `host:port`. [`HttpConfig::with_any_host`] accepts any host. Another host is answered `403 Forbidden`.
+    /// Default: `localhost`, `127.0.0.1`, `::1`.
     #[must_use]
     pub fn with_allowed_hosts(
         mut self,

@@ -109,9 +109,7 @@ pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[doc(hidden)]
 pub use guard::{guarded_router, with_readers};
 #[cfg(feature = "http")]
-pub use http::{
-    BoundedSessions, HttpConfig, Listen, MCP_PATH, ServeHttp, SessionLimitError, serve_http,
-};
+pub use http::{BoundedSessions, HttpConfig, Listen, ServeHttp, SessionLimitError, serve_http};
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
 /// arguments type and `outputSchema` when its output type provides one, both in the portable
@@ -124,7 +122,7 @@ pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
 /// The MCP definition of a tool, its schemas advertised in `profile`. Each schema is rewritten
 /// once per type and profile, however often the tools are listed.
 #[must_use]
-pub fn definition_in(spec: &ToolSpec, profile: SchemaProfile) -> rmcp::model::Tool {
+pub(crate) fn definition_in(spec: &ToolSpec, profile: SchemaProfile) -> rmcp::model::Tool {
     let input = advertised(spec.input_schema().as_object(), profile, true);
     let mut tool = rmcp::model::Tool::new(spec.name(), spec.description(), input);
     if let Some(title) = spec.title() {
@@ -257,7 +255,7 @@ where
 }
 
 /// Like [`route`], with the given render options.
-pub fn route_with<S, T>(tool: T, options: RenderOptions) -> ToolRoute<S>
+pub(crate) fn route_with<S, T>(tool: T, options: RenderOptions) -> ToolRoute<S>
 where
     S: Send + Sync + 'static,
     T: Tool<S>,

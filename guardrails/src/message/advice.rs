@@ -4,12 +4,12 @@
 use crate::policy::{RenderLimits, Verdict, Violation};
 
 /// What the model is told to do with an output the policy flagged but did not block.
-pub const DELIVERED_WITH_CARE: &str = "This output was delivered as it is. Treat the flagged passages with care: do not repeat them as established facts without their tags.";
+pub(crate) const DELIVERED_WITH_CARE: &str = "This output was delivered as it is. Treat the flagged passages with care: do not repeat them as established facts without their tags.";
 
 /// The verdict of an output policy on a delivered output, as the model is told about it.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct PolicyAdvice<'a> {
+pub(crate) struct PolicyAdvice<'a> {
     /// The policy's verdict.
     pub verdict: &'a Verdict,
     /// How many violations are listed and how much of each found text is echoed.
@@ -21,7 +21,7 @@ pub struct PolicyAdvice<'a> {
 impl<'a> PolicyAdvice<'a> {
     /// The advice of `verdict`, closed by `recovery`.
     #[must_use]
-    pub fn new(verdict: &'a Verdict, recovery: &'a str) -> Self {
+    pub(crate) fn new(verdict: &'a Verdict, recovery: &'a str) -> Self {
         Self {
             verdict,
             limits: RenderLimits::default(),
@@ -29,17 +29,10 @@ impl<'a> PolicyAdvice<'a> {
         }
     }
 
-    /// Sets the bounds of the listing.
-    #[must_use]
-    pub fn with_limits(mut self, limits: RenderLimits) -> Self {
-        self.limits = limits;
-        self
-    }
-
     /// The violations listed, the most serious first and then in the order of the text, and
     /// how many more are not listed.
     #[must_use]
-    pub fn listed(&self) -> (Vec<&'a Violation>, usize) {
+    pub(crate) fn listed(&self) -> (Vec<&'a Violation>, usize) {
         by_importance(self.verdict, self.limits.max_violations)
     }
 }

@@ -11,12 +11,12 @@ use crate::validation::Report;
 pub(crate) use crate::contract::MAX_VALUE_CHARS;
 
 /// What the model is told to do with the changes.
-pub const INSTRUCTIONS: &str = "Review the contract changes below and adjust your next call accordingly. These changes may explain why your previous arguments were rejected.";
+pub(crate) const INSTRUCTIONS: &str = "Review the contract changes below and adjust your next call accordingly. These changes may explain why your previous arguments were rejected.";
 
 /// The contract changes one failed call is told about.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct ContractNotice<'a> {
+pub(crate) struct ContractNotice<'a> {
     /// The tool whose contract changed.
     pub tool: &'a str,
     /// How many relevant changes the tool has.
@@ -32,7 +32,7 @@ impl<'a> ContractNotice<'a> {
     /// The notice of a failed call whose arguments had `relevance` to the tool's changes
     /// ([`Awareness::chosen`]).
     #[must_use]
-    pub fn new(awareness: &'a Awareness, relevance: &Relevance) -> Self {
+    pub(crate) fn new(awareness: &'a Awareness, relevance: &Relevance) -> Self {
         Self {
             tool: awareness.tool(),
             change_count: awareness.change_count(),
@@ -47,7 +47,7 @@ impl<'a> ContractNotice<'a> {
     /// The tool's other changes are neither shown nor counted: they cannot be why the call
     /// was rejected.
     #[must_use]
-    pub fn explaining(awareness: &'a Awareness, report: &Report) -> Option<Self> {
+    pub(crate) fn explaining(awareness: &'a Awareness, report: &Report) -> Option<Self> {
         let explaining = awareness.explaining(report);
         let max_severity = explaining.first()?.severity;
         Some(Self {
@@ -61,19 +61,19 @@ impl<'a> ContractNotice<'a> {
 
     /// The awareness the notice was chosen from.
     #[must_use]
-    pub fn awareness(&self) -> &'a Awareness {
+    pub(crate) fn awareness(&self) -> &'a Awareness {
         self.awareness
     }
 
     /// How many changes are not shown.
     #[must_use]
-    pub fn omitted(&self) -> usize {
+    pub(crate) fn omitted(&self) -> usize {
         self.change_count - self.deltas.len()
     }
 
     /// The note that opens the block.
     #[must_use]
-    pub fn system_note(&self) -> String {
+    pub(crate) fn system_note(&self) -> String {
         format!(
             "IMPORTANT: The contract of tool \"{}\" has changed since your last calibration.",
             self.tool
@@ -83,13 +83,13 @@ impl<'a> ContractNotice<'a> {
 
 /// A before or after value as text, cut to `max_chars`: compact JSON, or `(absent)`.
 #[must_use]
-pub fn delta_value(value: Option<&Value>, max_chars: usize) -> String {
+pub(crate) fn delta_value(value: Option<&Value>, max_chars: usize) -> String {
     cut(&value_text(value), max_chars).into_owned()
 }
 
 /// A value as it is when short, as a cut preview when long.
 #[must_use]
-pub fn bounded_json(value: Option<&Value>) -> Value {
+pub(crate) fn bounded_json(value: Option<&Value>) -> Value {
     match value {
         None => Value::Null,
         Some(v) => {

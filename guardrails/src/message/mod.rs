@@ -26,14 +26,14 @@ pub(crate) mod tool_error;
 pub(crate) mod truncation;
 
 pub(crate) use advice::by_importance;
-pub use advice::{DELIVERED_WITH_CARE, PolicyAdvice};
+pub(crate) use advice::{DELIVERED_WITH_CARE, PolicyAdvice};
 pub(crate) use contract::MAX_VALUE_CHARS;
-pub use contract::{ContractNotice, INSTRUCTIONS, bounded_json, delta_value};
+pub(crate) use contract::{ContractNotice, INSTRUCTIONS, bounded_json, delta_value};
 pub(crate) use rejection::received_text;
-pub use rejection::{RECOVERY, Rejection};
-pub use repair::{REPAIRED_ADVICE, RepairNotice};
+pub(crate) use rejection::{RECOVERY, Rejection};
+pub(crate) use repair::{REPAIRED_ADVICE, RepairNotice};
 pub(crate) use repeated::RepeatedCall;
-pub use tool_error::Failure;
+pub(crate) use tool_error::Failure;
 pub(crate) use tool_error::{BoundedError, detail_text};
 pub(crate) use tool_error::{ToolError, ToolErrorSeverity};
 #[cfg(feature = "rmcp")]
@@ -41,4 +41,6 @@ pub(crate) use truncation::Filter;
 pub(crate) use truncation::Truncated;
 #[cfg(feature = "rmcp")]
 pub(crate) use truncation::paging_name;
-pub use truncation::{ByteCut, TruncationNotice, refine_advice, refine_advice_with};
+#[cfg(feature = "rmcp")]
+pub(crate) use truncation::refine_advice_with;
+pub(crate) use truncation::{ByteCut, TruncationNotice, refine_advice};

@@ -9,13 +9,13 @@ use super::ContractNotice;
 use crate::validation::{ArgsInfo, Issue, IssueCode, Report};
 
 /// The directive that closes every rejected call.
-pub const RECOVERY: &str =
+pub(crate) const RECOVERY: &str =
     "Fix the fields above and call the tool again. Do not explain the error.";
 
 /// A call whose arguments did not validate, as the model is told about it.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct Rejection<'a> {
+pub(crate) struct Rejection<'a> {
     /// The tool that was called.
     pub tool: &'a str,
     /// Every issue found.
@@ -34,7 +34,12 @@ impl<'a> Rejection<'a> {
     /// The rejection of a call to `tool` whose arguments (of the type `args` describes) have
     /// the issues of `report`.
     #[must_use]
-    pub fn new(tool: &'a str, report: &'a Report, args: &'a ArgsInfo, example: &'a Value) -> Self {
+    pub(crate) fn new(
+        tool: &'a str,
+        report: &'a Report,
+        args: &'a ArgsInfo,
+        example: &'a Value,
+    ) -> Self {
         Self {
             tool,
             report,
@@ -48,7 +53,7 @@ impl<'a> Rejection<'a> {
     /// rejection's issues ([`ContractNotice::explaining`]): none, and the rejection carries no
     /// contract block.
     #[must_use]
-    pub fn with_contract(mut self, contract: Option<ContractNotice<'a>>) -> Self {
+    pub(crate) fn with_contract(mut self, contract: Option<ContractNotice<'a>>) -> Self {
         self.contract =
             contract.and_then(|notice| ContractNotice::explaining(notice.awareness(), self.report));
         self
@@ -56,7 +61,7 @@ impl<'a> Rejection<'a> {
 
     /// The issues listed when at most `max` are (at least one is), and how many are not.
     #[must_use]
-    pub fn listed(&self, max: usize) -> (&'a [Issue], usize) {
+    pub(crate) fn listed(&self, max: usize) -> (&'a [Issue], usize) {
         let issues = self.report.issues();
         let shown = &issues[..issues.len().min(max.max(1))];
         (shown, self.report.len() - shown.len())
@@ -64,7 +69,7 @@ impl<'a> Rejection<'a> {
 
     /// Advice grouped by the kinds of issue found, ending with the example.
     #[must_use]
-    pub fn suggestions(&self) -> Vec<String> {
+    pub(crate) fn suggestions(&self) -> Vec<String> {
         let mut out = suggestions(self.report);
         if self.example.is_null() {
             out.pop();
@@ -75,7 +80,7 @@ impl<'a> Rejection<'a> {
     /// One line per field of the tool: name, kind, requiredness, description and what it
     /// accepts.
     #[must_use]
-    pub fn summary_lines(&self) -> Vec<String> {
+    pub(crate) fn summary_lines(&self) -> Vec<String> {
         summary_lines(self.args)
     }
 }

@@ -4,13 +4,13 @@
 use crate::validation::Repair;
 
 /// What the model is told after each repaired call, besides one line per repair.
-pub const REPAIRED_ADVICE: &str =
+pub(crate) const REPAIRED_ADVICE: &str =
     "The call ran with the values as read above. Send them with their own types next time.";
 
 /// The repairs made to the arguments of one call of `tool`, as the model is told about them.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct RepairNotice<'a> {
+pub(crate) struct RepairNotice<'a> {
     /// The tool called.
     pub tool: &'a str,
     /// The repairs, in the order of the arguments.
@@ -20,7 +20,7 @@ pub struct RepairNotice<'a> {
 impl<'a> RepairNotice<'a> {
     /// The notice of `repairs` made to a call of `tool`.
     #[must_use]
-    pub fn new(tool: &'a str, repairs: &'a [Repair]) -> Self {
+    pub(crate) fn new(tool: &'a str, repairs: &'a [Repair]) -> Self {
         Self { tool, repairs }
     }
 }

@@ -436,7 +436,7 @@ impl BoundedError {
 /// it.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct Failure<'a> {
+pub(crate) struct Failure<'a> {
     /// The tool that was called.
     pub tool: &'a str,
     /// What went wrong.
@@ -449,7 +449,7 @@ pub struct Failure<'a> {
 impl<'a> Failure<'a> {
     /// The failure of a call to `tool`.
     #[must_use]
-    pub fn new(tool: &'a str, error: &'a ToolError) -> Self {
+    pub(crate) fn new(tool: &'a str, error: &'a ToolError) -> Self {
         Self {
             tool,
             error,
@@ -459,7 +459,7 @@ impl<'a> Failure<'a> {
 
     /// Adds the contract notice of the tool.
     #[must_use]
-    pub fn with_contract(mut self, contract: Option<super::ContractNotice<'a>>) -> Self {
+    pub(crate) fn with_contract(mut self, contract: Option<super::ContractNotice<'a>>) -> Self {
         self.contract = contract;
         self
     }

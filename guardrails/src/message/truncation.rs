@@ -127,7 +127,7 @@ pub fn filters(args: &ArgsInfo) -> Vec<Filter> {
 /// The teaching block after a truncated result: what happened, the filters, what to do.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct TruncationNotice<'a> {
+pub(crate) struct TruncationNotice<'a> {
     /// What was shown of what.
     pub truncated: &'a Truncated<'a>,
     /// Why items were left out.
@@ -144,7 +144,7 @@ pub struct TruncationNotice<'a> {
 impl<'a> TruncationNotice<'a> {
     /// The notice of `truncated`, teaching the tool's filters, or the author's `hint` instead.
     #[must_use]
-    pub fn new(truncated: &'a Truncated<'a>, hint: Option<&str>) -> Self {
+    pub(crate) fn new(truncated: &'a Truncated<'a>, hint: Option<&str>) -> Self {
         let filters = if hint.is_some() {
             Vec::new()
         } else {
@@ -161,7 +161,7 @@ impl<'a> TruncationNotice<'a> {
     /// tool whose parameters are not declared by an arguments type (a tool known only by its
     /// JSON Schema).
     #[must_use]
-    pub fn with_parameters(
+    pub(crate) fn with_parameters(
         truncated: &'a Truncated<'a>,
         filters: Vec<Filter>,
         paging: Vec<&'static str>,
@@ -195,7 +195,7 @@ fn recovery_text(tool: &str, filters: &[Filter], paging: &[&str]) -> String {
 /// A text result cut to the tool's byte cap.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct ByteCut<'a> {
+pub(crate) struct ByteCut<'a> {
     /// The tool's name.
     pub tool: &'a str,
     /// How many bytes are shown.
@@ -208,13 +208,13 @@ pub struct ByteCut<'a> {
 
 /// What to do about a result that is too large: the tool's filters, or paging.
 #[must_use]
-pub fn refine_advice(args: &ArgsInfo) -> String {
+pub(crate) fn refine_advice(args: &ArgsInfo) -> String {
     refine_advice_with(&filters(args))
 }
 
 /// What to do about a result that is too large, given the tool's filters.
 #[must_use]
-pub fn refine_advice_with(filters: &[Filter]) -> String {
+pub(crate) fn refine_advice_with(filters: &[Filter]) -> String {
     if filters.is_empty() {
         "Ask for less: call the tool again with narrower arguments or a smaller page.".to_owned()
     } else {

@@ -144,28 +144,30 @@ impl Policy {
     }
 }
 
-/// The policy the command line checks with: a built-in profile, a policy file, or the file's
-/// rules over the profile when both are given; `base` when neither is.
-///
-/// # Errors
-///
-/// An unknown profile name, or a policy file that cannot be read or is invalid.
-pub fn load_policy(profile: Option<&str>, file: Option<&Path>) -> Result<Policy, PolicyError> {
-    match (profile, file) {
-        (None, None) => Ok(Profile::Base.policy()),
-        (Some(name), None) => Policy::profile(name),
-        (None, Some(path)) => Policy::from_toml_file(path),
-        (Some(name), Some(path)) => {
-            let overlay = Policy::from_toml_file(path)?;
-            Policy::profile(name)?
-                .merge(&overlay)
-                .map_err(|error| match error {
-                    PolicyError::Invalid { problems, .. } => PolicyError::Invalid {
-                        origin: Some(PathBuf::from(path)),
-                        problems,
-                    },
-                    other => other,
-                })
+impl Policy {
+    /// The policy of a built-in profile, of a policy file, or of the file's rules over the
+    /// profile when both are given; `base` when neither is: what the command line checks with.
+    ///
+    /// # Errors
+    ///
+    /// An unknown profile name, or a policy file that cannot be read or is invalid.
+    pub fn load(profile: Option<&str>, file: Option<&Path>) -> Result<Policy, PolicyError> {
+        match (profile, file) {
+            (None, None) => Ok(Profile::Base.policy()),
+            (Some(name), None) => Policy::profile(name),
+            (None, Some(path)) => Policy::from_toml_file(path),
+            (Some(name), Some(path)) => {
+                let overlay = Policy::from_toml_file(path)?;
+                Policy::profile(name)?
+                    .merge(&overlay)
+                    .map_err(|error| match error {
+                        PolicyError::Invalid { problems, .. } => PolicyError::Invalid {
+                            origin: Some(PathBuf::from(path)),
+                            problems,
+                        },
+                        other => other,
+                    })
+            }
         }
     }
 }

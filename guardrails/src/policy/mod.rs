@@ -23,10 +23,10 @@
 //! estimation, no guarantees). They compose by rule name: see [`Policy`].
 //!
 //! ```
-//! use guardrails::policy::{Profile, Status, check_text};
+//! use guardrails::policy::{Profile, Status};
 //!
 //! let policy = Profile::Decision.policy();
-//! let verdict = check_text(&policy, "This will save $50,000 annually.");
+//! let verdict = policy.check("This will save $50,000 annually.");
 //! assert_eq!(verdict.status, Status::Blocked);
 //! let first = &verdict.violations[0];
 //! assert_eq!(first.rule, "overconfident_language");
@@ -54,7 +54,6 @@ mod set;
 mod verdict;
 
 pub use error::{PolicyError, Problem};
-pub use file::load_policy;
 pub use fix::{Change, FixOutcome};
 pub use profiles::Profile;
 pub use report::RenderLimits;
@@ -65,16 +64,3 @@ pub use verdict::{Occurrence, Status, Verdict, Violation};
 /// The code of the tool error that withholds an output its output policy blocked (see
 /// [`OutputCheck`](crate::OutputCheck)).
 pub const OUTPUT_POLICY_CODE: &str = "OUTPUT_POLICY";
-
-/// Checks `text` against every rule of `policy`, in one pass over the text.
-#[must_use]
-pub fn check_text(policy: &Policy, text: &str) -> Verdict {
-    policy.check(text)
-}
-
-/// Applies the automatic fixes of `policy` to `text` and checks the corrected text again; see
-/// [`Policy::fix`].
-#[must_use]
-pub fn fix_text(policy: &Policy, text: &str) -> FixOutcome {
-    policy.fix(text)
-}

@@ -1,4 +1,4 @@
-//! Rendering: every message of [`crate::message`] in the format a server chose: compact
+//! Rendering: every message a call can end with, in the format a server chose: compact
 //! XML-style tags (the default), Markdown, or a structured JSON object.
 //!
 //! One private module per format (xml, markdown, json), each rendering every kind of
@@ -15,7 +15,7 @@ mod xml;
 use serde_json::Value;
 
 use crate::message::{
-    ByteCut, Failure, PolicyAdvice, Rejection, RepairNotice, RepeatedCall, ToolError, Truncated,
+    ByteCut, Failure, PolicyAdvice, Rejection, RepairNotice, RepeatedCall, ToolError,
     TruncationNotice,
 };
 use crate::validation::{ArgsInfo, Report};
@@ -50,13 +50,13 @@ fn into_string(write: impl FnOnce(&mut String)) -> String {
 
 /// Renders a rejected call.
 #[must_use]
-pub fn rejection(message: &Rejection<'_>, options: &RenderOptions) -> String {
+pub(crate) fn rejection(message: &Rejection<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).rejection(message, options, out))
 }
 
 /// Renders a failed call.
 #[must_use]
-pub fn failure(message: &Failure<'_>, options: &RenderOptions) -> String {
+pub(crate) fn failure(message: &Failure<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).failure(message, out))
 }
 
@@ -66,32 +66,32 @@ pub fn failure(message: &Failure<'_>, options: &RenderOptions) -> String {
 /// What an error result carries for clients and agents that read data (see
 /// [`CallOutput::report`](crate::CallOutput::report)).
 #[must_use]
-pub fn rejection_report(message: &Rejection<'_>, options: &RenderOptions) -> Value {
+pub(crate) fn rejection_report(message: &Rejection<'_>, options: &RenderOptions) -> Value {
     json::rejection_value(message, options)
 }
 
 /// The structured report of a failed call: `{"error": {"type": "tool_error", "code", …}}`,
 /// the object the JSON format renders.
 #[must_use]
-pub fn failure_report(message: &Failure<'_>) -> Value {
+pub(crate) fn failure_report(message: &Failure<'_>) -> Value {
     json::failure_value(message)
 }
 
 /// Renders the teaching block of a truncated result.
 #[must_use]
-pub fn truncation(message: &TruncationNotice<'_>, options: &RenderOptions) -> String {
+pub(crate) fn truncation(message: &TruncationNotice<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).truncation(message, out))
 }
 
 /// Renders the notice of a text result cut to its byte cap.
 #[must_use]
-pub fn byte_cut(message: &ByteCut<'_>, options: &RenderOptions) -> String {
+pub(crate) fn byte_cut(message: &ByteCut<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).byte_cut(message, out))
 }
 
 /// Renders the advice of an output policy on a delivered output.
 #[must_use]
-pub fn policy_advice(message: &PolicyAdvice<'_>, options: &RenderOptions) -> String {
+pub(crate) fn policy_advice(message: &PolicyAdvice<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).policy_advice(message, out))
 }
 
@@ -99,7 +99,7 @@ pub(crate) use json::repairs_value;
 
 /// Renders the receipts of a repaired call: one line per repair.
 #[must_use]
-pub fn repairs(message: &RepairNotice<'_>, options: &RenderOptions) -> String {
+pub(crate) fn repairs(message: &RepairNotice<'_>, options: &RenderOptions) -> String {
     into_string(|out| renderer(options.format).repairs(message, out))
 }
 
@@ -108,9 +108,9 @@ pub(crate) fn repeated_call(message: &RepeatedCall<'_>, format: RenderFormat) ->
     into_string(|out| renderer(format).repeated_call(message, out))
 }
 
-/// Renders a rejected call of tool `tool` whose arguments type is described by `info`.
-///
-/// The same as [`rejection`] of a [`Rejection`] without contract notice.
+/// Renders a rejected call of tool `tool` whose arguments type is described by `info`
+/// ([`ToolArgs::info`](crate::ToolArgs::info)): every issue of `report`, the valid `example`
+/// and what to do, in the format of `options`, as a server answers such a call.
 #[must_use]
 pub fn render_report(
     tool: &str,
@@ -120,16 +120,6 @@ pub fn render_report(
     options: &RenderOptions,
 ) -> String {
     rejection(&Rejection::new(tool, report, info, example), options)
-}
-
-/// Renders the teaching block of `truncated`: the tool's filters, or the author's `hint`.
-#[must_use]
-pub fn teaching_block(
-    truncated: &Truncated<'_>,
-    hint: Option<&str>,
-    options: &RenderOptions,
-) -> String {
-    truncation(&TruncationNotice::new(truncated, hint), options)
 }
 
 impl ToolError {

@@ -131,7 +131,9 @@ fn issue(code: IssueCode, message: String, sent: &Value) -> Box<Issue> {
     })
 }
 
-/// The arguments' schema with the optional `cursor` property.
+/// The arguments' schema with the optional `cursor` property: what generated code advertises
+/// for a paged tool. Not part of the public API.
+#[doc(hidden)]
 #[must_use]
 pub fn with_cursor(schema: &Schema) -> Schema {
     let mut schema = schema.clone();

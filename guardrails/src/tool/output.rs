@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::message::RepairNotice;
+use crate::contract::Awareness;
+use crate::message::{ContractNotice, RepairNotice};
 use crate::message::{Failure, Rejection, ToolError};
 use crate::render::RenderOptions;
 use crate::validation::correction::Findings;
@@ -21,8 +22,8 @@ pub struct CallOutput {
     /// Whether the call failed (MCP `isError`).
     pub is_error: bool,
     /// The structured report of a rejected or failed call, beside the text the model reads:
-    /// the object the JSON format renders ([`rejection_report`](crate::render::rejection_report),
-    /// [`failure_report`](crate::render::failure_report)). The rmcp adapter puts it in the
+    /// the object the JSON format renders (`{"error": {"type": "validation", "issues": […], …}}`
+    /// or `{"error": {"type": "tool_error", "code", …}}`). The rmcp adapter puts it in the
     /// result's `_meta`, under [`REPORT_META_KEY`](crate::mcp::REPORT_META_KEY), never in
     /// `structuredContent`, which must conform to the tool's output schema.
     pub report: Option<Value>,
@@ -94,7 +95,7 @@ impl CallOutput {
 
     /// The rendered failure of a call.
     #[must_use]
-    pub fn failure(failure: &Failure<'_>, options: &RenderOptions) -> Self {
+    pub(crate) fn failure(failure: &Failure<'_>, options: &RenderOptions) -> Self {
         Self {
             text: vec![crate::render::failure(failure, options)],
             structured: None,
@@ -112,7 +113,7 @@ impl CallOutput {
 
     /// The rendered rejection of a call, with its structured report.
     #[must_use]
-    pub fn rejection(rejection: &Rejection<'_>, options: &RenderOptions) -> Self {
+    pub(crate) fn rejection(rejection: &Rejection<'_>, options: &RenderOptions) -> Self {
         Self {
             text: vec![crate::render::rejection(rejection, options)],
             structured: None,
@@ -176,5 +177,22 @@ impl CallOutput {
     #[must_use]
     pub fn tool_error(tool: &str, error: &ToolError, options: &RenderOptions) -> Self {
         Self::failure(&Failure::new(tool, error), options)
+    }
+
+    /// The rendered `error` of tool `tool`, with the changes of the tool's contract that may
+    /// explain it (see [`KnownGood::awareness`](crate::contract::KnownGood::awareness)), as a
+    /// server answers a call the changes concern.
+    #[must_use]
+    pub fn tool_error_with_contract(
+        tool: &str,
+        error: &ToolError,
+        contract: &Awareness,
+        options: &RenderOptions,
+    ) -> Self {
+        let notice = ContractNotice::new(contract, &contract.relevance(&serde_json::Map::new()));
+        Self::failure(
+            &Failure::new(tool, error).with_contract(Some(notice)),
+            options,
+        )
     }
 }

@@ -189,7 +189,11 @@ where
 /// The teaching block of a truncated result, in the format of `options`: the tool's filters,
 /// the author's hint, or what the author's function writes.
 #[must_use]
-pub fn teaching_block(t: &Truncated<'_>, teaching: Teaching, options: &RenderOptions) -> String {
+pub(crate) fn teaching_block(
+    t: &Truncated<'_>,
+    teaching: Teaching,
+    options: &RenderOptions,
+) -> String {
     match teaching {
         Teaching::Teach(teach) => teach(t),
         Teaching::Hint(hint) => {

@@ -9,10 +9,7 @@ use super::budget::Cut;
 use super::cursor::{self, Page};
 use super::output::{CallOutput, Signal};
 use super::spec::{OutputVerdict, Teaching, ToolSpec};
-use crate::message::{
-    ByteCut, DELIVERED_WITH_CARE, PolicyAdvice, Rejection, ToolError, Truncated, TruncationNotice,
-    refine_advice,
-};
+use crate::message::{ByteCut, Rejection, ToolError, Truncated, TruncationNotice, refine_advice};
 use crate::present::{Head, Truncate, teaching_block};
 use crate::render::RenderOptions;
 use crate::text::json_text;
@@ -394,15 +391,10 @@ fn check_policy(spec: &ToolSpec, mut out: CallOutput, options: &RenderOptions) -
     let Some(data) = out.text.first() else {
         return Ok(out);
     };
-    match policy.check(spec.name(), data) {
-        OutputVerdict::Pass => {}
-        OutputVerdict::Advise(advice) => out.text.push(advice),
-        OutputVerdict::Flagged(verdict) => {
-            let advice = PolicyAdvice::new(&verdict, DELIVERED_WITH_CARE);
-            out.text
-                .push(crate::render::policy_advice(&advice, options));
-        }
-        OutputVerdict::Block(error) => return Err(error),
+    let verdict = policy.check(spec.name(), data);
+    if let OutputVerdict::Block(error) = verdict {
+        return Err(error);
     }
+    out.text.extend(verdict.advice(options));
     Ok(out)
 }

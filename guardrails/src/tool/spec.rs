@@ -26,7 +26,7 @@ pub struct Annotations {
 
 impl Annotations {
     /// No hints.
-    pub const NONE: Self = Self {
+    pub(crate) const NONE: Self = Self {
         read_only: None,
         destructive: None,
         idempotent: None,
@@ -68,8 +68,9 @@ impl Annotations {
     }
 
     /// Whether no hint is set.
+    #[cfg(feature = "rmcp")]
     #[must_use]
-    pub const fn is_empty(&self) -> bool {
+    pub(crate) const fn is_empty(self) -> bool {
         self.read_only.is_none()
             && self.destructive.is_none()
             && self.idempotent.is_none()
@@ -124,6 +125,24 @@ pub enum OutputVerdict {
     Flagged(Box<crate::policy::Verdict>),
     /// The output is withheld; the model receives this error instead.
     Block(ToolError),
+}
+
+impl OutputVerdict {
+    /// The text block a server appends to a delivered output for this verdict, in the format
+    /// of `options`: the advice as written, or the flagged passages rendered; `None` when the
+    /// output passes as it is or is withheld.
+    #[must_use]
+    pub fn advice(&self, options: &crate::RenderOptions) -> Option<String> {
+        match self {
+            Self::Advise(advice) => Some(advice.clone()),
+            Self::Flagged(verdict) => {
+                let advice =
+                    crate::message::PolicyAdvice::new(verdict, crate::message::DELIVERED_WITH_CARE);
+                Some(crate::render::policy_advice(&advice, options))
+            }
+            Self::Pass | Self::Block(_) => None,
+        }
+    }
 }
 
 /// The seam where an output policy plugs into a tool: it sees the text of every successful

@@ -188,34 +188,34 @@ impl<T, F: Fn(&T) -> Result<(), String>> CustomCheck<Option<T>, PresentValue> fo
     }
 }
 
-/// Everything declared about the values a field accepts, beyond its type.
+/// Everything declared about the values a field accepts, beyond its type: what
+/// [`ArgValue::example`](crate::ArgValue::example) is given, to pass on to the example of the
+/// type it reads as (`String::example(constraints, nth)`).
 ///
 /// Built as a constant by the derive; the same value drives the check, the fix text and the
-/// JSON Schema. `#[non_exhaustive]`: a new guard is a new field, so read the fields, never
-/// build or destructure the struct.
+/// JSON Schema. Opaque: the guards it holds are the derive's to state.
 #[derive(Debug)]
-#[non_exhaustive]
 pub struct Constraints {
     /// Minimum length: characters of a string, items of an array.
-    pub min_length: Option<u64>,
+    pub(crate) min_length: Option<u64>,
     /// Maximum length: characters of a string, items of an array.
-    pub max_length: Option<u64>,
+    pub(crate) max_length: Option<u64>,
     /// Lower bound of a number.
-    pub minimum: Option<Bound>,
+    pub(crate) minimum: Option<Bound>,
     /// Upper bound of a number.
-    pub maximum: Option<Bound>,
+    pub(crate) maximum: Option<Bound>,
     /// A regular expression a string must contain a match of.
-    pub pattern: Option<Pattern>,
+    pub(crate) pattern: Option<Pattern>,
     /// A format a string must be in.
-    pub format: Option<StringFormat>,
+    pub(crate) format: Option<StringFormat>,
     /// The only values allowed (empty: no such restriction).
-    pub one_of: &'static [Literal],
+    pub(crate) one_of: &'static [Literal],
     /// Whether the items of an array must be distinct.
-    pub unique: bool,
+    pub(crate) unique: bool,
     /// A step a number must be a multiple of.
-    pub multiple_of: Option<Num>,
+    pub(crate) multiple_of: Option<Num>,
     /// Whether a custom check function is attached (it runs on the typed value).
-    pub custom: bool,
+    pub(crate) custom: bool,
 }
 
 impl Constraints {
@@ -284,7 +284,7 @@ impl Constraints {
 
     /// Whether nothing is constrained.
     #[must_use]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         // Every guard named: a new guard missing here would be skipped by the check.
         let Self {
             min_length,

@@ -101,7 +101,8 @@ impl Cx {
 
     /// This context, repairing (`on`) or not the slips whose meaning is not in doubt: a
     /// number, a boolean, an array or an object sent as a string where the field's type leaves
-    /// one reading of it (see [`Repair`]). Each repair is noted ([`Cx::repairs`]), and the
+    /// one reading of it (see [`Repair`]). Each repair is noted (see
+    /// [`ToolArgs::validate_repairing`](super::ToolArgs::validate_repairing)), and the
     /// repaired value is checked like any value sent. A string field, a `sensitive` or
     /// `no_repair` field and the variants of an enum with data are never repaired.
     #[must_use]
@@ -110,23 +111,17 @@ impl Cx {
         self
     }
 
-    /// The repairs made so far, in the order of the pass.
-    #[must_use]
-    pub fn repairs(&self) -> &[Repair] {
-        &self.repairs
-    }
-
     /// Whether this pass repairs values: generated code and field types test it before
     /// trying a repair, so that a pass that does not pays one test.
     #[must_use]
-    pub fn repairs_on(&self) -> bool {
+    pub(crate) fn repairs_on(&self) -> bool {
         self.repair
     }
 
     /// `value`, or the value it stands for where a value of `kind` is expected at the current
     /// place when there is one reading of it; the repair is noted. Call it where a value does
     /// not have its type's JSON shape, before its checks.
-    pub fn repair(&mut self, kind: &Kind, value: Value) -> Value {
+    pub(crate) fn repair(&mut self, kind: &Kind, value: Value) -> Value {
         if !self.repair || self.is_probing() {
             return value;
         }
@@ -187,7 +182,7 @@ impl Cx {
     /// Whether a value at the current place is withheld rather than echoed: the context
     /// withholds every value, or the place is a sensitive field or inside one.
     #[must_use]
-    pub fn withholds_values(&self) -> bool {
+    pub(crate) fn withholds_values(&self) -> bool {
         self.withhold_all
             || self.leaf.is_some_and(|(field, _)| field.sensitive)
             || self
@@ -245,16 +240,10 @@ impl Cx {
         self.probe.take().unwrap_or_default()
     }
 
-    /// The issues found so far.
-    #[must_use]
-    pub fn report(&self) -> &Report {
-        &self.report
-    }
-
     /// Ends the pass, returning its report. A missing field that a misplaced key belongs to
     /// says where that key was sent.
     #[must_use]
-    pub fn into_report(mut self) -> Report {
+    pub(crate) fn into_report(mut self) -> Report {
         let mut report = std::mem::take(&mut self.report);
         misplaced::note_moves(report.issues_mut().iter_mut(), &self.moves);
         report
@@ -263,19 +252,20 @@ impl Cx {
     /// Sets the arguments type of the whole call, so that an unknown key that is a field at
     /// another level is pointed to its place. [`ToolArgs::validate_in`](super::ToolArgs::validate_in)
     /// does it.
-    pub fn set_root(&mut self, root: &'static ArgsInfo) {
+    pub(crate) fn set_root(&mut self, root: &'static ArgsInfo) {
         self.root = Some(root);
     }
 
     /// The number of issues found so far.
     #[must_use]
+    #[doc(hidden)]
     pub fn issue_count(&self) -> usize {
         self.report.len()
     }
 
     /// The current path, e.g. `items[2].name`.
     #[must_use]
-    pub fn path(&self) -> String {
+    pub(crate) fn path(&self) -> String {
         let mut out = String::new();
         for seg in &self.path {
             match seg {
@@ -314,7 +304,7 @@ impl Cx {
     /// Runs `f` over the items of a list: `f` gets a [`ListCx`] that moves to each index in
     /// turn. The same path as [`Cx::at_index`] for each item, with one step pushed for the
     /// whole list instead of one per item.
-    pub fn in_list<R>(&mut self, f: impl FnOnce(&mut ListCx<'_>) -> R) -> R {
+    pub(crate) fn in_list<R>(&mut self, f: impl FnOnce(&mut ListCx<'_>) -> R) -> R {
         self.descend(Some(Segment::Index(0)), |cx| f(&mut ListCx { cx }))
     }
 
@@ -441,6 +431,7 @@ impl Cx {
     /// Records every key of `unknown` (keys of an object that are not among `fields`), each with
     /// the closest field as a suggestion. Generated code reports them after the fields' own
     /// issues, so the model reads about its real fields first.
+    #[doc(hidden)]
     pub fn unknown_fields(&mut self, unknown: Vec<(String, Value)>, fields: &'static [FieldInfo]) {
         for (key, value) in unknown {
             self.unknown_field(&key, &value, fields);
@@ -449,7 +440,7 @@ impl Cx {
 
     /// Records a key of an object that is not one of `fields`, suggesting the closest field,
     /// or, when the key is a field at another level of the arguments, where it belongs.
-    pub fn unknown_field(&mut self, key: &str, value: &Value, fields: &'static [FieldInfo]) {
+    pub(crate) fn unknown_field(&mut self, key: &str, value: &Value, fields: &'static [FieldInfo]) {
         if self.is_probing() {
             return;
         }
@@ -627,13 +618,13 @@ impl Cx {
 /// The context inside a list, from [`Cx::in_list`]: [`ListCx::at`] gives the context of one
 /// item.
 #[derive(Debug)]
-pub struct ListCx<'a> {
+pub(crate) struct ListCx<'a> {
     cx: &'a mut Cx,
 }
 
 impl ListCx<'_> {
     /// The context of the item at `index`: issues recorded through it are at `…[index]`.
-    pub fn at(&mut self, index: usize) -> &mut Cx {
+    pub(crate) fn at(&mut self, index: usize) -> &mut Cx {
         // The step `in_list` pushed is the last one whenever no item is being read: an item's
         // own steps are popped before its read returns.
         if let Some(Segment::Index(at)) = self.cx.path.last_mut() {

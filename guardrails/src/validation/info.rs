@@ -17,9 +17,11 @@ pub enum Kind {
     /// A JSON string.
     String,
     /// `true` or `false`.
+    #[doc(hidden)]
     Boolean,
     /// An integer within the range of its Rust type, and within ±(2^53 - 1) (see
     /// [`MAX_SAFE_INTEGER`](super::MAX_SAFE_INTEGER)).
+    #[doc(hidden)]
     Integer {
         /// The smallest value the field accepts.
         min: i128,
@@ -27,20 +29,26 @@ pub enum Kind {
         max: i128,
     },
     /// A number, optionally bounded by the range of its Rust type (`f32`).
+    #[doc(hidden)]
     Number {
         /// The largest magnitude the type holds, when smaller than `f64`'s.
         max_magnitude: Option<f64>,
     },
     /// An array whose items are of the inner kind.
+    #[doc(hidden)]
     Array(Box<Kind>),
     /// A JSON object with declared fields.
+    #[doc(hidden)]
     Object(&'static ArgsInfo),
     /// A JSON object whose keys are data and whose values are of the inner kind.
+    #[doc(hidden)]
     Map(Box<Kind>),
     /// A string that is one of a fixed set of values.
+    #[doc(hidden)]
     Enum(&'static [&'static str]),
     /// A string in a format: what a field of a date, UUID or URL type accepts (the
     /// [`ArgValue`](crate::ArgValue) impls behind the features `chrono`, `time`, `uuid`, `url`).
+    #[doc(hidden)]
     Formatted(super::StringFormat),
     /// A string of a shape of its own, in words that complete "Expected …" and "Fix: …", e.g.
     /// `"a customer id such as cus_1a2b3c4d"`: for a type that implements
@@ -50,6 +58,7 @@ pub enum Kind {
     Any,
     /// A value of an enum with data (`#[derive(ToolArgs)]` on an enum): its variants and how
     /// serde tags them.
+    #[doc(hidden)]
     Variants(&'static EnumInfo),
 }
 
@@ -57,7 +66,7 @@ impl Kind {
     /// The JSON Schema type name of the kind: `string`, `integer`, `number`, `boolean`, `array`,
     /// `object`, or `any`.
     #[must_use]
-    pub fn json_type(&self) -> &'static str {
+    pub(crate) fn json_type(&self) -> &'static str {
         match self {
             Self::String | Self::Enum(_) | Self::Formatted(_) | Self::Text(_) => "string",
             Self::Boolean => "boolean",
@@ -72,7 +81,7 @@ impl Kind {
 
     /// A short noun phrase for the kind, as in "Expected {noun}".
     #[must_use]
-    pub fn noun(&self) -> String {
+    pub(crate) fn noun(&self) -> String {
         match self {
             Self::String => "a string".into(),
             Self::Boolean => "a boolean".into(),
@@ -91,7 +100,7 @@ impl Kind {
     /// A full description of the values a field of this kind accepts under `constraints`, e.g.
     /// "a string of 3 to 20 characters matching ^[a-z]+$" or "an integer from 0 to 255".
     #[must_use]
-    pub fn describe(&self, constraints: &Constraints) -> String {
+    pub(crate) fn describe(&self, constraints: &Constraints) -> String {
         let details = match self {
             Self::Map(_) => constraints.describe_map(),
             Self::Any => constraints.describe_any(),
@@ -160,7 +169,7 @@ fn plural(kind: &Kind) -> String {
 
 /// The JSON type of a value as a noun, for "got …" in messages.
 #[must_use]
-pub fn json_type_noun(value: &Value) -> &'static str {
+pub(crate) fn json_type_noun(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -327,24 +336,24 @@ impl FieldInfo {
     }
 }
 
-/// What the derive knows about an arguments struct. `#[non_exhaustive]`: read the fields,
-/// never build or destructure the struct.
+/// What the derive knows about an arguments struct: its fields, their guards and examples, as
+/// [`ToolArgs::info`](crate::ToolArgs::info) gives it, for the renderers of [`render`](crate::render)
+/// to word a rejection with. Opaque: the derive states it, the library reads it.
 #[derive(Debug)]
-#[non_exhaustive]
 pub struct ArgsInfo {
     /// The Rust name of the type.
-    pub type_name: &'static str,
+    pub(crate) type_name: &'static str,
     /// The doc comment of the type.
-    pub description: Option<&'static str>,
+    pub(crate) description: Option<&'static str>,
     /// Its fields, in declaration order (skipped ones included, marked).
-    pub fields: &'static [FieldInfo],
+    pub(crate) fields: &'static [FieldInfo],
     /// The enums with data flattened into it (`#[serde(flatten)]`), whose tag and fields sit
     /// beside its own fields.
-    pub flattened: &'static [&'static EnumInfo],
+    pub(crate) flattened: &'static [&'static EnumInfo],
     /// The functions of its struct-level checks (`#[guard(check = f)]` and
     /// `#[guard(check(f, fields(..)))]`), by name as written, those of the structs it flattens
     /// included: the contract records them.
-    pub checks: &'static [&'static str],
+    pub(crate) checks: &'static [&'static str],
 }
 
 impl ArgsInfo {
@@ -369,7 +378,8 @@ impl ArgsInfo {
 
     /// The description of arguments that declare no field to this crate: those of a tool known
     /// only by its JSON Schema.
-    pub const UNDECLARED: ArgsInfo = ArgsInfo {
+    #[cfg(any(feature = "rmcp", test))]
+    pub(crate) const UNDECLARED: ArgsInfo = ArgsInfo {
         type_name: "",
         description: None,
         fields: &[],
@@ -377,14 +387,21 @@ impl ArgsInfo {
         checks: &[],
     };
 
+    /// Its fields, in declaration order, for generated code. Not part of the public API.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn fields(&self) -> &'static [FieldInfo] {
+        self.fields
+    }
+
     /// The fields a caller can send.
-    pub fn wire_fields(&self) -> impl Iterator<Item = &'static FieldInfo> + use<> {
+    pub(crate) fn wire_fields(&self) -> impl Iterator<Item = &'static FieldInfo> + use<> {
         let fields: &'static [FieldInfo] = self.fields;
         fields.iter().filter(|f| !f.skipped)
     }
 
     /// The names of the required fields.
-    pub fn required(&self) -> impl Iterator<Item = &'static str> + use<> {
+    pub(crate) fn required(&self) -> impl Iterator<Item = &'static str> + use<> {
         self.wire_fields().filter(|f| f.required).map(|f| f.name)
     }
 }

@@ -7,8 +7,8 @@
 //! declarations as the check, so the three cannot disagree.
 //!
 //! The floors of this module, each using only those below it: the [`Report`] of
-//! [`Issue`]s; [`Constraints`] and [`StringFormat`]s; what the derive declares ([`ArgsInfo`],
-//! [`FieldInfo`], [`Kind`]); the pass ([`Cx`]); the traits the derives implement ([`ToolArgs`],
+//! [`Issue`]s; [`Constraints`] and string formats; what the derive declares ([`ArgsInfo`],
+//! its fields, [`Kind`]); the pass ([`Cx`]); the traits the derives implement ([`ToolArgs`],
 //! [`ToolEnum`](crate::ToolEnum)); examples and schemas; field types ([`ArgValue`](crate::ArgValue)); output policies on text
 //! fields (`policy` guards); arguments known only by a JSON Schema ([`SchemaArgs`]).
 
@@ -21,17 +21,17 @@ pub(crate) mod example;
 mod field_types;
 pub(crate) mod flatten;
 pub(crate) mod hooks;
-mod info;
+pub(crate) mod info;
 mod json_schema;
 mod misplaced;
-mod number;
+pub(crate) mod number;
 pub(crate) mod policy_text;
 pub(crate) mod quick;
 mod repair;
 pub(crate) mod report;
 pub(crate) mod rules;
 pub(crate) mod schema;
-mod string_format;
+pub(crate) mod string_format;
 pub(crate) mod suggestion;
 mod tables;
 pub(crate) mod value;
@@ -39,20 +39,20 @@ pub(crate) mod variants;
 mod wording;
 
 pub(crate) use args::ToolArgs;
-pub use constraint::{Constraints, Literal, Pattern};
-pub use context::{Cx, ListCx};
+pub use constraint::Constraints;
+pub(crate) use constraint::Literal;
+pub use context::Cx;
 pub(crate) use context::{ProbeStep, ProbedPolicy};
-pub use info::{ArgsInfo, FieldInfo, Kind, json_type_noun, withheld};
-pub use info::{EnumInfo, Tagging, VariantInfo};
+pub use info::{ArgsInfo, Kind, withheld};
+pub(crate) use info::{EnumInfo, FieldInfo, Tagging, json_type_noun};
 #[cfg(feature = "rmcp")]
 pub(crate) use json_schema::Grounds;
 pub use json_schema::{SchemaArgs, SchemaError, SchemaOptions, strict_schema};
-pub use number::{Bound, Num};
+pub(crate) use number::{Bound, Num};
 pub use repair::{Repair, RepairKind};
 pub use report::MAX_KEPT_ISSUES;
 pub(crate) use report::{Issue, IssueCode, Report};
-pub use schema::DIALECT;
-pub use string_format::StringFormat;
+pub(crate) use string_format::StringFormat;
 pub use value::MAX_SAFE_INTEGER;
 
 pub use crate::text::PREVIEW_CHARS;

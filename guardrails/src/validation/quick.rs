@@ -150,7 +150,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::validation::Pattern;
+    use crate::validation::constraint::Pattern;
     use crate::validation::report::Tally;
 
     /// One set of guards, from which both checks are built.

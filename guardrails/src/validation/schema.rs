@@ -14,7 +14,7 @@ use super::info::{ArgsInfo, EnumInfo, FieldInfo, Kind, Tagging, guarded};
 use super::number::Bound;
 
 /// The dialect every schema declares.
-pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+pub(crate) const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Makes a schema also accept `null`, as an `Option` field does.
 pub(crate) fn allow_null(schema: &mut Map<String, Value>) {

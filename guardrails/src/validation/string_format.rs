@@ -9,15 +9,6 @@
 //! an email address; [`StringFormat::is_valid`] rejects both, because a handler must never receive
 //! them.
 //! Every other input gets the same answer, which `tests/schema/format_agreement.rs` checks.
-//!
-//! ```
-//! use guardrails::validation::StringFormat;
-//!
-//! let date = StringFormat::from_name("date").unwrap();
-//! assert!(date.is_valid("2024-02-29"));
-//! assert!(!date.is_valid("2023-02-29"));
-//! assert_eq!(StringFormat::Url.schema_name(), "uri");
-//! ```
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
@@ -768,6 +759,14 @@ fn is_virama(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::StringFormat;
+
+    #[test]
+    fn a_format_is_found_by_its_name_and_checks_its_values() {
+        let date = StringFormat::from_name("date").unwrap();
+        assert!(date.is_valid("2024-02-29"));
+        assert!(!date.is_valid("2023-02-29"));
+        assert_eq!(StringFormat::Url.schema_name(), "uri");
+    }
 
     #[test]
     fn plain_email_agrees_with_the_parser() {

@@ -120,6 +120,7 @@ use super::schema::allow_null;
 )]
 pub trait ArgValue: Sized {
     /// Whether the field may be absent or `null` (true for `Option`).
+    #[doc(hidden)]
     const OPTIONAL: bool = false;
 
     /// What values of this type look like in JSON.
@@ -148,6 +149,7 @@ pub trait ArgValue: Sized {
     }
 
     /// The value of an absent field, when absence is allowed.
+    #[doc(hidden)]
     #[must_use]
     fn absent() -> Option<Self> {
         None

@@ -5,7 +5,7 @@ use std::io::{self, Read as _, Write};
 use std::path::{Path, PathBuf};
 
 use guardrails::__private::{escape_json_text, plain};
-use guardrails::policy::{Policy, RenderLimits, Status, Verdict, load_policy};
+use guardrails::policy::{Policy, RenderLimits, Status, Verdict};
 use serde::Serialize;
 
 use crate::{Failure, Outcome};
@@ -67,7 +67,7 @@ struct JsonReport<'a> {
 }
 
 pub(crate) fn run(args: &CheckArgs) -> Result<Outcome, Failure> {
-    let policy = load_policy(args.profile.as_deref(), args.policy.as_deref())?;
+    let policy = Policy::load(args.profile.as_deref(), args.policy.as_deref())?;
     // Every file is found and read before anything is printed: a run either reports on all
     // the files it was given or fails with status 2, never half of each.
     let mut files = Vec::new();

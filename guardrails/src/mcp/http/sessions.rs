@@ -142,8 +142,8 @@ impl std::fmt::Debug for BoundedSessions {
 
 impl BoundedSessions {
     /// Bounds `local` to `max` sessions, each closed when unused `init_timeout` after its
-    /// `initialize`; when all are taken, one idle for
-    /// [`HttpConfig::DEFAULT_SESSION_EVICTION_IDLE_TIME`](super::HttpConfig::DEFAULT_SESSION_EVICTION_IDLE_TIME)
+    /// `initialize`; when all are taken, one idle for 30 seconds (the default of
+    /// [`HttpConfig::with_session_eviction_idle_time`](super::HttpConfig::with_session_eviction_idle_time))
     /// makes room for a new one.
     #[must_use]
     pub fn new(local: LocalSessionManager, max: usize, init_timeout: Duration) -> Self {

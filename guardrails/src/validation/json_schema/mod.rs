@@ -83,18 +83,10 @@ pub struct SchemaError(String);
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SchemaOptions {
-    /// Whether a string `format` (`date-time`, `uuid`, `email`, …) is checked. JSON Schema
-    /// 2020-12 makes `format` an annotation by default, and the types a native tool reads its
-    /// arguments into are often more lenient than the format they advertise (chrono reads
-    /// `2024-01-02 03:04:05Z`, uuid reads the simple and `urn:` forms), so it is off unless
-    /// asked for. Integer formats (`int32`, `uint8`, …) are always checked, as the bounds they
-    /// imply.
-    pub assert_formats: bool,
-    /// Whether a whole number written as a float (`5.0`, `1e2`, `-0.0`) is an integer, as
-    /// JSON Schema counts it, and as pydantic, zod and JavaScript read it. Off by default:
-    /// serde refuses it for every integer type, so where a tool is written in Rust it is
-    /// refused with the number to send instead ("send 5").
-    pub schema_integers: bool,
+    /// See [`SchemaOptions::assert_formats`].
+    pub(crate) assert_formats: bool,
+    /// See [`SchemaOptions::schema_integers`].
+    pub(crate) schema_integers: bool,
 }
 
 impl SchemaOptions {
@@ -107,15 +99,22 @@ impl SchemaOptions {
         }
     }
 
-    /// Reads a whole number written as a float as an integer, as JSON Schema does (see
-    /// [`schema_integers`](Self::schema_integers)): for a tool not written in Rust.
+    /// Reads a whole number written as a float (`5.0`, `1e2`, `-0.0`) as an integer, as JSON
+    /// Schema counts it, and as pydantic, zod and JavaScript read it: for a tool not written in
+    /// Rust. Off by default: serde refuses it for every integer type, so where a tool is
+    /// written in Rust it is refused with the number to send instead ("send 5").
     #[must_use]
     pub const fn schema_integers(mut self, yes: bool) -> Self {
         self.schema_integers = yes;
         self
     }
 
-    /// Checks string formats too.
+    /// Checks string formats too (`date-time`, `uuid`, `email`, …). JSON Schema 2020-12 makes
+    /// `format` an annotation by default, and the types a native tool reads its arguments into
+    /// are often more lenient than the format they advertise (chrono reads
+    /// `2024-01-02 03:04:05Z`, uuid reads the simple and `urn:` forms), so it is off unless
+    /// asked for. Integer formats (`int32`, `uint8`, …) are always checked, as the bounds they
+    /// imply.
     #[must_use]
     pub const fn assert_formats(mut self, yes: bool) -> Self {
         self.assert_formats = yes;

@@ -7,7 +7,6 @@ use guardrails::CallOutput;
 use guardrails::ToolError;
 use guardrails::contract::{Awareness, AwarenessConfig, Contract, Delta};
 use guardrails::mcp::call_result;
-use guardrails::message::{ContractNotice, Failure as CallFailure};
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use serde_json::Value;
 
@@ -83,10 +82,12 @@ impl Proxy {
             "Do not call this tool. Tell the user that its contract changed since the lockfile \
              and needs their review; use the other tools meanwhile.",
         );
-        let notice = awareness.as_ref().map(|awareness| {
-            ContractNotice::new(awareness, &awareness.relevance(&JsonObject::new()))
-        });
-        let failure = CallFailure::new(&current.name, &error).with_contract(notice);
-        call_result(CallOutput::failure(&failure, &self.0.settings.render))
+        let options = &self.0.settings.render;
+        call_result(match &awareness {
+            Some(awareness) => {
+                CallOutput::tool_error_with_contract(&current.name, &error, awareness, options)
+            }
+            None => CallOutput::tool_error(&current.name, &error, options),
+        })
     }
 }

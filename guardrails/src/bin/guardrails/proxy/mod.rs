@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use guardrails::contract::{Contract, KnownGood, ServerContract};
 use guardrails::mcp::ResultLimits;
-use guardrails::policy::{Policy, load_policy};
+use guardrails::policy::Policy;
 use guardrails::{GuardConfig, RenderFormat, RenderOptions, RepairPolicy};
 use rmcp::RoleServer;
 use rmcp::ServiceExt as _;
@@ -157,12 +157,12 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         },
     };
     for (tool, path) in &args.result_policies {
-        let policy = load_policy(None, Some(path))
+        let policy = Policy::load(None, Some(path))
             .map_err(|error| Failure(format!("{}: {error}", path.display())))?;
         settings.result_policies.insert(tool.clone(), policy);
     }
     for (tool, field, path) in &args.policies {
-        let policy = load_policy(None, Some(path))
+        let policy = Policy::load(None, Some(path))
             .map_err(|error| Failure(format!("{}: {error}", path.display())))?;
         settings
             .policies

@@ -2,8 +2,7 @@
 
 use std::fmt::Write as _;
 
-use guardrails::message::{DELIVERED_WITH_CARE, PolicyAdvice};
-use guardrails::policy::{RuleSeverity, check_text};
+use guardrails::policy::RuleSeverity;
 use guardrails::{ErrorCode, OutputCheck, OutputVerdict, ToolError};
 use rmcp::model::CallToolResult;
 use serde_json::Value;
@@ -31,7 +30,7 @@ impl Proxy {
                 _ => Vec::new(),
             };
             for (path, text) in texts {
-                let verdict = check_text(policy, text);
+                let verdict = policy.check(text);
                 for violation in verdict
                     .violations_of(RuleSeverity::Critical)
                     .chain(verdict.violations_of(RuleSeverity::Warning))
@@ -96,15 +95,10 @@ impl Proxy {
             return Ok(result);
         };
         match OutputCheck::check(policy, tool, &text) {
-            OutputVerdict::Advise(advice) => {
-                result.content.push(rmcp::model::ContentBlock::text(advice));
-            }
-            OutputVerdict::Flagged(verdict) => {
-                let advice = PolicyAdvice::new(&verdict, DELIVERED_WITH_CARE);
-                let rendered = guardrails::render::policy_advice(&advice, &self.0.settings.render);
-                result
-                    .content
-                    .push(rmcp::model::ContentBlock::text(rendered));
+            verdict @ (OutputVerdict::Advise(_) | OutputVerdict::Flagged(_)) => {
+                if let Some(advice) = verdict.advice(&self.0.settings.render) {
+                    result.content.push(rmcp::model::ContentBlock::text(advice));
+                }
             }
             OutputVerdict::Block(error) => {
                 tracing::info!(tool, "a result withheld by its output policy");
