@@ -153,21 +153,21 @@ async def as_calls(session, client, proxied):
     }
 
 
-def run(proxied: bool, revision: str):
+def run(proxied: bool, revision: str, body=None, proxy_args=()):
     client = Client()
     server = example_binary("research_server")
+    # Claims of extensions, and so tasks, are the 2026-07-28 revision's: an older client is not
+    # told of tasks and calls the tool as any other.
+    body = body or (as_tasks if revision == conftest.MODERN else as_calls)
 
     async def go():
         if proxied:
-            params = StdioServerParameters(command=guardrails_binary(), args=["proxy", "--", server])
+            params = StdioServerParameters(command=guardrails_binary(), args=["proxy", *proxy_args, "--", server])
         else:
             params = StdioServerParameters(command=server, args=[])
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write, **client.options()) as session:
                 await open_session(session, revision)
-                # Claims of extensions, and so tasks, are the 2026-07-28 revision's: an older
-                # client is not told of tasks and calls the tool as any other.
-                body = as_tasks if revision == conftest.MODERN else as_calls
                 return await asyncio.wait_for(body(session, client, proxied), 60)
 
     return asyncio.run(go())
@@ -203,3 +203,37 @@ def test_a_task_runs_through_the_proxy_as_it_runs_alone(revision):
     refused = proxied["refused"]
     assert isinstance(refused, types.CallToolResult) and refused.is_error, refused
     assert text_of(refused).startswith('<validation_error tool="research"'), text_of(refused)
+
+
+POLICY = """
+[[rule]]
+name = "no_secrets"
+severity = "critical"
+pattern = 'classified'
+message = "Classified topics are not reported."
+"""
+
+
+def test_a_task_result_is_held_to_the_tools_result_policy(revision, tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_text(POLICY)
+
+    async def research(session, client, proxied):
+        if revision == conftest.LEGACY:
+            return await session.call_tool("research", {"topic": "classified tides", "stages": 1}), []
+        task = await session.call_tool("research", {"topic": "classified tides", "stages": 1}, allow_claimed=True)
+        _, done = await poll(session, task.task_id)
+        await wait_for(lambda: any(news.status == "completed" for news in client.news))
+        news = [news.result for news in client.news if news.status == "completed"]
+        return types.CallToolResult.model_validate(done["result"]), [
+            types.CallToolResult.model_validate(result) for result in news
+        ]
+
+    result, notified = run(True, revision, body=research, proxy_args=["--result-policy", f"research={rules}"])
+    # Whether read with `tasks/get`, told in a status notification, or returned by a plain call,
+    # the result is withheld behind the policy's tool error.
+    assert len(notified) == (0 if revision == conftest.LEGACY else 1), notified
+    for withheld in [result, *notified]:
+        assert withheld.is_error, withheld
+        assert "no_secrets" in text_of(withheld), text_of(withheld)
+        assert "classified" not in text_of(withheld), text_of(withheld)
