@@ -85,6 +85,7 @@ fn report(topic: &str, stages: u64) -> CallToolResult {
 
 impl Research {
     /// A server with no task yet.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
