@@ -2,7 +2,8 @@
 official Python client, declaring the extension, drives the research server (a native rmcp
 server whose long call runs as a task, `tests/support/research_server.rs`) through the proxy and
 directly, and sees the same task: its statuses polled with `tasks/get`, its status
-notifications, its result, its cancellation. Through the proxy the call's arguments are guarded
+notifications, its result, its question to the client answered with `tasks/update`, its
+cancellation. Through the proxy the call's arguments are guarded
 first (a refused call creates no task), and a task's result is checked against the tool's
 `outputSchema` as a plain call's is.
 
@@ -49,6 +50,16 @@ class CancelTask(types.Request[TaskParams, Literal["tasks/cancel"]]):
     params: TaskParams
 
 
+class UpdateParams(types.RequestParams):
+    task_id: str
+    input_responses: dict[str, Any]
+
+
+class UpdateTask(types.Request[UpdateParams, Literal["tasks/update"]]):
+    method: Literal["tasks/update"] = "tasks/update"
+    params: UpdateParams
+
+
 class TaskNews(types.NotificationParams):
     """The params of a task status notification (`notifications/tasks`)."""
 
@@ -87,16 +98,16 @@ class Client:
         return [(news.status, news.status_message) for news in self.news if news.task_id == task_id]
 
 
-async def poll(session, task_id):
-    """Every status (and message) of the task, as `tasks/get` showed them in turn, and the last
-    answer."""
+async def poll(session, task_id, until=TERMINAL):
+    """Every status (and message) of the task, as `tasks/get` showed them in turn, until one of
+    `until`, and the last answer."""
     seen = []
     for _ in range(400):
         task = await session.send_request(GetTask(params=TaskParams(task_id=task_id)), RAW)
         now = (task["status"], task.get("statusMessage"))
         if not seen or seen[-1] != now:
             seen.append(now)
-        if task["status"] in TERMINAL:
+        if task["status"] in until:
             return seen, task
         await asyncio.sleep(0.02)
     raise AssertionError(f"the task did not end: {seen}")
@@ -115,7 +126,8 @@ async def created(session):
 
 async def as_tasks(session, client, proxied):
     """The research run as tasks: one to its end, one whose result breaks the output schema,
-    one cancelled, and (through the proxy) a call the guard refuses."""
+    one that asks a question, one cancelled, and (through the proxy) a call the guard
+    refuses."""
     tools = sorted(tool.name for tool in (await session.list_tools()).tools)
     task = await session.call_tool("research", {"topic": "tides", "stages": 3}, allow_claimed=True)
     assert isinstance(task, CreatedTask), task
@@ -123,6 +135,12 @@ async def as_tasks(session, client, proxied):
     await wait_for(lambda: ("completed", "Stage 3 of 3") in client.news_of(task.task_id))
     malformed = await session.call_tool("research", {"topic": "malformed", "stages": 1}, allow_claimed=True)
     _, malformed_done = await poll(session, malformed.task_id)
+    # A task that asks its client a question first, answered with `tasks/update`.
+    ambiguous = await session.call_tool("research", {"topic": "ambiguous", "stages": 1}, allow_claimed=True)
+    _, asking = await poll(session, ambiguous.task_id, until={"input_required"})
+    answer = {"meaning": {"action": "accept", "content": {"meaning": "tidal"}}}
+    await session.send_request(UpdateTask(params=UpdateParams(task_id=ambiguous.task_id, input_responses=answer)), RAW)
+    _, answered = await poll(session, ambiguous.task_id)
     long = await session.call_tool("research", {"topic": "tides", "stages": 5}, allow_claimed=True)
     await session.send_request(CancelTask(params=TaskParams(task_id=long.task_id)), RAW)
     cancelled, _ = await poll(session, long.task_id)
@@ -137,6 +155,8 @@ async def as_tasks(session, client, proxied):
         "notifications": client.news_of(task.task_id),
         "result": (done["status"], done["result"]["structuredContent"], done["result"].get("isError")),
         "malformed": malformed_done,
+        "question": asking["inputRequests"],
+        "answered": (answered["status"], answered["result"]["structuredContent"]),
         "cancelled": cancelled[-1],
         "tasks created": (before, await created(session)),
         "refused": refused,
@@ -188,10 +208,12 @@ def test_a_task_runs_through_the_proxy_as_it_runs_alone(revision):
     assert alone["result"] == ("completed", {"topic": "tides", "stages": 3}, False), alone
     assert alone["cancelled"][0] == "cancelled", alone
     assert alone["malformed"]["result"]["structuredContent"] == {"topic": "malformed", "stages": "1"}, alone
+    assert alone["question"]["meaning"]["params"]["message"] == "Which meaning of the topic?", alone
+    assert alone["answered"] == ("completed", {"topic": "ambiguous (tidal)", "stages": 1}), alone
     # Through the proxy: the same task, seen the same way.
-    for key in ("tools", "created", "statuses", "notifications", "result", "cancelled"):
+    for key in ("tools", "created", "statuses", "notifications", "result", "question", "answered", "cancelled"):
         assert proxied[key] == alone[key], (key, proxied[key], alone[key])
-    assert proxied["tasks created"] == (3, 3), proxied
+    assert proxied["tasks created"] == (4, 4), proxied
     # A task's result is checked against the tool's output schema, as a call's is.
     malformed = proxied["malformed"]
     assert malformed["status"] == "completed", malformed

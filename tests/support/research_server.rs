@@ -3,10 +3,12 @@
 //! does not: the upstream that `guardrails proxy`'s task tests drive through the proxy and
 //! directly.
 //!
-//! - `research` (`topic`, `stages` from 1 to 5): one stage every 100 ms, each named in the
+//! - `research` (`topic`, `stages` from 1 to 5): one stage every 200 ms, each named in the
 //!   task's status message (`Stage 2 of 3`); a task status notification on every change; the
 //!   report as structured content under an `outputSchema`, except for the topic `malformed`,
-//!   whose report breaks it (`stages` a string). `tasks/cancel` stops it between stages.
+//!   whose report breaks it (`stages` a string), and the topic `ambiguous`, which first asks
+//!   the client which meaning it has (`input_required`, answered with `tasks/update`) and
+//!   reports on `ambiguous (MEANING)`. `tasks/cancel` stops it between stages.
 //! - `tasks-created`: how many tasks the server has created.
 
 use std::sync::Arc;
@@ -15,9 +17,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock,
-    CreateTaskResult, GetTaskParams, GetTaskResult, Implementation, JsonObject, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerNotification,
-    TaskStatusNotification, TaskStatusNotificationParams, Tool,
+    CreateTaskResult, GetTaskParams, GetTaskResult, Implementation, InputRequest, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerNotification,
+    TaskStatusNotification, TaskStatusNotificationParams, Tool, UpdateTaskParams,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
@@ -25,7 +27,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 /// How long one stage of the research takes.
-const STAGE: Duration = Duration::from_millis(100);
+const STAGE: Duration = Duration::from_millis(200);
 
 /// The research server: its tasks, and how many it created.
 #[derive(Clone, Default)]
@@ -81,6 +83,23 @@ fn report(topic: &str, stages: u64) -> CallToolResult {
         json!(stages)
     };
     CallToolResult::structured(json!({"topic": topic, "stages": stages}))
+}
+
+/// The question a task on the topic `ambiguous` asks its client before it starts.
+fn meaning_request() -> InputRequest {
+    serde_json::from_value(json!({
+        "method": "elicitation/create",
+        "params": {
+            "mode": "form",
+            "message": "Which meaning of the topic?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"meaning": {"type": "string"}},
+                "required": ["meaning"]
+            }
+        }
+    }))
+    .expect("an elicitation request")
 }
 
 impl Research {
@@ -186,6 +205,16 @@ impl ServerHandler for Research {
             .with_status_message(format!("Stage 1 of {stages}"));
         let task = self.tasks.spawn(options, move |task| {
             Box::pin(async move {
+                let topic = if topic == "ambiguous" {
+                    let answer = task.request_input("meaning", meaning_request()).await?;
+                    let meaning = answer
+                        .pointer("/content/meaning")
+                        .and_then(Value::as_str)
+                        .unwrap_or("unsaid");
+                    format!("{topic} ({meaning})")
+                } else {
+                    topic
+                };
                 for stage in 1..=stages {
                     if stage > 1 {
                         task.set_status_message(format!("Stage {stage} of {stages}"));
@@ -210,6 +239,15 @@ impl ServerHandler for Research {
         self.tasks
             .get_task(&request.task_id)
             .map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks
+            .update_task(&request.task_id, request.input_responses)
     }
 
     async fn cancel_task(
