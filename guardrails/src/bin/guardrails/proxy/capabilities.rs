@@ -74,14 +74,14 @@ impl Proxy {
 
     /// Takes the capabilities of the first client that declares them (in `initialize`, or in
     /// the `_meta` of its first request on 2026-07-28) as the upstream's client's: what the
-    /// proxy relays (sampling, elicitation, roots, tasks) and nothing else. An upstream started with
-    /// others is started again with these before the request is served, so that the tools
-    /// it lists are those it lists to this client.
+    /// proxy relays (sampling, elicitation, roots, tasks) and nothing else. An upstream
+    /// started with others is started again with these before the request is served, so
+    /// that the tools it lists are those it lists to this client.
     ///
     /// A client of 2026-07-28 or later cannot be asked anything by a server (`inline`): the
     /// revision replaces those requests with results that ask for input, which the proxy
-    /// does not translate, so the upstream is told of no sampling, elicitation or roots (of
-    /// tasks only).
+    /// does not translate, so the upstream is told of its tasks only, of no sampling,
+    /// elicitation or roots.
     pub(super) async fn adopt_client(&self, declared: Option<&ClientCapabilities>, inline: bool) {
         let mut adopted = self.0.adopted.lock().await;
         if *adopted {
