@@ -11,6 +11,7 @@
 //! - [`pipeline_server`]: the pipeline tests' server, with limits sized for short expected texts;
 //! - [`user_service`]: two releases of a small service, for the contract tests;
 //! - [`redis`]: a `redis-server` of a test's own, for state shared by nodes;
+//! - [`research_server`]: a native rmcp server whose long call runs as a task, for the proxy;
 //! - [`telemetry`]: a capturing `tracing` subscriber and `metrics` recorder;
 //! - [`testing`]: small helpers.
 
@@ -23,6 +24,7 @@ pub mod load;
 pub mod notes_server;
 pub mod pipeline_server;
 pub mod redis;
+pub mod research_server;
 /// The `task_tracker` example's state, tools and server, compiled from the example's own file.
 #[path = "../../examples/task_tracker/tracker.rs"]
 pub mod task_tracker;

@@ -127,11 +127,7 @@ pub(super) async fn forward(
     // progress reaches the client with the client's token), but for the keys of the
     // connection itself (revision, client info, capabilities), which rmcp writes for the
     // upstream's connection.
-    let mut meta = ctx.request_context.meta.clone();
-    meta.retain(|key, _| !CONNECTION_META_KEYS.contains(&key.as_str()));
-    if !meta.is_empty() {
-        params.meta = Some(meta);
-    }
+    params.meta = relayed_meta(&ctx.request_context.meta);
     if let Some(error) = proxy.policy_refusal(&name, params.arguments.as_ref()) {
         return Ok(proxy.tool_error(&name, &error).into());
     }
@@ -193,6 +189,11 @@ pub(super) async fn forward(
             Ok(result) => return Ok(CallToolResponse::Complete(result.completed())),
             Err(error) => error,
         },
+        Ok(Ok(CallToolResponse::Task(created))) => {
+            // Its result comes later, through `tasks/get`: checked then as this tool's.
+            proxy.remember_task(&created.task.task_id, &name);
+            return Ok(CallToolResponse::Task(created));
+        }
         Ok(Ok(response)) => return Ok(response.completed()),
         Ok(Err(ServiceError::McpError(error))) => return Err(error),
         Ok(Err(error)) => upstream_failed(&name, &error),
@@ -209,6 +210,17 @@ pub(super) async fn forward(
         }
     };
     Ok(proxy.tool_error(&name, &error).into())
+}
+
+/// The `_meta` of a client's request as it goes to the upstream: all of it but the keys of the
+/// connection itself (revision, client info, capabilities), which rmcp writes for the
+/// upstream's connection; `None` when nothing is left.
+pub(super) fn relayed_meta(
+    meta: &rmcp::model::RequestMetaObject,
+) -> Option<rmcp::model::RequestMetaObject> {
+    let mut meta = meta.clone();
+    meta.retain(|key, _| !CONNECTION_META_KEYS.contains(&key.as_str()));
+    (!meta.is_empty()).then_some(meta)
 }
 
 /// The tool error of a call the upstream failed other than with a protocol error.

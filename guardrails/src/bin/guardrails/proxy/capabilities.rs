@@ -3,18 +3,33 @@
 use std::sync::PoisonError;
 
 use rmcp::RoleServer;
-use rmcp::model::ClientCapabilities;
+use rmcp::model::{ClientCapabilities, TASKS_EXTENSION_ID};
 use rmcp::service::RequestContext;
 
 use super::Proxy;
 
-/// What the proxy relays of a client's capabilities: sampling, elicitation and roots. Tasks
-/// and extensions are not relayed, so the upstream is not told of them.
-fn relayed_capabilities(declared: &ClientCapabilities) -> ClientCapabilities {
+/// What the proxy relays of a client's capabilities: sampling, elicitation and roots (unless
+/// the client cannot be asked anything, `inline`), and the tasks extension. Other extensions are
+/// not relayed, so the upstream is not told of them.
+fn relayed_capabilities(declared: &ClientCapabilities, inline: bool) -> ClientCapabilities {
     let mut relayed = ClientCapabilities::default();
-    relayed.sampling.clone_from(&declared.sampling);
-    relayed.elicitation.clone_from(&declared.elicitation);
-    relayed.roots.clone_from(&declared.roots);
+    if !inline {
+        relayed.sampling.clone_from(&declared.sampling);
+        relayed.elicitation.clone_from(&declared.elicitation);
+        relayed.roots.clone_from(&declared.roots);
+    }
+    // A task asks its client nothing directly: its requests for input are read in `tasks/get`
+    // and answered with `tasks/update`, which the proxy relays on every revision.
+    if let Some(tasks) = declared
+        .extensions
+        .as_ref()
+        .and_then(|extensions| extensions.get(TASKS_EXTENSION_ID))
+    {
+        relayed
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(TASKS_EXTENSION_ID.to_owned(), tasks.clone());
+    }
     relayed
 }
 
@@ -38,6 +53,13 @@ pub(super) fn every_relayed_capability() -> ClientCapabilities {
     roots.list_changed = Some(true);
     every.roots = Some(roots);
     every
+        .extensions
+        .get_or_insert_with(Default::default)
+        .insert(
+            TASKS_EXTENSION_ID.to_owned(),
+            rmcp::model::JsonObject::new(),
+        );
+    every
 }
 
 impl Proxy {
@@ -52,13 +74,14 @@ impl Proxy {
 
     /// Takes the capabilities of the first client that declares them (in `initialize`, or in
     /// the `_meta` of its first request on 2026-07-28) as the upstream's client's: what the
-    /// proxy relays (sampling, elicitation, roots) and nothing else. An upstream started with
-    /// others is started again with these before the request is served, so that the tools
-    /// it lists are those it lists to this client.
+    /// proxy relays (sampling, elicitation, roots, tasks) and nothing else. An upstream
+    /// started with others is started again with these before the request is served, so
+    /// that the tools it lists are those it lists to this client.
     ///
     /// A client of 2026-07-28 or later cannot be asked anything by a server (`inline`): the
     /// revision replaces those requests with results that ask for input, which the proxy
-    /// does not translate, so the upstream is told of no sampling, elicitation or roots.
+    /// does not translate, so the upstream is told of its tasks only, of no sampling,
+    /// elicitation or roots.
     pub(super) async fn adopt_client(&self, declared: Option<&ClientCapabilities>, inline: bool) {
         let mut adopted = self.0.adopted.lock().await;
         if *adopted {
@@ -66,11 +89,7 @@ impl Proxy {
         }
         let Some(declared) = declared else { return };
         *adopted = true;
-        let relayed = if inline {
-            ClientCapabilities::default()
-        } else {
-            relayed_capabilities(declared)
-        };
+        let relayed = relayed_capabilities(declared, inline);
         if relayed == self.upstream_capabilities() {
             return;
         }

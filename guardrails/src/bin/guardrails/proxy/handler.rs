@@ -3,17 +3,19 @@
 
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams, InitializeResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
     ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    Tool, ToolsCapability, UnsubscribeRequestParams,
+    TASKS_EXTENSION_ID, Tool, ToolsCapability, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, ServiceError};
 use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use super::call::relayed_meta;
 use super::capabilities::asks_nothing;
 use super::{MAX_NAME_CHARS, MAX_PROBLEM_CHARS, Proxy, cut};
 
@@ -96,8 +98,8 @@ impl ServerHandler for Proxy {
         let mut implementation = Implementation::new("guardrails-proxy", env!("CARGO_PKG_VERSION"));
         let mut instructions = None;
         if let Some(info) = info {
-            // What the proxy forwards: tools (guarded), prompts, resources, completions and
-            // logging; tasks and extensions are not relayed.
+            // What the proxy forwards: tools (guarded), prompts, resources, completions,
+            // logging and tasks; other extensions are not relayed.
             capabilities.prompts.clone_from(&info.capabilities.prompts);
             capabilities
                 .resources
@@ -106,6 +108,17 @@ impl ServerHandler for Proxy {
                 .completions
                 .clone_from(&info.capabilities.completions);
             capabilities.logging.clone_from(&info.capabilities.logging);
+            if let Some(tasks) = info
+                .capabilities
+                .extensions
+                .as_ref()
+                .and_then(|extensions| extensions.get(TASKS_EXTENSION_ID))
+            {
+                capabilities
+                    .extensions
+                    .get_or_insert_with(Default::default)
+                    .insert(TASKS_EXTENSION_ID.to_owned(), tasks.clone());
+            }
             if let Some(upstream) = &info.server_info {
                 implementation = upstream.clone();
             }
@@ -356,6 +369,40 @@ impl ServerHandler for Proxy {
         _notification: ProgressNotificationParam,
         _context: NotificationContext<RoleServer>,
     ) {
+    }
+
+    /// The upstream's task as it is now, its result checked as its tool's when it is done.
+    async fn get_task(
+        &self,
+        mut request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        request.meta = relayed_meta(&context.meta);
+        let mut result = self
+            .relay("tasks/get", async |peer| peer.get_task(request).await)
+            .await?;
+        result.task = self.checked_task(result.task);
+        Ok(result)
+    }
+
+    async fn update_task(
+        &self,
+        mut request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        request.meta = relayed_meta(&context.meta);
+        self.relay("tasks/update", async |peer| peer.update_task(request).await)
+            .await
+    }
+
+    async fn cancel_task(
+        &self,
+        mut request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        request.meta = relayed_meta(&context.meta);
+        self.relay("tasks/cancel", async |peer| peer.cancel_task(request).await)
+            .await
     }
 }
 

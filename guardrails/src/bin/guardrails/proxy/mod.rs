@@ -9,8 +9,10 @@
 //! valid example, the `_meta` report, agent limits and byte caps, audit mode, the loop breaker and
 //! telemetry. What the guard does not concern passes through both ways: prompts, resources,
 //! completions, notifications, `_meta`, progress (under the client's token), logging, and the
-//! upstream's sampling, elicitation and roots requests, which go to the client; the upstream is
-//! told the client's capabilities (see [`Proxy::adopt_client`]).
+//! upstream's sampling, elicitation and roots requests, which go to the client; tasks (the
+//! `io.modelcontextprotocol/tasks` extension: a call answered with a task, `tasks/get`,
+//! `tasks/update`, `tasks/cancel` and task status notifications, a task's result checked as a
+//! call's); the upstream is told the client's capabilities (see [`Proxy::adopt_client`]).
 //!
 //! The wire is rmcp's on both sides; this module holds no protocol code.
 
@@ -23,6 +25,7 @@ mod passthrough;
 mod policy;
 #[cfg(unix)]
 mod stdio;
+mod tasks;
 mod tools;
 mod upstream;
 
@@ -245,6 +248,9 @@ struct Inner {
     /// The client's progress token of each call in flight, and the client that made it, by
     /// the upstream's token.
     progress: RwLock<HashMap<rmcp::model::ProgressToken, passthrough::ProgressTarget>>,
+    /// The tool of each task the upstream runs for a call: its result is checked as the
+    /// tool's.
+    tasks: RwLock<tasks::TaskTools>,
 }
 
 impl Proxy {
@@ -267,6 +273,7 @@ impl Proxy {
             capabilities: RwLock::new(probe),
             adopted: tokio::sync::Mutex::new(false),
             progress: RwLock::new(HashMap::new()),
+            tasks: RwLock::new(tasks::TaskTools::default()),
         }))
     }
 

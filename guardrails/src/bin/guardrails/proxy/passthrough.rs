@@ -1,5 +1,5 @@
 //! What the upstream asks of its client and tells it, relayed to the proxy's client: sampling,
-//! elicitation, roots, logging, progress and list changes.
+//! elicitation, roots, logging, progress, list changes and the status of tasks.
 
 use std::sync::{Arc, PoisonError, Weak};
 use std::time::Duration;
@@ -266,6 +266,21 @@ impl ClientHandler for UpstreamClient {
         if let Some(client) = self.client() {
             let _ = client.notify_resource_updated(params).await;
         }
+    }
+
+    /// The upstream's news of a task, with its result checked as `tasks/get`'s is.
+    async fn on_task_status(
+        &self,
+        mut params: rmcp::model::TaskStatusNotificationParams,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let Some(proxy) = self.proxy() else { return };
+        let Some(client) = proxy.client() else { return };
+        params.task = proxy.checked_task(params.task);
+        let notification = rmcp::model::ServerNotification::TaskStatusNotification(
+            rmcp::model::TaskStatusNotification::new(params),
+        );
+        let _ = client.send_notification(notification).await;
     }
 
     async fn on_progress(

@@ -1,0 +1,261 @@
+"""Tasks (the `io.modelcontextprotocol/tasks` extension) pass through `guardrails proxy`: the
+official Python client, declaring the extension, drives the research server (a native rmcp
+server whose long call runs as a task, `tests/support/research_server.rs`) through the proxy and
+directly, and sees the same task: its statuses polled with `tasks/get`, its status
+notifications, its result, its question to the client answered with `tasks/update`, its
+cancellation. Through the proxy the call's arguments are guarded
+first (a refused call creates no task), and a task's result is checked against the tool's
+`outputSchema` as a plain call's is.
+
+The SDK types no client for the extension; it reads a `resultType` it does not know through a
+claim of an extension, and sends any request: the test's client is written with both."""
+
+import asyncio
+from typing import Any, Literal
+
+from pydantic import TypeAdapter
+
+from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.extension import NotificationBinding, ResultClaim
+from mcp.client.stdio import stdio_client
+
+import conftest
+from conftest import example_binary, open_session, text_of
+from test_proxy import guardrails_binary
+
+TASKS = "io.modelcontextprotocol/tasks"
+TERMINAL = {"completed", "failed", "cancelled"}
+
+
+class CreatedTask(types.Result):
+    """A call answered with a task (`resultType: "task"`)."""
+
+    result_type: Literal["task"]
+    task_id: str
+    status: str
+    status_message: str | None = None
+
+
+class TaskParams(types.RequestParams):
+    task_id: str
+
+
+class GetTask(types.Request[TaskParams, Literal["tasks/get"]]):
+    method: Literal["tasks/get"] = "tasks/get"
+    params: TaskParams
+
+
+class CancelTask(types.Request[TaskParams, Literal["tasks/cancel"]]):
+    method: Literal["tasks/cancel"] = "tasks/cancel"
+    params: TaskParams
+
+
+class UpdateParams(types.RequestParams):
+    task_id: str
+    input_responses: dict[str, Any]
+
+
+class UpdateTask(types.Request[UpdateParams, Literal["tasks/update"]]):
+    method: Literal["tasks/update"] = "tasks/update"
+    params: UpdateParams
+
+
+class TaskNews(types.NotificationParams):
+    """The params of a task status notification (`notifications/tasks`)."""
+
+    task_id: str
+    status: str
+    status_message: str | None = None
+    result: dict[str, Any] | None = None
+
+
+RAW = TypeAdapter(dict[str, Any])
+
+
+async def unresolved(result, context):
+    raise AssertionError("the test reads each task itself")
+
+
+class Client:
+    """A client that has tasks, and the task status notifications it received."""
+
+    def __init__(self):
+        self.news: list[TaskNews] = []
+
+    async def on_task(self, params: TaskNews):
+        self.news.append(params)
+
+    def options(self):
+        return dict(
+            extensions={TASKS: {}},
+            result_claims={TASKS: [ResultClaim(result_type="task", model=CreatedTask, resolve=unresolved)]},
+            notification_bindings=[
+                NotificationBinding(method="notifications/tasks", params_type=TaskNews, handler=self.on_task)
+            ],
+        )
+
+    def news_of(self, task_id):
+        return [(news.status, news.status_message) for news in self.news if news.task_id == task_id]
+
+
+async def poll(session, task_id, until=TERMINAL):
+    """Every status (and message) of the task, as `tasks/get` showed them in turn, until one of
+    `until`, and the last answer."""
+    seen = []
+    for _ in range(400):
+        task = await session.send_request(GetTask(params=TaskParams(task_id=task_id)), RAW)
+        now = (task["status"], task.get("statusMessage"))
+        if not seen or seen[-1] != now:
+            seen.append(now)
+        if task["status"] in until:
+            return seen, task
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the task did not end: {seen}")
+
+
+async def wait_for(predicate, seconds=5):
+    for _ in range(int(seconds / 0.02)):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+
+
+async def created(session):
+    return int(text_of(await session.call_tool("tasks-created", {})))
+
+
+async def as_tasks(session, client, proxied):
+    """The research run as tasks: one to its end, one whose result breaks the output schema,
+    one that asks a question, one cancelled, and (through the proxy) a call the guard
+    refuses."""
+    tools = sorted(tool.name for tool in (await session.list_tools()).tools)
+    task = await session.call_tool("research", {"topic": "tides", "stages": 3}, allow_claimed=True)
+    assert isinstance(task, CreatedTask), task
+    statuses, done = await poll(session, task.task_id)
+    await wait_for(lambda: ("completed", "Stage 3 of 3") in client.news_of(task.task_id))
+    malformed = await session.call_tool("research", {"topic": "malformed", "stages": 1}, allow_claimed=True)
+    _, malformed_done = await poll(session, malformed.task_id)
+    # A task that asks its client a question first, answered with `tasks/update`.
+    ambiguous = await session.call_tool("research", {"topic": "ambiguous", "stages": 1}, allow_claimed=True)
+    _, asking = await poll(session, ambiguous.task_id, until={"input_required"})
+    answer = {"meaning": {"action": "accept", "content": {"meaning": "tidal"}}}
+    await session.send_request(UpdateTask(params=UpdateParams(task_id=ambiguous.task_id, input_responses=answer)), RAW)
+    _, answered = await poll(session, ambiguous.task_id)
+    long = await session.call_tool("research", {"topic": "tides", "stages": 5}, allow_claimed=True)
+    await session.send_request(CancelTask(params=TaskParams(task_id=long.task_id)), RAW)
+    cancelled, _ = await poll(session, long.task_id)
+    before = await created(session)
+    refused = None
+    if proxied:
+        refused = await session.call_tool("research", {"topic": "tides", "stages": 9}, allow_claimed=True)
+    return {
+        "tools": tools,
+        "created": (task.status, task.status_message),
+        "statuses": statuses,
+        "notifications": client.news_of(task.task_id),
+        "result": (done["status"], done["result"]["structuredContent"], done["result"].get("isError")),
+        "malformed": malformed_done,
+        "question": asking["inputRequests"],
+        "answered": (answered["status"], answered["result"]["structuredContent"]),
+        "cancelled": cancelled[-1],
+        "tasks created": (before, await created(session)),
+        "refused": refused,
+    }
+
+
+async def as_calls(session, client, proxied):
+    """The research run by a client without tasks: a plain call, and no task."""
+    result = await session.call_tool("research", {"topic": "tides", "stages": 2})
+    return {
+        "result": (result.is_error, result.structured_content),
+        "tasks created": await created(session),
+        "notifications": len(client.news),
+    }
+
+
+def run(proxied: bool, revision: str, body=None, proxy_args=()):
+    client = Client()
+    server = example_binary("research_server")
+    # Claims of extensions, and so tasks, are the 2026-07-28 revision's: an older client is not
+    # told of tasks and calls the tool as any other.
+    body = body or (as_tasks if revision == conftest.MODERN else as_calls)
+
+    async def go():
+        if proxied:
+            params = StdioServerParameters(command=guardrails_binary(), args=["proxy", *proxy_args, "--", server])
+        else:
+            params = StdioServerParameters(command=server, args=[])
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write, **client.options()) as session:
+                await open_session(session, revision)
+                return await asyncio.wait_for(body(session, client, proxied), 60)
+
+    return asyncio.run(go())
+
+
+def test_a_task_runs_through_the_proxy_as_it_runs_alone(revision):
+    alone = run(proxied=False, revision=revision)
+    proxied = run(proxied=True, revision=revision)
+    if revision == conftest.LEGACY:
+        assert alone == {"result": (False, {"topic": "tides", "stages": 2}), "tasks created": 0, "notifications": 0}
+        assert proxied == alone, (proxied, alone)
+        return
+    # What the server alone does: a task that goes through its stages and ends with the report.
+    assert alone["created"] == ("working", "Stage 1 of 3"), alone
+    stages = [("working", f"Stage {stage} of 3") for stage in (1, 2, 3)]
+    assert alone["statuses"] == [*stages, ("completed", "Stage 3 of 3")], alone
+    assert alone["notifications"] == alone["statuses"], alone
+    assert alone["result"] == ("completed", {"topic": "tides", "stages": 3}, False), alone
+    assert alone["cancelled"][0] == "cancelled", alone
+    assert alone["malformed"]["result"]["structuredContent"] == {"topic": "malformed", "stages": "1"}, alone
+    assert alone["question"]["meaning"]["params"]["message"] == "Which meaning of the topic?", alone
+    assert alone["answered"] == ("completed", {"topic": "ambiguous (tidal)", "stages": 1}), alone
+    # Through the proxy: the same task, seen the same way.
+    for key in ("tools", "created", "statuses", "notifications", "result", "question", "answered", "cancelled"):
+        assert proxied[key] == alone[key], (key, proxied[key], alone[key])
+    assert proxied["tasks created"] == (4, 4), proxied
+    # A task's result is checked against the tool's output schema, as a call's is.
+    malformed = proxied["malformed"]
+    assert malformed["status"] == "completed", malformed
+    assert malformed["result"]["isError"] is True, malformed
+    text = malformed["result"]["content"][0]["text"]
+    assert text.startswith('<tool_error tool="research" code="INTERNAL">'), text
+    assert "does not match the tool's outputSchema" in text, text
+    # A call the guard refuses is answered with the coaching error, and creates no task.
+    refused = proxied["refused"]
+    assert isinstance(refused, types.CallToolResult) and refused.is_error, refused
+    assert text_of(refused).startswith('<validation_error tool="research"'), text_of(refused)
+
+
+POLICY = """
+[[rule]]
+name = "no_secrets"
+severity = "critical"
+pattern = 'classified'
+message = "Classified topics are not reported."
+"""
+
+
+def test_a_task_result_is_held_to_the_tools_result_policy(revision, tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_text(POLICY)
+
+    async def research(session, client, proxied):
+        if revision == conftest.LEGACY:
+            return await session.call_tool("research", {"topic": "classified tides", "stages": 1}), []
+        task = await session.call_tool("research", {"topic": "classified tides", "stages": 1}, allow_claimed=True)
+        _, done = await poll(session, task.task_id)
+        await wait_for(lambda: any(news.status == "completed" for news in client.news))
+        news = [news.result for news in client.news if news.status == "completed"]
+        return types.CallToolResult.model_validate(done["result"]), [
+            types.CallToolResult.model_validate(result) for result in news
+        ]
+
+    result, notified = run(True, revision, body=research, proxy_args=["--result-policy", f"research={rules}"])
+    # Whether read with `tasks/get`, told in a status notification, or returned by a plain call,
+    # the result is withheld behind the policy's tool error.
+    assert len(notified) == (0 if revision == conftest.LEGACY else 1), notified
+    for withheld in [result, *notified]:
+        assert withheld.is_error, withheld
+        assert "no_secrets" in text_of(withheld), text_of(withheld)
+        assert "classified" not in text_of(withheld), text_of(withheld)
