@@ -9,6 +9,7 @@ mod guard_router;
 mod guard_router_differential;
 mod guard_router_leniency;
 mod guard_router_shapes;
+mod guard_tasks;
 mod guarded;
 mod http;
 mod http_callers;

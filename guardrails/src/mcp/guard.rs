@@ -884,8 +884,12 @@ impl NativeTool {
     /// the limits, and told of the repairs made to its arguments. The tool's own error
     /// result comes back as the tool wrote it, its classification only in telemetry.
     fn complete(&self, completion: Completion, response: CallToolResponse) -> CallToolResponse {
-        let CallToolResponse::Complete(result) = response else {
-            return response;
+        let result = match response {
+            CallToolResponse::Complete(result) => result,
+            // A task, or a request for the client's input: the call ends here for the guard
+            // (recorded, counted), and its repairs go in the answer's `_meta`, where a client
+            // reads them; the task's result is the tool's to write.
+            other => return self.complete_without_result(completion, other),
         };
         let failed = result.is_error == Some(true);
         let mut recorded = CallOutput::text(Vec::new());
@@ -912,6 +916,31 @@ impl NativeTool {
             );
         }
         CallToolResponse::Complete(result)
+    }
+
+    /// The tool's answer that is not a result yet ([`NativeTool::complete`]).
+    fn complete_without_result(
+        &self,
+        completion: Completion,
+        mut response: CallToolResponse,
+    ) -> CallToolResponse {
+        let repairs = completion.repairs.clone();
+        let served = self.served(Who::Known(None));
+        let _ = completion.finish(&served, self.name(), CallOutput::text(Vec::new()), false);
+        if !repairs.is_empty() {
+            let meta = match &mut response {
+                CallToolResponse::Task(task) => Some(&mut task.meta),
+                CallToolResponse::InputRequired(input) => Some(&mut input.meta),
+                _ => None,
+            };
+            if let Some(meta) = meta {
+                meta.get_or_insert_with(Default::default).insert(
+                    super::REPAIRS_META_KEY.to_owned(),
+                    crate::render::repairs_value(&repairs),
+                );
+            }
+        }
+        response
     }
 
     /// A successful result cut to the limits, with a teaching block when anything was cut.
