@@ -132,7 +132,7 @@ impl OutputVerdict {
     /// of `options`: the advice as written, or the flagged passages rendered; `None` when the
     /// output passes as it is or is withheld.
     #[must_use]
-    pub fn advice(&self, options: &crate::RenderOptions) -> Option<String> {
+    pub fn advice(&self, options: &crate::render::options::RenderOptions) -> Option<String> {
         match self {
             Self::Advise(advice) => Some(advice.clone()),
             Self::Flagged(verdict) => {

@@ -12,17 +12,10 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use rmcp::service::{Peer, ServiceError};
 use rmcp::{ErrorData, RoleClient};
 
+use super::capabilities::relayed_meta;
 use super::handler::Completed as _;
 use super::passthrough::ProgressRoute;
 use super::{MAX_NAME_CHARS, MAX_NAMES_SHOWN, MAX_PROBLEM_CHARS, Proxy, cut};
-
-/// The `_meta` keys of a request that describe the connection rather than the call: rmcp
-/// writes its own for the upstream's connection.
-const CONNECTION_META_KEYS: [&str; 3] = [
-    "io.modelcontextprotocol/protocolVersion",
-    "io.modelcontextprotocol/clientInfo",
-    "io.modelcontextprotocol/clientCapabilities",
-];
 
 impl Proxy {
     /// `result` when it keeps the promise of its tool's `outputSchema` (a successful result
@@ -210,17 +203,6 @@ pub(super) async fn forward(
         }
     };
     Ok(proxy.tool_error(&name, &error).into())
-}
-
-/// The `_meta` of a client's request as it goes to the upstream: all of it but the keys of the
-/// connection itself (revision, client info, capabilities), which rmcp writes for the
-/// upstream's connection; `None` when nothing is left.
-pub(super) fn relayed_meta(
-    meta: &rmcp::model::RequestMetaObject,
-) -> Option<rmcp::model::RequestMetaObject> {
-    let mut meta = meta.clone();
-    meta.retain(|key, _| !CONNECTION_META_KEYS.contains(&key.as_str()));
-    (!meta.is_empty()).then_some(meta)
 }
 
 /// The tool error of a call the upstream failed other than with a protocol error.

@@ -1,4 +1,5 @@
-//! The client capabilities the upstream is told of: those the proxy relays of its client's.
+//! The client capabilities the upstream is told of: those the proxy relays of its client's;
+//! and the `_meta` of a request as it is relayed, without the keys of the connection.
 
 use std::sync::PoisonError;
 
@@ -104,4 +105,23 @@ impl Proxy {
             tracing::warn!(reason, "the upstream could not be restarted");
         }
     }
+}
+
+/// The `_meta` keys of a request that describe the connection rather than the call: rmcp
+/// writes its own for the upstream's connection.
+const CONNECTION_META_KEYS: [&str; 3] = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+];
+
+/// The `_meta` of a client's request as it goes to the upstream: all of it but the keys of the
+/// connection itself (revision, client info, capabilities), which rmcp writes for the
+/// upstream's connection; `None` when nothing is left.
+pub(super) fn relayed_meta(
+    meta: &rmcp::model::RequestMetaObject,
+) -> Option<rmcp::model::RequestMetaObject> {
+    let mut meta = meta.clone();
+    meta.retain(|key, _| !CONNECTION_META_KEYS.contains(&key.as_str()));
+    (!meta.is_empty()).then_some(meta)
 }

@@ -15,8 +15,7 @@ use rmcp::service::{NotificationContext, Peer, RequestContext, ServiceError};
 use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::call::relayed_meta;
-use super::capabilities::asks_nothing;
+use super::capabilities::{asks_nothing, relayed_meta};
 use super::{MAX_NAME_CHARS, MAX_PROBLEM_CHARS, Proxy, cut};
 
 /// Why the params of `method`, a method of MCP, cannot be read (rmcp hands such a request
