@@ -473,7 +473,7 @@ const TOOL_POLICY: Flag<Contract> = Flag {
 
 /// The changes between two contracts of the same tool (paths use the new contract's name).
 #[must_use]
-pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
+pub(crate) fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
     let name = after.name.as_str();
     let mut c = Collector {
         tool: name,
@@ -1149,3 +1149,7 @@ fn output(
         }
     }
 }
+
+#[cfg(test)]
+#[path = "diff_tests.rs"]
+mod tests;

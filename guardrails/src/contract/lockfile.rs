@@ -116,7 +116,7 @@ impl ServerDigest {
 
 /// The digest of one contract: sha256 of its canonical compact JSON, as `sha256:<hex>`.
 #[must_use]
-pub fn contract_digest(contract: &Contract) -> String {
+pub(crate) fn contract_digest(contract: &Contract) -> String {
     hex(&Sha256::digest(canonical_bytes(contract)))
 }
 
