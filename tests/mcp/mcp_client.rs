@@ -151,7 +151,8 @@ async fn structured_results_match_the_advertised_output_schemas() {
 
 #[tokio::test]
 async fn unknown_tools_and_methods_are_protocol_errors_counted_and_classified() {
-    use guardrails::operate::{FAILURE_META_KEY, PROTOCOL_ERRORS, PROTOCOL_TARGET};
+    use guardrails::operate::FAILURE_META_KEY;
+    use guardrails_tests::telemetry::names::{PROTOCOL_ERRORS, PROTOCOL_TARGET};
     let captured = guardrails_tests::telemetry::Captured::default();
     let installed = captured.install();
     let client = connect(pipeline_server::server(1)).await;
