@@ -110,21 +110,11 @@ impl Diff {
 
     /// The number of changes of a severity.
     #[must_use]
-    pub fn count(&self, severity: ChangeSeverity) -> usize {
+    pub(crate) fn count(&self, severity: ChangeSeverity) -> usize {
         self.deltas
             .iter()
             .filter(|d| d.severity == severity)
             .count()
-    }
-
-    /// The changes of one tool.
-    pub fn for_tool<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'a Delta> + 'a {
-        self.deltas.iter().filter(move |d| d.tool == tool)
-    }
-
-    /// The changes above `severity`.
-    pub fn above(&self, severity: ChangeSeverity) -> impl Iterator<Item = &Delta> {
-        self.deltas.iter().filter(move |d| d.severity > severity)
     }
 
     fn summary(&self) -> String {

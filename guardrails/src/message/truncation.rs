@@ -73,7 +73,7 @@ impl Truncated<'_> {
 
     /// The limit that cut the result below the agent limit, as the model reads it.
     #[must_use]
-    pub fn budget_name(&self) -> &'static str {
+    pub(crate) fn budget_name(&self) -> &'static str {
         if self.by_tokens {
             "token budget"
         } else {

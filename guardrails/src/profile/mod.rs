@@ -108,7 +108,7 @@ impl SchemaProfile {
     /// out: under a profile that makes every property required, a model sends `null` for the
     /// ones it means to leave out.
     #[must_use]
-    pub const fn null_is_absent(self) -> bool {
+    pub(crate) const fn null_is_absent(self) -> bool {
         matches!(self, Self::OpenAi)
     }
 }

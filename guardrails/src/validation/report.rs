@@ -211,7 +211,7 @@ impl Report {
 
     /// Whether a further issue would still be kept (callers skip costly work otherwise).
     #[must_use]
-    pub fn has_room(&self) -> bool {
+    pub(crate) fn has_room(&self) -> bool {
         self.issues.len() < MAX_KEPT_ISSUES
     }
 
