@@ -32,7 +32,7 @@ fn tools_added_removed_and_renamed() {
         .collect();
     // The same contract under a new name.
     let fetch = edited(v1.get("get_user").unwrap(), |c| {
-        c["name"] = json!("fetch_user")
+        c["name"] = json!("fetch_user");
     });
     renamed.insert(fetch);
     let d = diff(&v1, &renamed);

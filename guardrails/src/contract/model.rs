@@ -82,6 +82,10 @@ pub struct Hints {
 impl Hints {
     /// Whether no hint is set.
     #[must_use]
+    #[expect(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "serde's skip_serializing_if passes a reference"
+    )]
     pub(crate) fn is_empty(&self) -> bool {
         *self == Self::default()
     }
@@ -90,7 +94,7 @@ impl Hints {
     /// destructive: true, idempotent: false, open-world: true). Comparing effective hints keeps
     /// "unset" and "set to the default" from being reported as a flip.
     #[must_use]
-    pub(crate) fn effective(&self) -> [(&'static str, bool); 4] {
+    pub(crate) fn effective(self) -> [(&'static str, bool); 4] {
         [
             ("read_only", self.read_only.unwrap_or(false)),
             ("destructive", self.destructive.unwrap_or(true)),
