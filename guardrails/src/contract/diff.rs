@@ -33,7 +33,7 @@ impl ChangeSeverity {
 
     /// The uppercase name, as in reports.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Cosmetic => "COSMETIC",
             Self::Safe => "SAFE",

@@ -31,7 +31,7 @@ impl RuleSeverity {
 
     /// The upper-case name used in verdicts and reports: `CRITICAL`, `WARNING` or `ADVISORY`.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             RuleSeverity::Advisory => "ADVISORY",
             RuleSeverity::Warning => "WARNING",

@@ -23,7 +23,7 @@ pub enum Status {
 impl Status {
     /// The upper-case name: `APPROVED`, `PENDING` or `BLOCKED`.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Status::Approved => "APPROVED",
             Status::Pending => "PENDING",
