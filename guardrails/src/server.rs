@@ -269,7 +269,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     }
 
     /// The names of the tools, in the order they were added.
-    pub fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+    pub(crate) fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.specs().map(ToolSpec::name)
     }
 

@@ -319,7 +319,7 @@ async fn guarded_tools_sit_beside_native_tools_in_one_router() {
 #[tokio::test]
 async fn tools_are_listed_in_the_order_they_were_added() {
     let server = pipeline_server::server(10);
-    let added: Vec<&str> = server.tool_names().collect();
+    let added: Vec<&str> = server.specs().map(guardrails::ToolSpec::name).collect();
     assert!(added.len() > 2);
     let client = connect(server).await;
     for _ in 0..3 {

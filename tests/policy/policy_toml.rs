@@ -82,7 +82,8 @@ fn a_file_describes_every_kind_of_rule() {
     assert!(
         policy
             .check("It costs $5 [AI estimation: quote] [Source: a.md].")
-            .is_approved()
+            .status
+            == Status::Approved
     );
 }
 
@@ -320,7 +321,7 @@ fn arbitrary_bytes_never_panic() {
     }
     let empty = Policy::from_toml_str("").expect("an empty file is an empty policy");
     assert!(empty.rules().is_empty());
-    assert!(empty.check("anything at all").is_approved());
+    assert!(empty.check("anything at all").status == Status::Approved);
 }
 
 #[test]

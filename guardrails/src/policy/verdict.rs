@@ -145,18 +145,6 @@ impl Verdict {
         }
     }
 
-    /// Whether the text may be delivered as it is ([`Status::Approved`]).
-    #[must_use]
-    pub fn is_approved(&self) -> bool {
-        self.status == Status::Approved
-    }
-
-    /// Whether the text is blocked ([`Status::Blocked`]).
-    #[must_use]
-    pub fn is_blocked(&self) -> bool {
-        self.status == Status::Blocked
-    }
-
     /// Whether the text may be delivered once its warnings are acknowledged: true when approved,
     /// and when pending and `warnings_acknowledged`; never when blocked.
     #[must_use]

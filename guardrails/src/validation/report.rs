@@ -111,7 +111,7 @@ pub struct Issue {
 impl Issue {
     /// The path of the issue, or `(root)` for the arguments object itself.
     #[must_use]
-    pub fn location(&self) -> &str {
+    pub(crate) fn location(&self) -> &str {
         if self.path.is_empty() {
             "(root)"
         } else {
