@@ -354,7 +354,7 @@ pub enum Accept {
 impl Accept {
     /// Whether a change of this severity passes.
     #[must_use]
-    pub fn allows(self, severity: ChangeSeverity) -> bool {
+    pub(crate) fn allows(self, severity: ChangeSeverity) -> bool {
         let highest = match self {
             Self::Nothing => return false,
             Self::Cosmetic => ChangeSeverity::Cosmetic,

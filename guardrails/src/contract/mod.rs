@@ -148,7 +148,7 @@ impl ServerContract {
     /// These contracts, their schemas advertised in `profile` (recorded unless it is the
     /// default).
     #[must_use]
-    pub fn with_schema_profile(mut self, profile: crate::profile::SchemaProfile) -> Self {
+    pub(crate) fn with_schema_profile(mut self, profile: crate::profile::SchemaProfile) -> Self {
         self.profile = (profile != crate::profile::SchemaProfile::Portable).then_some(profile);
         self
     }
