@@ -151,7 +151,7 @@ impl Instruments {
     pub(crate) fn new() -> Self {
         let tool = SharedString::from(Arc::<str>::from(TOOL));
         let key = Key::from_parts(
-            guardrails::operate::DURATION,
+            "mcp.server.operation.duration",
             vec![
                 metrics::Label::from_static_parts("mcp.method.name", "tools/call"),
                 metrics::Label::new("gen_ai.tool.name", tool.clone()),
@@ -169,7 +169,7 @@ impl Instruments {
         static METADATA: Metadata<'static> =
             Metadata::new(module_path!(), metrics::Level::INFO, Some(module_path!()));
         let span = tracing::info_span!(
-            target: guardrails::operate::CALL_TARGET,
+            target: "guardrails::call",
             "tools/call",
             otel.name = &*self.otel_name,
             otel.kind = "server",

@@ -1,6 +1,6 @@
 //! Which fields do models get wrong: a `metrics` recorder that adds up the issues of rejected
 //! calls by tool, declared field and issue code (the counter
-//! [`guardrails::operate::ISSUES`]), and prints them most frequent first. In production the
+//! `guardrails.tool.issues`), and prints them most frequent first. In production the
 //! same counter goes to Prometheus or OpenTelemetry (see the README); this is the smallest
 //! recorder that answers the question from one run.
 
@@ -44,7 +44,7 @@ impl Recorder for FieldReport {
     fn describe_histogram(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
 
     fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
-        if key.name() != guardrails::operate::ISSUES {
+        if key.name() != "guardrails.tool.issues" {
             return Counter::noop();
         }
         let label = |name: &str| {

@@ -269,7 +269,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     }
 
     /// The names of the tools, in the order they were added.
-    pub fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+    pub(crate) fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.specs().map(ToolSpec::name)
     }
 
@@ -434,7 +434,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// model one line per repair ("`limit` was the string \"25\": read as 25; send numbers
     /// unquoted"), `_meta` carries the receipts
     /// ([`REPAIRS_META_KEY`](crate::mcp::REPAIRS_META_KEY)), and telemetry counts them
-    /// ([`ARGUMENT_REPAIRS`](crate::operate::ARGUMENT_REPAIRS)). Off by default. See
+    /// (`guardrails.tool.argument_repairs`). Off by default. See
     /// [`Repair`](crate::validation::Repair).
     ///
     /// ```
@@ -454,7 +454,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// on their own, which would otherwise make every call of theirs an `unknown_field`
     /// rejection. A key a tool declares as a field is never dropped; a key neither declared
     /// nor ignored is refused and named as always. Each dropped key is counted in telemetry
-    /// ([`IGNORED_KEYS`](crate::operate::IGNORED_KEYS)).
+    /// (`guardrails.tool.ignored_keys`).
     ///
     /// ```
     /// use guardrails::IgnoreKeys;
@@ -568,7 +568,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// `HttpConfig::with_caller`) then has one budget and one loop memory, not N. Each limit
     /// is one atomic step of the store, and a rejected call one or two counters; a store that
     /// fails or takes more than 250 ms never fails a call: the process's own state answers, with
-    /// a warning and a count ([`STATE_FALLBACKS`](crate::operate::STATE_FALLBACKS)). Repair
+    /// a warning and a count (`guardrails.state.fallbacks`). Repair
     /// counts stay in the process. Forgets the state kept so far.
     ///
     /// ```no_run

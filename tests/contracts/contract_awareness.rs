@@ -3,7 +3,7 @@
 
 use guardrails::RenderFormat;
 use guardrails::contract::{AwarenessConfig, Contract, KnownGood};
-use guardrails_tests::testing::object;
+use guardrails_tests::testing::{edited, object};
 use guardrails_tests::user_service::{self, v1_contracts, v2_server};
 use serde_json::{Map, Value, json};
 
@@ -180,9 +180,10 @@ async fn the_cap_lists_the_most_relevant_and_counts_the_rest() {
 async fn handler_errors_carry_it_only_when_asked() {
     // `get_user` is unchanged; make it "changed" by calibrating on a lockfile without it.
     let mut old = v1_contracts();
-    let mut changed = old.get("get_user").unwrap().clone();
-    changed.description = "Old wording.".into();
-    changed.annotations.read_only = Some(false);
+    let changed = edited(old.get("get_user").unwrap(), |c| {
+        c["description"] = json!("Old wording.");
+        c["annotations"]["read_only"] = json!(false);
+    });
     old.insert(changed);
     let known = KnownGood::from_contracts(old);
     let call = || object(json!({"id": 7}));

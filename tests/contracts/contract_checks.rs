@@ -1,9 +1,11 @@
 //! The contract records struct-level checks by function name, on the arguments, nested objects
 //! and the variants of an enum with data, so that adding one is RISKY and removing one SAFE.
 
-use guardrails::contract::{ChangeSeverity, Contract, diff_tool};
+use guardrails::contract::{ChangeSeverity, Contract};
 use guardrails::{FieldIssue, Tool, ToolArgs, tool};
+use guardrails_tests::testing::{deltas, edited, entry};
 use serde::Deserialize;
+use serde_json::json;
 
 /// A time window.
 #[derive(Debug, Deserialize, ToolArgs)]
@@ -73,43 +75,54 @@ fn contract() -> Contract {
 
 #[test]
 fn the_contract_names_each_check_where_it_runs() {
-    let c = contract();
-    assert_eq!(c.checks, ["room_is_known"]);
-    assert_eq!(c.args["window"].checks, ["ends_after_start"]);
-    assert_eq!(c.args["repeat"].checks, ["daily.ends_after_start"]);
-    assert!(c.args["room"].checks.is_empty());
+    let c = entry(&contract());
+    assert_eq!(c["checks"], json!(["room_is_known"]));
+    assert_eq!(c["args"]["window"]["checks"], json!(["ends_after_start"]));
+    assert_eq!(
+        c["args"]["repeat"]["checks"],
+        json!(["daily.ends_after_start"])
+    );
+    assert_eq!(c["args"]["room"].get("checks"), None);
 }
 
 #[test]
 fn adding_a_check_is_risky_and_removing_one_safe() {
     let before = contract();
-    let mut after = before.clone();
-    after.checks.push("room_is_open".to_owned());
-    let deltas = diff_tool(&before, &after);
-    assert_eq!(deltas.len(), 1, "{deltas:#?}");
-    assert_eq!(deltas[0].severity, ChangeSeverity::Risky);
-    assert_eq!(deltas[0].path, "book.checks");
-    assert!(deltas[0].description.contains("room_is_open"));
+    let after = edited(&before, |c| {
+        c["checks"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!("room_is_open"));
+    });
+    let d = deltas(&before, &after);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, ChangeSeverity::Risky);
+    assert_eq!(d[0].path, "book.checks");
+    assert!(d[0].description.contains("room_is_open"));
 
-    let deltas = diff_tool(&after, &before);
-    assert_eq!(deltas.len(), 1, "{deltas:#?}");
-    assert_eq!(deltas[0].severity, ChangeSeverity::Safe);
+    let d = deltas(&after, &before);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, ChangeSeverity::Safe);
 
-    let mut nested = before.clone();
-    nested.args.get_mut("window").unwrap().checks.clear();
-    let deltas = diff_tool(&before, &nested);
-    assert_eq!(deltas.len(), 1, "{deltas:#?}");
-    assert_eq!(deltas[0].severity, ChangeSeverity::Safe);
-    assert_eq!(deltas[0].path, "book.args.window.checks");
-    let deltas = diff_tool(&nested, &before);
-    assert_eq!(deltas[0].severity, ChangeSeverity::Risky);
+    let nested = edited(&before, |c| {
+        c["args"]["window"]
+            .as_object_mut()
+            .unwrap()
+            .remove("checks");
+    });
+    let d = deltas(&before, &nested);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, ChangeSeverity::Safe);
+    assert_eq!(d[0].path, "book.args.window.checks");
+    let d = deltas(&nested, &before);
+    assert_eq!(d[0].severity, ChangeSeverity::Risky);
 }
 
 #[test]
 fn checks_survive_the_lockfile() {
     let c = contract();
     let json = serde_json::to_value(&c).unwrap();
-    assert_eq!(json["checks"], serde_json::json!(["room_is_known"]));
+    assert_eq!(json["checks"], json!(["room_is_known"]));
     let back: Contract = serde_json::from_value(json).unwrap();
     assert_eq!(back, c);
 }
@@ -158,6 +171,6 @@ fn list_rooms(args: ListRooms) -> String {
 
 #[test]
 fn a_flattened_structs_checks_are_the_holders() {
-    let c = Tool::<()>::spec(&list_rooms).contract();
-    assert_eq!(c.checks, ["known_floor", "page_fits"]);
+    let c = entry(&Tool::<()>::spec(&list_rooms).contract());
+    assert_eq!(c["checks"], json!(["known_floor", "page_fits"]));
 }

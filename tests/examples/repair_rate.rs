@@ -65,7 +65,8 @@ async fn tally<S: Send + Sync + 'static>(
     let mut out = Vec::new();
     for spec in strict.specs() {
         let example = spec.example().clone();
-        let destructive = spec.annotations().destructive == Some(true);
+        let destructive = guardrails_tests::testing::entry(&spec.contract())["annotations"]["destructive"]
+            == true;
         let mut found = Vec::new();
         slips(&example, "", &mut found);
         let mut tally = Tally::default();

@@ -324,9 +324,11 @@ async fn a_rejection_of_a_changed_tool_names_the_change_that_explains_it() {
         .iter()
         .map(Contract::from_definition)
         .collect();
-    let mut echo = known.get("echo").unwrap().clone();
-    let field = echo.args.remove("text").unwrap();
-    echo.args.insert("txt".to_owned(), field);
+    let echo = guardrails_tests::testing::edited(known.get("echo").unwrap(), |echo| {
+        let args = echo["args"].as_object_mut().unwrap();
+        let field = args.remove("text").unwrap();
+        args.insert("txt".to_owned(), field);
+    });
     known.insert(echo);
     let router = RouterGuard::new()
         .known_good(KnownGood::from_contracts(known))

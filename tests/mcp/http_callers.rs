@@ -372,8 +372,8 @@ async fn behind_two_nodes_a_caller_has_one_loop_memory() {
 
 #[tokio::test]
 async fn a_store_that_is_down_never_fails_a_call_and_is_counted() {
-    use guardrails::operate::{STATE_FALLBACKS, STATE_TARGET};
     use guardrails_tests::telemetry::Captured;
+    use guardrails_tests::telemetry::names::{STATE_FALLBACKS, STATE_TARGET};
     // A port nothing listens on: every connection is refused.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -421,8 +421,8 @@ async fn a_store_that_is_down_never_fails_a_call_and_is_counted() {
 
 #[tokio::test]
 async fn a_store_that_never_answers_never_holds_a_call_up_for_long() {
-    use guardrails::operate::STATE_FALLBACKS;
     use guardrails_tests::telemetry::Captured;
+    use guardrails_tests::telemetry::names::STATE_FALLBACKS;
     // Accepts connections and never answers on them.
     let silent = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = silent.local_addr().unwrap();

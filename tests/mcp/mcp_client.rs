@@ -151,7 +151,8 @@ async fn structured_results_match_the_advertised_output_schemas() {
 
 #[tokio::test]
 async fn unknown_tools_and_methods_are_protocol_errors_counted_and_classified() {
-    use guardrails::operate::{FAILURE_META_KEY, PROTOCOL_ERRORS, PROTOCOL_TARGET};
+    use guardrails::operate::FAILURE_META_KEY;
+    use guardrails_tests::telemetry::names::{PROTOCOL_ERRORS, PROTOCOL_TARGET};
     let captured = guardrails_tests::telemetry::Captured::default();
     let installed = captured.install();
     let client = connect(pipeline_server::server(1)).await;
@@ -318,7 +319,7 @@ async fn guarded_tools_sit_beside_native_tools_in_one_router() {
 #[tokio::test]
 async fn tools_are_listed_in_the_order_they_were_added() {
     let server = pipeline_server::server(10);
-    let added: Vec<&str> = server.tool_names().collect();
+    let added: Vec<&str> = server.specs().map(guardrails::ToolSpec::name).collect();
     assert!(added.len() > 2);
     let client = connect(server).await;
     for _ in 0..3 {

@@ -5,14 +5,14 @@
 use std::time::Duration;
 
 use guardrails::mcp::REPORT_META_KEY;
-use guardrails::operate::{
-    CALL_TARGET, DURATION, FAILURE_META_KEY, LOOPS, LoopBreaker, REPAIR_RETRIES, REPAIRS,
-    TOOL_ERROR_TARGET, TOOL_ERRORS,
-};
+use guardrails::operate::{FAILURE_META_KEY, LoopBreaker};
 use guardrails::{Server, ToolArgs, ToolError, tool};
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::notes_server::Notes;
 use guardrails_tests::telemetry::Captured;
+use guardrails_tests::telemetry::names::{
+    DURATION, LOOPS, REPAIR_RETRIES, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -118,7 +118,6 @@ async fn every_call_is_a_span_with_the_mcp_attributes_and_its_correlation_id() {
             .iter()
             .all(|l| !l.contains("\"B\"") && !l.contains("=B "))
     );
-    let _ = CALL_TARGET;
 }
 
 #[tokio::test]
@@ -416,7 +415,8 @@ fn ping(_args: Ping) -> String {
 
 #[tokio::test(start_paused = true)]
 async fn a_tool_over_its_rate_limit_says_when_to_call_again() {
-    use guardrails::operate::{RATE_LIMITED, RateLimit};
+    use guardrails::operate::RateLimit;
+    use guardrails_tests::telemetry::names::RATE_LIMITED;
     assert_eq!(
         ping.spec().rate_limit(),
         Some(RateLimit::per_minute(2)),

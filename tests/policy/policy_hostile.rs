@@ -2,7 +2,7 @@
 //! finish (the engines are linear in the length of the text) and be right; wall-clock times
 //! are deliberately not asserted.
 
-use guardrails::policy::{Policy, Profile, Rule, Status, Verdict};
+use guardrails::policy::{Policy, Profile, RenderLimits, Rule, Status, Verdict};
 
 fn all_policies() -> Vec<Policy> {
     let mut policies: Vec<Policy> = Profile::ALL.into_iter().map(Profile::policy).collect();
@@ -166,7 +166,7 @@ fn rendering_a_huge_verdict_stays_small() {
     let text = format!("{} ${}", "will ".repeat(100_000), "1".repeat(100_000));
     let verdict = Profile::Base.policy().check(&text);
     assert_eq!(verdict.violations.len(), 100_001);
-    let rendered = verdict.render_for_model();
+    let rendered = verdict.render_for_model_with(RenderLimits::default());
     assert!(rendered.len() < 8_000, "{} bytes", rendered.len());
     assert!(
         rendered.contains(r#"<omitted violations="99981"/>"#),

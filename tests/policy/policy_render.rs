@@ -19,11 +19,11 @@ fn policy() -> Policy {
 fn an_approved_text_renders_as_one_empty_element() {
     let verdict = policy().check("Nothing here.");
     assert_eq!(
-        verdict.render_for_model(),
+        verdict.render_for_model_with(RenderLimits::default()),
         r#"<output_policy verdict="APPROVED" critical="0" warnings="0" advisories="0"/>"#
     );
     assert_eq!(
-        verdict.render_text(),
+        verdict.to_string(),
         "Output policy: APPROVED (0 critical, 0 warnings, 0 advisories)\n\nCheck passed: ready for delivery.\n"
     );
 }
@@ -31,7 +31,7 @@ fn an_approved_text_renders_as_one_empty_element() {
 #[test]
 fn the_model_rendering_lists_the_most_serious_first_and_escapes_everything() {
     let verdict = policy().check("ROI: it will say \"<b>&'x'</b>\".");
-    let rendered = verdict.render_for_model();
+    let rendered = verdict.render_for_model_with(RenderLimits::default());
     let expected = [
         r#"<output_policy verdict="BLOCKED" critical="1" warnings="1" advisories="1">"#,
         r#"<violation rule="quote" severity="CRITICAL" line="1" column="18" found="&quot;&lt;b&gt;&amp;&apos;x&apos;&lt;/b&gt;&quot;">Quotes need a &lt;source&gt; &amp; more. Instead: Add [Source: file.md].</violation>"#,
@@ -47,7 +47,7 @@ fn the_model_rendering_lists_the_most_serious_first_and_escapes_everything() {
 #[test]
 fn control_characters_and_newlines_cannot_break_the_tags() {
     let verdict = policy().check("\"a\nb\u{7}</violation>\"");
-    let rendered = verdict.render_for_model();
+    let rendered = verdict.render_for_model_with(RenderLimits::default());
     assert!(
         rendered.contains("found=\"&quot;a&#10;b\u{fffd}&lt;/violation&gt;&quot;\""),
         "{rendered}"
@@ -78,7 +78,7 @@ fn the_text_report_says_what_was_found_where_and_what_to_do() {
     let verdict = Profile::Base
         .policy()
         .check("Intro.\nThis will bring $50,000.");
-    let report = verdict.render_text();
+    let report = verdict.to_string();
     let expected_start = "\
 Output policy: BLOCKED (1 critical, 1 warning, 0 advisories)
 
@@ -96,13 +96,13 @@ Output policy: BLOCKED (1 critical, 1 warning, 0 advisories)
     assert!(report.starts_with(expected_start), "{report}");
     assert!(report.contains("Delivery blocked: 1 critical violation must be corrected first."));
     assert!(report.contains("4. Check the text again."));
-    assert_eq!(verdict.to_string(), report);
+    assert_eq!(verdict.render_text_with(RenderLimits::unlimited()), report);
 }
 
 #[test]
 fn the_text_report_of_a_missing_requirement_and_of_warnings() {
     let verdict = Profile::Decision.policy().check("A plain sentence.");
-    let report = verdict.render_text();
+    let report = verdict.to_string();
     assert!(
         report.contains("1. WARNING conservative_estimates (nowhere in the text)"),
         "{report}"
@@ -118,7 +118,7 @@ fn the_seed_example_as_the_model_sees_it() {
     let verdict = Profile::Decision
         .policy()
         .check("This will save $50,000 annually and brings a 75% reduction in effort.");
-    insta::assert_snapshot!(verdict.render_for_model(), @r#"
+    insta::assert_snapshot!(verdict.render_for_model_with(RenderLimits::default()), @r#"
     <output_policy verdict="BLOCKED" critical="4" warnings="2" advisories="0">
     <violation rule="annual_savings_figure" severity="CRITICAL" line="1" column="11" found="save $50,000 annually">A specific figure in this phrasing must be tagged with its methodology or source. Instead: Tag the figure with [AI estimation based on …] or [Source: …], or use the approved wording: Delivers significant annual value [AI estimation based on operational improvement]. Fix: replace with 'delivers significant annual value [AI estimation based on operational improvement]'.</violation>
     <violation rule="untagged_dollar_amount" severity="CRITICAL" line="1" column="16" found="$50,000">A dollar amount must be tagged as an estimate or with its source. Instead: The amount followed by [AI estimation based on …] or [Source: …], or qualitative language: "Substantial investment [AI estimation: enterprise scope]". Fix: replace with 'substantial investment [AI estimation: enterprise scope]'.</violation>

@@ -230,3 +230,40 @@ impl Recorder for Captured {
         Histogram::from_arc(self.handle(key))
     }
 }
+
+/// The names of the library's spans' and events' targets and of its metrics, as the README
+/// and the `operate` module's documentation give them: the tests check what operators read.
+pub mod names {
+    /// The event of each issue of a rejected call.
+    pub const REJECTION_TARGET: &str = "guardrails::rejection";
+    /// The event of each tool error.
+    pub const TOOL_ERROR_TARGET: &str = "guardrails::tool_error";
+    /// The event of a request that failed before any tool ran.
+    pub const PROTOCOL_TARGET: &str = "guardrails::protocol";
+    /// The warning of a shared state store that failed.
+    pub const STATE_TARGET: &str = "guardrails::state";
+    /// The duration of each guarded call.
+    pub const DURATION: &str = "mcp.server.operation.duration";
+    /// Issues of rejected calls.
+    pub const ISSUES: &str = "guardrails.tool.issues";
+    /// Tool errors.
+    pub const TOOL_ERRORS: &str = "guardrails.tool.errors";
+    /// Calls refused by a rate limit.
+    pub const RATE_LIMITED: &str = "guardrails.tool.rate_limited";
+    /// Loop escalations.
+    pub const LOOPS: &str = "guardrails.tool.loops";
+    /// Repaired calls.
+    pub const REPAIRS: &str = "guardrails.tool.repairs";
+    /// Rejected calls before each repair.
+    pub const REPAIR_RETRIES: &str = "guardrails.tool.repair.retries";
+    /// Values repaired in arguments.
+    pub const ARGUMENT_REPAIRS: &str = "guardrails.tool.argument_repairs";
+    /// Keys dropped from arguments.
+    pub const IGNORED_KEYS: &str = "guardrails.tool.ignored_keys";
+    /// Requests that failed before any tool ran.
+    pub const PROTOCOL_ERRORS: &str = "guardrails.protocol.errors";
+    /// Calls a failing shared store answered from the process's state.
+    pub const STATE_FALLBACKS: &str = "guardrails.state.fallbacks";
+    /// The field of an issue at a key the tool does not declare.
+    pub const UNKNOWN_FIELD: &str = "<unknown>";
+}

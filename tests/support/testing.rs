@@ -1,5 +1,6 @@
 //! Small helpers the tests and the benchmarks share.
 
+use guardrails::contract::{Contract, Delta, KnownGood};
 use guardrails::{IssueCode, Report, ToolArgs};
 use serde_json::{Map, Value};
 
@@ -32,4 +33,33 @@ pub fn codes(report: &Report) -> Vec<(&str, IssueCode)> {
         .iter()
         .map(|issue| (&*issue.path, issue.code))
         .collect()
+}
+
+/// A contract as its lockfile entry records it (`args`, `checks`, `annotations`, …): what a
+/// test reads of a contract.
+///
+/// # Panics
+/// Never: a contract always serializes.
+#[must_use]
+pub fn entry(contract: &Contract) -> Value {
+    serde_json::to_value(contract).expect("a contract serializes")
+}
+
+/// A copy of `contract` with its lockfile entry edited: a changed contract, as a new release
+/// would declare it.
+///
+/// # Panics
+/// When the edited entry is not a valid contract.
+#[must_use]
+pub fn edited(contract: &Contract, edit: impl FnOnce(&mut Value)) -> Contract {
+    let mut value = entry(contract);
+    edit(&mut value);
+    serde_json::from_value(value).expect("the edited entry is a valid contract")
+}
+
+/// The changes of one tool from `before` to `after`, as a server calibrated on `before` sees
+/// them.
+#[must_use]
+pub fn deltas(before: &Contract, after: &Contract) -> Vec<Delta> {
+    KnownGood::from_contracts(std::iter::once(before.clone()).collect()).deltas(after)
 }

@@ -5,12 +5,12 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
-use guardrails::operate::{ARGUMENT_REPAIRS, IGNORED_KEYS};
 use guardrails::validation::{Cx, RepairKind};
 use guardrails::{
     CallOutput, IgnoreKeys, IssueCode, RenderFormat, RepairPolicy, Server, ToolArgs, tool,
 };
 use guardrails_tests::telemetry::Captured;
+use guardrails_tests::telemetry::names::{ARGUMENT_REPAIRS, IGNORED_KEYS};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -76,7 +76,7 @@ fn policy_reports_for_people_show_invisible_characters_escaped() {
         .unwrap();
     let verdict = policy.check("the secret\u{200b}\u{202e}plan");
     assert_eq!(verdict.critical, 1);
-    let text = verdict.render_text();
+    let text = verdict.to_string();
     let located = verdict.render_located("notes\u{202e}dm.txt", RenderLimits::default());
     for rendered in [text, located] {
         assert!(!rendered.chars().any(is_invisible), "{rendered}");

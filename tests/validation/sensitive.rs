@@ -275,8 +275,8 @@ fn validating_yourself_without_echo() {
 /// included.
 #[tokio::test]
 async fn no_span_event_or_metric_carries_a_value_or_an_unknown_key() {
-    use guardrails::operate::{ISSUES, REJECTION_TARGET, UNKNOWN_FIELD};
     use guardrails_tests::telemetry::Captured;
+    use guardrails_tests::telemetry::names::{ISSUES, REJECTION_TARGET, UNKNOWN_FIELD};
 
     let captured = Captured::default();
     let installed = captured.install();

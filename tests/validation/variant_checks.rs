@@ -172,6 +172,9 @@ fn the_contract_names_a_variants_whole_check() {
     fn invite(args: Invite) -> String {
         args.title
     }
-    let c = Tool::<()>::spec(&invite).contract();
-    assert_eq!(c.args["who"].checks, ["team.team_fits"]);
+    let c = guardrails_tests::testing::entry(&Tool::<()>::spec(&invite).contract());
+    assert_eq!(
+        c["args"]["who"]["checks"],
+        serde_json::json!(["team.team_fits"])
+    );
 }

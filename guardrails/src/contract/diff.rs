@@ -33,7 +33,7 @@ impl ChangeSeverity {
 
     /// The uppercase name, as in reports.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Cosmetic => "COSMETIC",
             Self::Safe => "SAFE",
@@ -110,21 +110,11 @@ impl Diff {
 
     /// The number of changes of a severity.
     #[must_use]
-    pub fn count(&self, severity: ChangeSeverity) -> usize {
+    pub(crate) fn count(&self, severity: ChangeSeverity) -> usize {
         self.deltas
             .iter()
             .filter(|d| d.severity == severity)
             .count()
-    }
-
-    /// The changes of one tool.
-    pub fn for_tool<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'a Delta> + 'a {
-        self.deltas.iter().filter(move |d| d.tool == tool)
-    }
-
-    /// The changes above `severity`.
-    pub fn above(&self, severity: ChangeSeverity) -> impl Iterator<Item = &Delta> {
-        self.deltas.iter().filter(move |d| d.severity > severity)
     }
 
     fn summary(&self) -> String {
@@ -473,7 +463,7 @@ const TOOL_POLICY: Flag<Contract> = Flag {
 
 /// The changes between two contracts of the same tool (paths use the new contract's name).
 #[must_use]
-pub fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
+pub(crate) fn diff_tool(before: &Contract, after: &Contract) -> Vec<Delta> {
     let name = after.name.as_str();
     let mut c = Collector {
         tool: name,
@@ -1149,3 +1139,7 @@ fn output(
         }
     }
 }
+
+#[cfg(test)]
+#[path = "diff_tests.rs"]
+mod tests;

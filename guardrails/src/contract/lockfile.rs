@@ -116,7 +116,7 @@ impl ServerDigest {
 
 /// The digest of one contract: sha256 of its canonical compact JSON, as `sha256:<hex>`.
 #[must_use]
-pub fn contract_digest(contract: &Contract) -> String {
+pub(crate) fn contract_digest(contract: &Contract) -> String {
     hex(&Sha256::digest(canonical_bytes(contract)))
 }
 
@@ -354,7 +354,7 @@ pub enum Accept {
 impl Accept {
     /// Whether a change of this severity passes.
     #[must_use]
-    pub fn allows(self, severity: ChangeSeverity) -> bool {
+    pub(crate) fn allows(self, severity: ChangeSeverity) -> bool {
         let highest = match self {
             Self::Nothing => return false,
             Self::Cosmetic => ChangeSeverity::Cosmetic,

@@ -96,8 +96,6 @@
 //! `list_tasks.agent_limit`, `list_tasks.output.items`, `delete_task.annotations.destructive`.
 
 mod awareness;
-#[cfg(feature = "cli")]
-pub mod cli;
 mod diff;
 mod digest;
 mod lockfile;
@@ -111,13 +109,12 @@ use std::path::{Path, PathBuf};
 pub use awareness::{Awareness, AwarenessConfig, KnownGood};
 pub(crate) use awareness::{MAX_VALUE_CHARS, Relevance};
 pub(crate) use diff::value_text;
-pub use diff::{ChangeSeverity, Delta, Diff, diff, diff_tool};
+pub use diff::{ChangeSeverity, Delta, Diff, diff};
 pub use lockfile::{
     Accept, LockMode, LockStatus, assert_lockfile, assert_lockfile_accepting, check_lockfile,
-    contract_digest,
 };
 pub(crate) use model::Declared;
-pub use model::{Contract, Field, Hints, JsonType, Limit, OutputField};
+pub use model::{Contract, Hints};
 
 /// Every tool's contract, by name: what a lockfile holds.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -151,7 +148,7 @@ impl ServerContract {
     /// These contracts, their schemas advertised in `profile` (recorded unless it is the
     /// default).
     #[must_use]
-    pub fn with_schema_profile(mut self, profile: crate::profile::SchemaProfile) -> Self {
+    pub(crate) fn with_schema_profile(mut self, profile: crate::profile::SchemaProfile) -> Self {
         self.profile = (profile != crate::profile::SchemaProfile::Portable).then_some(profile);
         self
     }

@@ -22,44 +22,45 @@ use crate::validation::{
 #[non_exhaustive]
 pub struct Contract {
     /// The tool's name on the wire.
-    pub name: String,
+    pub(crate) name: String,
     /// The human-readable title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// What the tool does, for the model.
-    pub description: String,
+    pub(crate) description: String,
     /// The behaviour hints; an unset hint is absent.
     #[serde(default, skip_serializing_if = "Hints::is_empty")]
-    pub annotations: Hints,
+    pub(crate) annotations: Hints,
     /// The arguments a caller can send, by wire name.
     #[serde(default)]
-    pub args: BTreeMap<String, Field>,
+    pub(crate) args: BTreeMap<String, Field>,
     /// The top-level properties of the structured result, by name, when the tool advertises an
     /// output schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output: Option<BTreeMap<String, OutputField>>,
+    pub(crate) output: Option<BTreeMap<String, OutputField>>,
     /// The agent limit: the most items of a collection result shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent_limit: Option<u64>,
+    pub(crate) agent_limit: Option<u64>,
     /// The byte cap of the payload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_bytes: Option<u64>,
+    pub(crate) max_bytes: Option<u64>,
     /// The token budget of the payload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_tokens: Option<u64>,
+    pub(crate) max_tokens: Option<u64>,
     /// Whether an output check (policy) is attached. A policy has no name of its own at run
     /// time, so only its presence is part of the contract.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub policy: bool,
+    pub(crate) policy: bool,
     /// The struct-level checks of the arguments (`#[guard(check = f)]`,
     /// `#[guard(check(f, fields(..)))]`), by function name: rules the fields do not show, so
     /// that adding one is seen as a change that may reject calls that passed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub checks: Vec<String>,
+    pub(crate) checks: Vec<String>,
 }
 
 /// A tool's behaviour hints as they were declared: `None` is an unset hint, which MCP clients
-/// read as the protocol's default (see [`Hints::effective`]).
+/// read as the protocol's default (read-only false, destructive true, idempotent false,
+/// open-world true).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -81,7 +82,11 @@ pub struct Hints {
 impl Hints {
     /// Whether no hint is set.
     #[must_use]
-    pub fn is_empty(&self) -> bool {
+    #[expect(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "serde's skip_serializing_if passes a reference"
+    )]
+    pub(crate) fn is_empty(&self) -> bool {
         *self == Self::default()
     }
 
@@ -89,7 +94,7 @@ impl Hints {
     /// destructive: true, idempotent: false, open-world: true). Comparing effective hints keeps
     /// "unset" and "set to the default" from being reported as a flip.
     #[must_use]
-    pub fn effective(&self) -> [(&'static str, bool); 4] {
+    pub(crate) fn effective(self) -> [(&'static str, bool); 4] {
         [
             ("read_only", self.read_only.unwrap_or(false)),
             ("destructive", self.destructive.unwrap_or(true)),
@@ -103,7 +108,7 @@ impl Hints {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
-pub enum JsonType {
+pub(crate) enum JsonType {
     /// A string.
     String,
     /// An integer.
@@ -123,7 +128,7 @@ pub enum JsonType {
 impl JsonType {
     /// The lowercase name, as in the lockfile.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::String => "string",
             Self::Integer => "integer",
@@ -140,18 +145,18 @@ impl JsonType {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
-pub struct Limit {
+pub(crate) struct Limit {
     /// The bound.
-    pub value: Number,
+    pub(crate) value: Number,
     /// Whether the bound itself is excluded.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub exclusive: bool,
+    pub(crate) exclusive: bool,
 }
 
 impl Limit {
     /// An inclusive bound.
     #[must_use]
-    pub fn inclusive(value: Number) -> Self {
+    pub(crate) fn inclusive(value: Number) -> Self {
         Self {
             value,
             exclusive: false,
@@ -160,13 +165,13 @@ impl Limit {
 
     /// Orders two lower bounds by what they admit: `Greater` when `self` is the tighter one.
     #[must_use]
-    pub fn cmp_as_minimum(&self, other: &Self) -> Option<Ordering> {
+    pub(crate) fn cmp_as_minimum(&self, other: &Self) -> Option<Ordering> {
         cmp_numbers(&self.value, &other.value).map(|o| o.then(self.exclusive.cmp(&other.exclusive)))
     }
 
     /// Orders two upper bounds by what they admit: `Greater` when `self` is the tighter one.
     #[must_use]
-    pub fn cmp_as_maximum(&self, other: &Self) -> Option<Ordering> {
+    pub(crate) fn cmp_as_maximum(&self, other: &Self) -> Option<Ordering> {
         cmp_numbers(&other.value, &self.value).map(|o| o.then(self.exclusive.cmp(&other.exclusive)))
     }
 
@@ -203,86 +208,86 @@ pub(crate) fn cmp_numbers(a: &Number, b: &Number) -> Option<Ordering> {
     clippy::struct_excessive_bools,
     reason = "plain data mirroring the lockfile's members, each a yes/no of the contract"
 )]
-pub struct Field {
+pub(crate) struct Field {
     /// The JSON type.
     #[serde(rename = "type")]
-    pub json_type: JsonType,
+    pub(crate) json_type: JsonType,
     /// Whether the field must be present.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub required: bool,
+    pub(crate) required: bool,
     /// Whether `null` is accepted.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub nullable: bool,
+    pub(crate) nullable: bool,
     /// The field's documentation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     /// Minimum length (characters of a string, items of an array).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_length: Option<u64>,
+    pub(crate) min_length: Option<u64>,
     /// Maximum length.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_length: Option<u64>,
+    pub(crate) max_length: Option<u64>,
     /// Lower bound of a number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minimum: Option<Limit>,
+    pub(crate) minimum: Option<Limit>,
     /// Upper bound of a number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub maximum: Option<Limit>,
+    pub(crate) maximum: Option<Limit>,
     /// A step a number must be a multiple of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub multiple_of: Option<Number>,
+    pub(crate) multiple_of: Option<Number>,
     /// The source of a regular expression a string must match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pattern: Option<String>,
+    pub(crate) pattern: Option<String>,
     /// A string format (JSON Schema name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub format: Option<String>,
+    pub(crate) format: Option<String>,
     /// The only values allowed, in declaration order (from a guard's `one_of` or an enum type).
     #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
-    pub enum_values: Option<Vec<Value>>,
+    pub(crate) enum_values: Option<Vec<Value>>,
     /// Whether the items of an array must be distinct.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub unique: bool,
+    pub(crate) unique: bool,
     /// Whether a custom check runs on the value.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub custom: bool,
+    pub(crate) custom: bool,
     /// The output policy that checks the text of a string field (`#[guard(policy = …)]`): the
     /// name of a built-in profile (`base`, `observation`, `decision`), or
     /// `custom:sha256:<16 hex digits>` for any other policy, a digest of its rules, so that
     /// changing a rule changes the contract.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub policy: Option<String>,
+    pub(crate) policy: Option<String>,
     /// The shape of each item of an array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub items: Option<Box<Field>>,
+    pub(crate) items: Option<Box<Field>>,
     /// The shape of each value of an object whose keys are data.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub values: Option<Box<Field>>,
+    pub(crate) values: Option<Box<Field>>,
     /// The declared fields of a nested object, by wire name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fields: Option<BTreeMap<String, Field>>,
+    pub(crate) fields: Option<BTreeMap<String, Field>>,
     /// The Rust type of a nested object that contains itself; its fields are described where
     /// the type first appears.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub recursive: Option<String>,
+    pub(crate) recursive: Option<String>,
     /// How an enum with data names its variant on the wire: `external`, `internal:<tag>`,
     /// `adjacent:<tag>,<content>` or `untagged`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tagging: Option<String>,
+    pub(crate) tagging: Option<String>,
     /// The variants of an enum with data, by wire name: the fields of each (none for a unit
     /// variant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variants: Option<BTreeMap<String, BTreeMap<String, Field>>>,
+    pub(crate) variants: Option<BTreeMap<String, BTreeMap<String, Field>>>,
     /// The struct-level checks of a nested object, by function name; of an enum with data,
     /// those of its variants as `variant.function`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub checks: Vec<String>,
+    pub(crate) checks: Vec<String>,
 }
 
 impl Field {
     /// A field of the given type and nothing else.
     #[must_use]
-    pub fn of(json_type: JsonType) -> Self {
+    pub(crate) fn of(json_type: JsonType) -> Self {
         Self {
             json_type,
             required: false,
@@ -314,14 +319,14 @@ impl Field {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
-pub struct OutputField {
+pub(crate) struct OutputField {
     /// The JSON type as the output schema states it (`string`, `integer|null`, `ref:Task`,
     /// `union` or `any`).
     #[serde(rename = "type")]
-    pub json_type: String,
+    pub(crate) json_type: String,
     /// Whether the output schema lists the property as required.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub required: bool,
+    pub(crate) required: bool,
 }
 
 #[expect(
@@ -349,6 +354,24 @@ pub(crate) struct Declared<'a> {
 }
 
 impl Contract {
+    /// The tool's name on the wire.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The human-readable title, when the tool has one.
+    #[must_use]
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// What the tool does, for the model.
+    #[must_use]
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
     /// The contract of what a tool declares.
     pub(crate) fn declared(d: &Declared<'_>) -> Self {
         let mut args = object_fields(d.args, &mut Vec::new());

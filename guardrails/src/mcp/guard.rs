@@ -354,7 +354,7 @@ impl RouterGuard {
     /// Drops the keys `keys` declares from the arguments of every call before they are
     /// checked: keys a client adds on its own. A property the tool's schema declares is never
     /// dropped, and a key neither declared nor ignored is refused and named as always. Each
-    /// dropped key is counted in telemetry ([`IGNORED_KEYS`](crate::operate::IGNORED_KEYS)),
+    /// dropped key is counted in telemetry (`guardrails.tool.ignored_keys`),
     /// and the tool gets the call without it.
     ///
     /// ```

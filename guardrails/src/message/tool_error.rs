@@ -271,35 +271,10 @@ impl ToolError {
         &self.0.message
     }
 
-    /// The recovery directive given, if any (rendering falls back to
-    /// [`ErrorCode::default_recovery`]).
-    #[must_use]
-    pub fn recovery_text(&self) -> Option<&str> {
-        self.0.recovery.as_deref()
-    }
-
-    /// The tools the model can call instead.
-    #[must_use]
-    pub fn available_actions(&self) -> &[String] {
-        &self.0.actions
-    }
-
-    /// The key/value details, in the order they were added.
-    #[must_use]
-    pub fn details(&self) -> &[(String, Value)] {
-        &self.0.details
-    }
-
     /// When the call may be retried.
     #[must_use]
-    pub fn retry_delay(&self) -> Option<Duration> {
+    pub(crate) fn retry_delay(&self) -> Option<Duration> {
         self.0.retry_after
-    }
-
-    /// The severity.
-    #[must_use]
-    pub fn severity_level(&self) -> ToolErrorSeverity {
-        self.0.severity
     }
 
     /// Whether the result of this error has `isError: true`.

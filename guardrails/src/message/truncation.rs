@@ -73,7 +73,7 @@ impl Truncated<'_> {
 
     /// The limit that cut the result below the agent limit, as the model reads it.
     #[must_use]
-    pub fn budget_name(&self) -> &'static str {
+    pub(crate) fn budget_name(&self) -> &'static str {
         if self.by_tokens {
             "token budget"
         } else {
@@ -114,7 +114,7 @@ pub(crate) fn paging_name(name: &str) -> Option<&'static str> {
 
 /// The filter parameters of an arguments type: its optional fields that do not page.
 #[must_use]
-pub fn filters(args: &ArgsInfo) -> Vec<Filter> {
+pub(crate) fn filters(args: &ArgsInfo) -> Vec<Filter> {
     args.wire_fields()
         .filter(|f| !f.required && !is_paging(f))
         .map(|f| Filter {

@@ -5,22 +5,27 @@
 //! is a `tracing` span and a few `metrics` records, named after the OpenTelemetry semantic
 //! conventions for MCP:
 //!
-//! - the span `tools/call` (target [`CALL_TARGET`], level `INFO`; `otel.name` is
+//! - the span `tools/call` (target `guardrails::call`, level `INFO`; `otel.name` is
 //!   `tools/call {tool}`), with `mcp.method.name`, `gen_ai.operation.name` (`execute_tool`),
 //!   `gen_ai.tool.name`, and for a call that failed `error.type` (`invalid_arguments`,
 //!   `tool_error`, `rate_limited`) and `guardrails.correlation_id`; its duration is the span's;
-//! - an event per issue of a rejected call (target [`REJECTION_TARGET`]): the tool, the
+//! - an event per issue of a rejected call (target `guardrails::rejection`): the tool, the
 //!   declared path of the field (`items[].sku`; a key the tool does not declare is
-//!   [`UNKNOWN_FIELD`], a map's key [`MAP_KEY`]) and the issue code;
-//! - an event per tool error (target [`TOOL_ERROR_TARGET`]): the tool, the code and the class;
-//! - the histogram [`DURATION`] (seconds) of every call, whose count is the calls by tool and
-//!   outcome (`error.type`), counters [`ISSUES`], [`TOOL_ERRORS`], [`RATE_LIMITED`], [`LOOPS`],
-//!   [`REPAIRS`], [`ARGUMENT_REPAIRS`] and [`IGNORED_KEYS`], and the histogram
-//!   [`REPAIR_RETRIES`], through the `metrics` facade: nothing is recorded until the
-//!   application installs a recorder;
+//!   `<unknown>`, a map's key `*`) and the issue code;
+//! - an event per tool error (target `guardrails::tool_error`): the tool, the code and the
+//!   class; an event per repaired call (target `guardrails::repair`);
+//! - through the `metrics` facade (nothing is recorded until the application installs a
+//!   recorder): the histogram `mcp.server.operation.duration` (seconds) of every call, whose
+//!   count is the calls by tool and outcome (`error.type`); the counters
+//!   `guardrails.tool.issues` (labelled `gen_ai.tool.name`, `field`, `code`),
+//!   `guardrails.tool.errors` (`gen_ai.tool.name`, `code`, `class`),
+//!   `guardrails.tool.rate_limited`, `guardrails.tool.loops` (`gen_ai.tool.name`, `stop`),
+//!   `guardrails.tool.repairs`, `guardrails.tool.argument_repairs` (`gen_ai.tool.name`,
+//!   `field`, `kind`) and `guardrails.tool.ignored_keys`; the histogram
+//!   `guardrails.tool.repair.retries` (rejected calls before each repair);
 //! - a request that fails before any tool runs (an unknown tool, arguments that are not an
-//!   object, an unknown method) is counted in [`PROTOCOL_ERRORS`] by `error.type`, with an
-//!   event (target [`PROTOCOL_TARGET`]), and its JSON-RPC error's `data` carries its
+//!   object, an unknown method) is counted in `guardrails.protocol.errors` by `error.type`,
+//!   with an event (target `guardrails::protocol`), and its JSON-RPC error's `data` carries its
 //!   classification under [`FAILURE_META_KEY`] (class `protocol`).
 //!
 //! No value the caller sent, no key it made up, no message text is in any of them: only names
@@ -46,7 +51,7 @@ use serde_json::Value;
 
 pub use crate::tool::rate::RateLimit;
 #[cfg(feature = "rmcp")]
-pub use crate::tool::run::blocking_limit::{DEFAULT_MAX_BLOCKING_CALLS, set_max_blocking_calls};
+pub use crate::tool::run::blocking_limit::set_max_blocking_calls;
 pub(crate) use caller::Caller;
 #[cfg(feature = "rmcp")]
 pub(crate) use caller::{CallerKey, CallerKind};
@@ -56,15 +61,9 @@ pub use loops::LoopBreaker;
 pub(crate) use loops::arguments_digest;
 #[cfg(feature = "rmcp")]
 pub(crate) use protocol::ProtocolError;
-pub use protocol::{PROTOCOL_ERRORS, PROTOCOL_TARGET};
 #[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
-pub use state::{STATE_FALLBACKS, STATE_TARGET, StateError, StateStore};
-pub use telemetry::{
-    ARGUMENT_REPAIRS, CALL_TARGET, DURATION, IGNORED_KEYS, ISSUES, LOOPS, MAP_KEY, RATE_LIMITED,
-    REJECTION_TARGET, REPAIR_RETRIES, REPAIR_TARGET, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS,
-    UNKNOWN_FIELD,
-};
+pub use state::{StateError, StateStore};
 pub(crate) use telemetry::{InSpan, Outcome, ToolTelemetry, call_span};
 
 use crate::message::RepeatedCall;

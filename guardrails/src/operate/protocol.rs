@@ -8,12 +8,12 @@ use super::{FAILURE_META_KEY, classify, telemetry};
 
 /// Counter of requests that failed before any tool ran, labelled `error.type`
 /// (`unknown_tool`, `invalid_params`, `method_not_found`): what clients get wrong about the
-/// server itself. Its event (target [`PROTOCOL_TARGET`], level `INFO`) carries the same label
+/// server itself. Its event (target `guardrails::protocol`, level `INFO`) carries the same label
 /// and the error's correlation id, never the name or the value sent.
-pub const PROTOCOL_ERRORS: &str = "guardrails.protocol.errors";
+pub(crate) const PROTOCOL_ERRORS: &str = "guardrails.protocol.errors";
 
 /// The target of the event of a request that failed before any tool ran.
-pub const PROTOCOL_TARGET: &str = "guardrails::protocol";
+pub(crate) const PROTOCOL_TARGET: &str = "guardrails::protocol";
 
 /// A request that failed before any tool ran (read by the rmcp adapter).
 #[cfg_attr(not(feature = "rmcp"), expect(dead_code))]

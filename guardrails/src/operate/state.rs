@@ -3,8 +3,9 @@
 //! behind N nodes a caller has one budget and one loop memory, not N.
 //!
 //! A store that fails or is slow never fails a call: the call is answered from the process's
-//! own state, with a warning (target [`STATE_TARGET`]) and a count ([`STATE_FALLBACKS`]), and
-//! the store is left alone for a second before it is asked again.
+//! own state, with a warning (target `guardrails::state`) and a count
+//! (`guardrails.state.fallbacks`, labelled `operation`), and the store is left alone for a
+//! second before it is asked again.
 
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
@@ -49,11 +50,11 @@ pub trait StateStore: Send + Sync + 'static {
 
 /// The target of the warning logged when a state store fails and the process's own state
 /// answers instead.
-pub const STATE_TARGET: &str = "guardrails::state";
+pub(crate) const STATE_TARGET: &str = "guardrails::state";
 
 /// Counter of the operations a state store failed (or did not answer in time) and the
 /// process's own state answered instead, by `operation` (`admit`, `count`, `peek`).
-pub const STATE_FALLBACKS: &str = "guardrails.state.fallbacks";
+pub(crate) const STATE_FALLBACKS: &str = "guardrails.state.fallbacks";
 
 /// How long a store has to answer before the process answers instead.
 const STORE_TIMEOUT: Duration = Duration::from_millis(250);

@@ -10,51 +10,51 @@ use metrics::{Key, Label, Metadata, SharedString};
 use serde_json::Value;
 
 /// The target of the span of each guarded call.
-pub const CALL_TARGET: &str = "guardrails::call";
+pub(crate) const CALL_TARGET: &str = "guardrails::call";
 /// The target of the event of each issue of a rejected call.
-pub const REJECTION_TARGET: &str = "guardrails::rejection";
+pub(crate) const REJECTION_TARGET: &str = "guardrails::rejection";
 /// The target of the event of each tool error (a handler's `ToolError`, a panic, a rate limit).
-pub const TOOL_ERROR_TARGET: &str = "guardrails::tool_error";
+pub(crate) const TOOL_ERROR_TARGET: &str = "guardrails::tool_error";
 /// The target of the event of each repaired call.
-pub const REPAIR_TARGET: &str = "guardrails::repair";
+pub(crate) const REPAIR_TARGET: &str = "guardrails::repair";
 
 /// Counter of the issues of rejected calls, labelled `gen_ai.tool.name`, `field` (the
-/// declared path, see [`UNKNOWN_FIELD`]) and `code` (the issue code): which fields models get
+/// declared path, `<unknown>` for a key the tool does not declare) and `code` (the issue code): which fields models get
 /// wrong, and how.
-pub const ISSUES: &str = "guardrails.tool.issues";
+pub(crate) const ISSUES: &str = "guardrails.tool.issues";
 /// Counter of tool errors, labelled `gen_ai.tool.name`, `code` and `class`.
-pub const TOOL_ERRORS: &str = "guardrails.tool.errors";
+pub(crate) const TOOL_ERRORS: &str = "guardrails.tool.errors";
 /// Counter of calls refused by a rate limit, labelled `gen_ai.tool.name`.
-pub const RATE_LIMITED: &str = "guardrails.tool.rate_limited";
+pub(crate) const RATE_LIMITED: &str = "guardrails.tool.rate_limited";
 /// Counter of loop escalations (the same invalid call again), labelled `gen_ai.tool.name`
 /// and `stop` (`false` for the shorter message, `true` once the model is told to stop).
-pub const LOOPS: &str = "guardrails.tool.loops";
+pub(crate) const LOOPS: &str = "guardrails.tool.loops";
 /// Counter of repaired calls (a rejection followed by a successful call of the same tool by
 /// the same caller), labelled `gen_ai.tool.name`.
-pub const REPAIRS: &str = "guardrails.tool.repairs";
+pub(crate) const REPAIRS: &str = "guardrails.tool.repairs";
 /// Histogram of how many rejected calls came before each repair, labelled `gen_ai.tool.name`.
-pub const REPAIR_RETRIES: &str = "guardrails.tool.repair.retries";
+pub(crate) const REPAIR_RETRIES: &str = "guardrails.tool.repair.retries";
 /// Counter of the values repaired in calls' arguments (see
 /// [`RepairPolicy`](crate::RepairPolicy)), labelled `gen_ai.tool.name`, `field` (the declared
 /// path) and `kind` (`number_in_string`, `boolean_in_string`, `array_in_string`,
 /// `object_in_string`): which slips models make, never a value.
-pub const ARGUMENT_REPAIRS: &str = "guardrails.tool.argument_repairs";
+pub(crate) const ARGUMENT_REPAIRS: &str = "guardrails.tool.argument_repairs";
 /// Counter of the keys dropped from calls' arguments because the tool or the server ignores
 /// them (see [`IgnoreKeys`](crate::IgnoreKeys)), labelled `gen_ai.tool.name`; the keys are
 /// the caller's and are never named.
-pub const IGNORED_KEYS: &str = "guardrails.tool.ignored_keys";
+pub(crate) const IGNORED_KEYS: &str = "guardrails.tool.ignored_keys";
 /// Histogram of the duration of each guarded call in seconds, the OpenTelemetry MCP metric,
 /// labelled `mcp.method.name`, `gen_ai.tool.name` and, for a call that failed, `error.type`
 /// (`invalid_arguments`, `tool_error`, `rate_limited`). Its count is the number of calls by
 /// tool and outcome: no separate call counter costs each call a second lookup in the
 /// recorder.
-pub const DURATION: &str = "mcp.server.operation.duration";
+pub(crate) const DURATION: &str = "mcp.server.operation.duration";
 
 /// The field of an issue at a key the tool does not declare: the key's text is the caller's
 /// and never leaves the process.
-pub const UNKNOWN_FIELD: &str = "<unknown>";
+pub(crate) const UNKNOWN_FIELD: &str = "<unknown>";
 /// A step into a map, whose keys are the caller's: `labels.*`.
-pub const MAP_KEY: &str = "*";
+pub(crate) const MAP_KEY: &str = "*";
 
 /// The `mcp.method.name` of every guarded call.
 const METHOD: &str = "tools/call";
@@ -291,8 +291,8 @@ pub(crate) fn correlation_id() -> String {
 }
 
 /// The declared path of an issue found at `path`: each step named as the tool's schema names
-/// it, an array index as `[]`, a map key as [`MAP_KEY`], and a key the schema does not declare
-/// as [`UNKNOWN_FIELD`] (where the path stops). Built from the schema's names alone, so no
+/// it, an array index as `[]`, a map key as `*`, and a key the schema does not declare
+/// as `<unknown>` (where the path stops). Built from the schema's names alone, so no
 /// text of the caller's can reach it, however the path was written.
 pub(crate) fn declared_path(schema: &Value, path: &str) -> String {
     let mut out = String::new();

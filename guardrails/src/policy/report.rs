@@ -53,14 +53,9 @@ impl RenderLimits {
 }
 
 impl Verdict {
-    /// Renders the verdict for people: every violation with where it is, what was found, why
-    /// it is a violation and what to write instead, then what happens to the text.
-    #[must_use]
-    pub fn render_text(&self) -> String {
-        self.render_text_with(RenderLimits::unlimited())
-    }
-
-    /// [`Verdict::render_text`] within `limits`.
+    /// Renders the verdict for people within `limits`: every violation with where it is, what
+    /// was found, why it is a violation and what to write instead, then what happens to the
+    /// text. Without limits, it is the verdict's `Display` (`verdict.to_string()`).
     #[must_use]
     pub fn render_text_with(&self, limits: RenderLimits) -> String {
         let mut out = String::new();
@@ -226,8 +221,9 @@ impl Verdict {
 }
 
 impl fmt::Display for Verdict {
-    /// The text rendering, [`Verdict::render_text`].
+    /// The text rendering, every violation listed ([`Verdict::render_text_with`] with
+    /// [`RenderLimits::unlimited`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.render_text())
+        f.write_str(&self.render_text_with(RenderLimits::unlimited()))
     }
 }

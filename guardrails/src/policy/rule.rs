@@ -31,7 +31,7 @@ impl RuleSeverity {
 
     /// The upper-case name used in verdicts and reports: `CRITICAL`, `WARNING` or `ADVISORY`.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             RuleSeverity::Advisory => "ADVISORY",
             RuleSeverity::Warning => "WARNING",
@@ -224,7 +224,7 @@ impl Rule {
     }
 
     /// Accepts a match when `tag` matches right after it, whitespace between them allowed, ending
-    /// within the rule's [tag window](Rule::tag_window). Applies to forbidden patterns and word
+    /// within the rule's tag window ([`Rule::within`]). Applies to forbidden patterns and word
     /// lists; on other kinds, building the policy reports the mistake.
     #[must_use]
     pub fn unless_followed_by(mut self, tag: impl Into<String>) -> Self {
@@ -303,25 +303,25 @@ impl Rule {
 
     /// Why the rule exists, if given.
     #[must_use]
-    pub fn explanation(&self) -> Option<&str> {
+    pub(crate) fn explanation(&self) -> Option<&str> {
         self.message.as_deref()
     }
 
     /// The approved alternative, if given.
     #[must_use]
-    pub fn approved_alternative(&self) -> Option<&str> {
+    pub(crate) fn approved_alternative(&self) -> Option<&str> {
         self.alternative.as_deref()
     }
 
     /// The replacement of the automatic fix, if any (`{found}` not yet expanded).
     #[must_use]
-    pub fn replacement(&self) -> Option<&str> {
+    pub(crate) fn replacement(&self) -> Option<&str> {
         self.fix.as_deref()
     }
 
     /// How far past the end of a match its tag may end, in bytes.
     #[must_use]
-    pub fn tag_window(&self) -> usize {
+    pub(crate) fn tag_window(&self) -> usize {
         self.tag_window
     }
 

@@ -205,13 +205,13 @@ impl PolicyBuilder {
     }
 
     /// The names of the rules in the builder, in order.
-    pub fn rule_names(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn rule_names(&self) -> impl Iterator<Item = &str> {
         self.rules.iter().map(Rule::name)
     }
 
     /// Whether a rule of this name is in the builder.
     #[must_use]
-    pub fn contains(&self, name: &str) -> bool {
+    pub(crate) fn contains(&self, name: &str) -> bool {
         self.rules.iter().any(|rule| rule.name() == name)
     }
 

@@ -23,7 +23,7 @@ pub enum Status {
 impl Status {
     /// The upper-case name: `APPROVED`, `PENDING` or `BLOCKED`.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Status::Approved => "APPROVED",
             Status::Pending => "PENDING",
@@ -143,18 +143,6 @@ impl Verdict {
             violations,
             omitted,
         }
-    }
-
-    /// Whether the text may be delivered as it is ([`Status::Approved`]).
-    #[must_use]
-    pub fn is_approved(&self) -> bool {
-        self.status == Status::Approved
-    }
-
-    /// Whether the text is blocked ([`Status::Blocked`]).
-    #[must_use]
-    pub fn is_blocked(&self) -> bool {
-        self.status == Status::Blocked
     }
 
     /// Whether the text may be delivered once its warnings are acknowledged: true when approved,

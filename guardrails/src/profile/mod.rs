@@ -107,8 +107,9 @@ impl SchemaProfile {
     /// Whether the server reads `null` sent for an optional property as the property left
     /// out: under a profile that makes every property required, a model sends `null` for the
     /// ones it means to leave out.
+    #[cfg(feature = "rmcp")]
     #[must_use]
-    pub const fn null_is_absent(self) -> bool {
+    pub(crate) const fn null_is_absent(self) -> bool {
         matches!(self, Self::OpenAi)
     }
 }

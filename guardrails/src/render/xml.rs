@@ -468,22 +468,16 @@ fn output_policy(verdict: &Verdict, limits: RenderLimits, recovery: &str, out: &
 }
 
 impl Verdict {
-    /// Renders the verdict for a model with the [default limits](RenderLimits::default).
-    #[must_use]
-    pub fn render_for_model(&self) -> String {
-        self.render_for_model_with(RenderLimits::default())
-    }
-
     /// Renders the verdict for a model: one `<output_policy>` element with one `<violation>` per
     /// listed violation, the most serious first, and what to do next. Every echoed text is
     /// escaped and cut to `limits.max_echo_chars`; past `limits.max_violations`, the rest are
-    /// counted in an `<omitted>` element.
+    /// counted in an `<omitted>` element. [`RenderLimits::default`] is what a server uses.
     ///
     /// ```
-    /// use guardrails::policy::Profile;
+    /// use guardrails::policy::{Profile, RenderLimits};
     ///
     /// let verdict = Profile::Base.policy().check("It saves $50,000 annually.");
-    /// let rendered = verdict.render_for_model();
+    /// let rendered = verdict.render_for_model_with(RenderLimits::default());
     /// assert!(rendered.starts_with(r#"<output_policy verdict="BLOCKED" critical="2""#));
     /// assert!(rendered.contains(r#"rule="annual_savings_figure""#));
     /// ```
@@ -505,7 +499,7 @@ impl Verdict {
     /// the caller: where the text is not the model's to resubmit (a tool's output that was
     /// delivered anyway), the directive says what to do instead.
     #[must_use]
-    pub fn render_for_model_as(&self, limits: RenderLimits, recovery: &str) -> String {
+    pub(crate) fn render_for_model_as(&self, limits: RenderLimits, recovery: &str) -> String {
         let mut out = String::new();
         output_policy(self, limits, recovery, &mut out);
         out

@@ -23,7 +23,7 @@ use crate::text::preview;
 use crate::validation::{Issue, IssueCode, json_type_noun};
 
 /// The argument that carries the cursor.
-pub const CURSOR_FIELD: &str = "cursor";
+pub(crate) const CURSOR_FIELD: &str = "cursor";
 
 /// What the schema says of the cursor, for the model.
 const CURSOR_DESCRIPTION: &str = "Where the next page starts: the `next_cursor` of the previous result of this tool. Send it with the same other arguments as that call; leave it out for the first page.";

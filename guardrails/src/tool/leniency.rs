@@ -46,7 +46,7 @@ impl RepairPolicy {
 /// A tool declares them with `#[tool(ignore_keys(prefix = "_", names("trace_id")))]`; a
 /// [`Server`](crate::Server) or a [`RouterGuard`](crate::mcp::RouterGuard) for all its
 /// tools. Each dropped key is counted in telemetry
-/// ([`IGNORED_KEYS`](crate::operate::IGNORED_KEYS)), never named there.
+/// (`guardrails.tool.ignored_keys`), never named there.
 ///
 /// ```
 /// use guardrails::IgnoreKeys;

@@ -22,7 +22,7 @@ use crate::message::TruncationNotice;
 use crate::render::RenderOptions;
 use crate::tool::Teaching;
 
-pub use crate::message::truncation::{Filter, Truncated, filters};
+pub use crate::message::truncation::{Filter, Truncated};
 pub use crate::tool::budget::estimate_tokens;
 
 /// The first items of a collection and how many it holds in all.

@@ -169,14 +169,14 @@ pub(crate) mod blocking_limit {
     /// The default of [`set_max_blocking_calls`]: as many as the HTTP server's default of
     /// requests in flight, so that a server over HTTP with its default limits never waits
     /// here.
-    pub const DEFAULT_MAX_BLOCKING_CALLS: usize = 64;
+    pub(crate) const DEFAULT_MAX_BLOCKING_CALLS: usize = 64;
 
     /// Sets how many synchronous handlers (tools whose handler is not `async`) run at once in
     /// the process, across servers: each runs on a thread of its own while it blocks
     /// (`tokio::task::block_in_place`), so this bounds the threads that handlers take, which
     /// tokio would otherwise add one per blocking call, up to its blocking pool's limit (512
     /// by default). A call past it waits, without a thread, for a running handler to end.
-    /// Default: [`DEFAULT_MAX_BLOCKING_CALLS`]; at least 1.
+    /// Default: 64; at least 1.
     ///
     /// Choose the number of handlers that can usefully block at once: the size of the
     /// connection pool a handler waits on, or the number of cores for handlers that compute.

@@ -15,13 +15,13 @@ use crate::validation::{ArgsInfo, ProbedPolicy, Report, ToolArgs};
 #[non_exhaustive]
 pub struct Annotations {
     /// The tool does not change its environment.
-    pub read_only: Option<bool>,
+    pub(crate) read_only: Option<bool>,
     /// The tool may destroy or overwrite data.
-    pub destructive: Option<bool>,
+    pub(crate) destructive: Option<bool>,
     /// Calling it twice with the same arguments has no further effect.
-    pub idempotent: Option<bool>,
+    pub(crate) idempotent: Option<bool>,
     /// The tool reaches outside systems (the web, third parties).
-    pub open_world: Option<bool>,
+    pub(crate) open_world: Option<bool>,
 }
 
 impl Annotations {
@@ -380,7 +380,7 @@ impl ToolSpec {
 
     /// The behaviour hints.
     #[must_use]
-    pub const fn annotations(&self) -> Annotations {
+    pub(crate) const fn annotations(&self) -> Annotations {
         self.annotations
     }
 

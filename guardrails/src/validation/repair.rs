@@ -53,7 +53,7 @@ impl RepairKind {
 
     /// What the model should send instead.
     #[must_use]
-    pub const fn advice(self) -> &'static str {
+    pub(crate) const fn advice(self) -> &'static str {
         match self {
             Self::NumberInString => "send numbers unquoted",
             Self::BooleanInString => "send true and false unquoted",

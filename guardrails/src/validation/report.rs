@@ -111,7 +111,7 @@ pub struct Issue {
 impl Issue {
     /// The path of the issue, or `(root)` for the arguments object itself.
     #[must_use]
-    pub fn location(&self) -> &str {
+    pub(crate) fn location(&self) -> &str {
         if self.path.is_empty() {
             "(root)"
         } else {
@@ -211,7 +211,7 @@ impl Report {
 
     /// Whether a further issue would still be kept (callers skip costly work otherwise).
     #[must_use]
-    pub fn has_room(&self) -> bool {
+    pub(crate) fn has_room(&self) -> bool {
         self.issues.len() < MAX_KEPT_ISSUES
     }
 

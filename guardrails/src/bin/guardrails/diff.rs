@@ -4,9 +4,19 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use guardrails::contract::cli::{DiffFormat, diff_command};
+use guardrails::contract::{ServerContract, diff};
 
 use crate::{Failure, Outcome};
+
+/// The output of `guardrails diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+enum DiffFormat {
+    /// A summary line and one block per change, for people and CI logs.
+    #[default]
+    Text,
+    /// A JSON object: counts by severity, `breaking`, and every delta.
+    Json,
+}
 
 /// Arguments of `guardrails diff`.
 #[derive(Debug, clap::Args)]
@@ -20,11 +30,23 @@ pub(crate) struct DiffArgs {
     format: DiffFormat,
 }
 
+/// Diffs the two lockfiles: the report on stdout, and a failure when anything BREAKING changed.
+/// Either file unreadable or not a valid lockfile is an error that names the file.
 pub(crate) fn run(args: &DiffArgs) -> Result<Outcome, Failure> {
-    let (report, breaking) = diff_command(&args.old, &args.new, args.format)?;
+    let old = ServerContract::read_lockfile(&args.old)?;
+    let new = ServerContract::read_lockfile(&args.new)?;
+    let changes = diff(&old, &new);
+    let report = match args.format {
+        DiffFormat::Text => changes.to_text(),
+        DiffFormat::Json => {
+            let mut text = serde_json::to_string_pretty(&changes.to_json()).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+    };
     // A closed pipe (`| head`) is not worth a failure.
     let _ = std::io::stdout().lock().write_all(report.as_bytes());
-    Ok(if breaking {
+    Ok(if changes.is_breaking() {
         Outcome::Failed
     } else {
         Outcome::Passed

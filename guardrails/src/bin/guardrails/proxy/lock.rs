@@ -27,11 +27,11 @@ fn is_text(path: &str) -> bool {
 pub(super) fn approved_text(mut tool: Tool, approved: Option<&Contract>) -> Tool {
     tool.description = Some(
         approved
-            .map(|contract| contract.description.clone())
+            .map(|contract| contract.description().to_owned())
             .unwrap_or_default()
             .into(),
     );
-    tool.title = approved.and_then(|contract| contract.title.clone());
+    tool.title = approved.and_then(|contract| contract.title().map(str::to_owned));
     if let Some(annotations) = &mut tool.annotations {
         annotations.title = None;
     }
@@ -85,9 +85,9 @@ impl Proxy {
         let options = &self.0.settings.render;
         call_result(match &awareness {
             Some(awareness) => {
-                CallOutput::tool_error_with_contract(&current.name, &error, awareness, options)
+                CallOutput::tool_error_with_contract(current.name(), &error, awareness, options)
             }
-            None => CallOutput::tool_error(&current.name, &error, options),
+            None => CallOutput::tool_error(current.name(), &error, options),
         })
     }
 }

@@ -86,7 +86,7 @@ impl Proxy {
                 for delta in &deltas {
                     tracing::warn!(
                         tool = %tool.name,
-                        severity = delta.severity.as_str(),
+                        severity = delta.severity.to_string().as_str(),
                         path = delta.path,
                         "the contract changed since the lockfile: {}",
                         delta.description
