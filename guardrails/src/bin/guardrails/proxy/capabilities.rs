@@ -4,7 +4,7 @@
 use std::sync::PoisonError;
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientCapabilities, TASKS_EXTENSION_ID};
+use rmcp::model::{ClientCapabilities, ExtensionCapabilities, TASKS_EXTENSION_ID};
 use rmcp::service::RequestContext;
 
 use super::Proxy;
@@ -21,17 +21,20 @@ fn relayed_capabilities(declared: &ClientCapabilities, inline: bool) -> ClientCa
     }
     // A task asks its client nothing directly: its requests for input are read in `tasks/get`
     // and answered with `tasks/update`, which the proxy relays on every revision.
-    if let Some(tasks) = declared
-        .extensions
-        .as_ref()
-        .and_then(|extensions| extensions.get(TASKS_EXTENSION_ID))
-    {
-        relayed
-            .extensions
-            .get_or_insert_with(Default::default)
+    relay_tasks_extension(declared.extensions.as_ref(), &mut relayed.extensions);
+    relayed
+}
+
+/// Copies the tasks extension, when `from` declares it, into `to`: the one extension the
+/// proxy relays, from the client to the upstream and from the upstream to the client alike.
+pub(super) fn relay_tasks_extension(
+    from: Option<&ExtensionCapabilities>,
+    to: &mut Option<ExtensionCapabilities>,
+) {
+    if let Some(tasks) = from.and_then(|extensions| extensions.get(TASKS_EXTENSION_ID)) {
+        to.get_or_insert_with(Default::default)
             .insert(TASKS_EXTENSION_ID.to_owned(), tasks.clone());
     }
-    relayed
 }
 
 /// Whether the client of `context` speaks a revision in which a server asks a client nothing

@@ -9,13 +9,13 @@ use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
     ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    TASKS_EXTENSION_ID, Tool, ToolsCapability, UnsubscribeRequestParams, UpdateTaskParams,
+    Tool, ToolsCapability, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, ServiceError};
 use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::capabilities::{asks_nothing, relayed_meta};
+use super::capabilities::{asks_nothing, relay_tasks_extension, relayed_meta};
 use super::{MAX_NAME_CHARS, MAX_PROBLEM_CHARS, Proxy, cut};
 
 /// Why the params of `method`, a method of MCP, cannot be read (rmcp hands such a request
@@ -107,17 +107,10 @@ impl ServerHandler for Proxy {
                 .completions
                 .clone_from(&info.capabilities.completions);
             capabilities.logging.clone_from(&info.capabilities.logging);
-            if let Some(tasks) = info
-                .capabilities
-                .extensions
-                .as_ref()
-                .and_then(|extensions| extensions.get(TASKS_EXTENSION_ID))
-            {
-                capabilities
-                    .extensions
-                    .get_or_insert_with(Default::default)
-                    .insert(TASKS_EXTENSION_ID.to_owned(), tasks.clone());
-            }
+            relay_tasks_extension(
+                info.capabilities.extensions.as_ref(),
+                &mut capabilities.extensions,
+            );
             if let Some(upstream) = &info.server_info {
                 implementation = upstream.clone();
             }
