@@ -203,15 +203,17 @@ fn call_row(
     );
 }
 
+/// The name a table gives the server `serve` runs.
+fn name(server: &str) -> &'static str {
+    if server == "guarded" {
+        "guardrails"
+    } else {
+        "plain rmcp"
+    }
+}
+
 /// The bursts' table: each server in a fresh process, for each number of clients and arenas.
 fn bursts(runtime: &tokio::runtime::Runtime) {
-    let name = |server: &str| {
-        if server == "guarded" {
-            "guardrails"
-        } else {
-            "plain rmcp"
-        }
-    };
     println!(
         "## Bursts: clients each sending a {BURST_BYTES}-byte body at once \
          (the guarded server reads at most {} MiB of bodies at once)\n",
@@ -267,13 +269,6 @@ fn main() {
         .enable_all()
         .build()
         .expect("a runtime");
-    let name = |server: &str| {
-        if server == "guarded" {
-            "guardrails"
-        } else {
-            "plain rmcp"
-        }
-    };
 
     bursts(&runtime);
 
