@@ -2,7 +2,7 @@
 //! other tools' errors are untouched.
 
 use guardrails::RenderFormat;
-use guardrails::contract::{AwarenessConfig, Contract, KnownGood};
+use guardrails::contract::{Awareness, AwarenessConfig, Contract, KnownGood};
 use guardrails_tests::testing::{edited, object};
 use guardrails_tests::user_service::{self, v1_contracts, v2_server};
 use serde_json::{Map, Value, json};
@@ -13,6 +13,11 @@ fn known_good() -> KnownGood {
 }
 
 /// A call a client calibrated on v1 would make: no currency, a name too long for v2.
+/// The `<contract_awareness>` block of `current`, calibrated on `known`.
+fn aware(known: &KnownGood, current: &Contract, config: &AwarenessConfig) -> Option<Awareness> {
+    Awareness::new(current, known.deltas(current), config)
+}
+
 fn v1_call() -> Map<String, Value> {
     object(json!({"name": "Ada Lovelace-Byron the First", "email": "ada@example.com"}))
 }
@@ -180,12 +185,12 @@ async fn the_cap_lists_the_most_relevant_and_counts_the_rest() {
 async fn handler_errors_carry_it_only_when_asked() {
     // `get_user` is unchanged; make it "changed" by calibrating on a lockfile without it.
     let mut old = v1_contracts();
-    let changed = edited(old.get("get_user").unwrap(), |c| {
+    let changed = edited(&old.tools()["get_user"], |c| {
         c["description"] = json!("Old wording.");
         c["annotations"]["read_only"] = json!(false);
     });
     old.insert(changed);
-    let known = KnownGood::from_contracts(old);
+    let known = KnownGood::from(old);
     let call = || object(json!({"id": 7}));
 
     let default = v2_server().known_good(known.clone());
@@ -234,24 +239,27 @@ fn an_unchanged_tool_gets_no_awareness_at_all() {
     let all = AwarenessConfig::default().with_all_severities(true);
     let known = known_good();
     assert!(
-        known
-            .awareness(&Contract::from_spec(user_service::get_user.spec()), &all)
-            .is_none()
+        aware(
+            &known,
+            &Contract::from_spec(user_service::get_user.spec()),
+            &all
+        )
+        .is_none()
     );
     let create_user = Contract::from_spec(user_service::v2::create_user.spec());
     assert!(
-        known.awareness(&create_user, &all).is_some(),
+        aware(&known, &create_user, &all).is_some(),
         "create_user changed"
     );
     assert_eq!(known.deltas(&create_user).len(), 5);
     // The default filter drops SAFE and COSMETIC deltas; a tool with only those has none.
     let default = AwarenessConfig::default();
     assert!(
-        known
-            .awareness(
-                &Contract::from_spec(user_service::v2::delete_user.spec()),
-                &default
-            )
-            .is_none()
+        aware(
+            &known,
+            &Contract::from_spec(user_service::v2::delete_user.spec()),
+            &default
+        )
+        .is_none()
     );
 }

@@ -324,14 +324,14 @@ async fn a_rejection_of_a_changed_tool_names_the_change_that_explains_it() {
         .iter()
         .map(Contract::from_definition)
         .collect();
-    let echo = guardrails_tests::testing::edited(known.get("echo").unwrap(), |echo| {
+    let echo = guardrails_tests::testing::edited(&known.tools()["echo"], |echo| {
         let args = echo["args"].as_object_mut().unwrap();
         let field = args.remove("text").unwrap();
         args.insert("txt".to_owned(), field);
     });
     known.insert(echo);
     let router = RouterGuard::new()
-        .known_good(KnownGood::from_contracts(known))
+        .known_good(KnownGood::from(known))
         .guard(Notes::tool_router());
     let client = connect(Notes::with_router(3, router)).await;
     let result = client

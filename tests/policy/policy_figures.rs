@@ -1,7 +1,7 @@
 //! The figure rules of the built-in profiles follow one principle: a figure is forbidden unless
 //! an estimation or source tag follows it. Each rule is checked both ways, in every profile.
 
-use guardrails::policy::{Profile, Verdict};
+use guardrails::policy::{Profile, RuleSeverity, Verdict};
 
 /// Each figure rule, a text it catches, and the figure's phrase within it (the tag goes right
 /// after the phrase).
@@ -35,7 +35,10 @@ fn an_untagged_figure_is_caught_by_its_rule_in_every_profile() {
             let text = format!("The plan {phrase} in the first year.");
             let verdict = policy.check(&text);
             assert!(flagged(&verdict, rule), "{profile}: {rule} misses {text:?}");
-            assert!(verdict.critical > 0, "{profile}: {text:?}");
+            assert!(
+                verdict.count(RuleSeverity::Critical) > 0,
+                "{profile}: {text:?}"
+            );
         }
     }
 }
@@ -68,7 +71,11 @@ fn a_tagged_percentage_claim_is_not_blocked() {
     ] {
         for profile in [Profile::Base, Profile::Decision] {
             let verdict = profile.policy().check(text);
-            assert_eq!(verdict.critical, 0, "{profile}: {text:?}: {verdict:?}");
+            assert_eq!(
+                verdict.count(RuleSeverity::Critical),
+                0,
+                "{profile}: {text:?}: {verdict:?}"
+            );
         }
     }
 }
@@ -84,7 +91,7 @@ fn the_tag_must_follow_the_figure() {
     assert!(!flagged(&verdict, "annual_savings_figure"), "{verdict:?}");
     assert!(flagged(&verdict, "untagged_dollar_amount"), "{verdict:?}");
     let verdict = policy.check("It saves $50,000 [AI estimation based on pilots] annually.");
-    assert_eq!(verdict.critical, 0, "{verdict:?}");
+    assert_eq!(verdict.count(RuleSeverity::Critical), 0, "{verdict:?}");
 }
 
 #[test]

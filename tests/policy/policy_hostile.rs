@@ -5,7 +5,10 @@
 use guardrails::policy::{Policy, Profile, RenderLimits, Rule, Status, Verdict};
 
 fn all_policies() -> Vec<Policy> {
-    let mut policies: Vec<Policy> = Profile::ALL.into_iter().map(Profile::policy).collect();
+    let mut policies: Vec<Policy> = Profile::ALL
+        .into_iter()
+        .map(|profile| profile.policy().clone())
+        .collect();
     policies.push(
         Policy::builder()
             .critical(Rule::forbidden("dollar", r"\$[\d,]+"))
@@ -69,7 +72,7 @@ fn a_megabyte_of_nines_is_one_number() {
     for policy in all_policies() {
         check_both(&policy, &nines);
     }
-    let base = check_both(&Profile::Base.policy(), &text);
+    let base = check_both(Profile::Base.policy(), &text);
     assert_eq!(count(&base, "untagged_dollar_amount"), 1);
     assert_eq!(count(&base, "untagged_percentage"), 1);
     assert_eq!(base.status, Status::Blocked);
@@ -110,7 +113,7 @@ fn several_megabytes_of_prose_with_violations() {
         Therefore the plan proceeds [Source: plan.md].\n";
     let text = paragraph.repeat((3 << 20) / paragraph.len());
     let paragraphs = text.len() / paragraph.len();
-    check_both(&Profile::Decision.policy(), &text);
+    check_both(Profile::Decision.policy(), &text);
     for profile in Profile::ALL {
         let verdict = profile.policy().check(&text);
         assert_eq!(verdict.status, Status::Blocked);
@@ -127,7 +130,7 @@ fn unicode_of_every_kind_keeps_positions_right() {
     // joiners, and a byte-order mark.
     let line = "\u{feff}a\u{301}\u{302}\u{303} \u{202e}مرحبا\u{202c} שלום 👨‍👩‍👧‍👦🏳️‍🌈 will $5 ";
     let text = line.repeat(3_000);
-    let verdict = check_both(&Profile::Base.policy(), &text);
+    let verdict = check_both(Profile::Base.policy(), &text);
     assert_eq!(count(&verdict, "overconfident_language"), 3_000);
     assert_eq!(count(&verdict, "untagged_dollar_amount"), 3_000);
     let first = verdict.violations[0].found.as_ref().expect("match");

@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use guardrails::policy::{Policy, Profile, Rule};
+use guardrails::policy::{Policy, Profile, Rule, RuleSeverity};
 use proptest::prelude::*;
 
 /// Rules built to overlap: shared prefixes, one inside another, the same text at the same
@@ -210,14 +210,14 @@ fn more_rules_than_a_machine_word_still_agree() {
 fn policies_are_shared_across_threads() {
     fn assert_shareable<T: Send + Sync + Clone + 'static>() {}
     assert_shareable::<Policy>();
-    let policy = Profile::Observation.policy();
+    let policy = Profile::Observation.policy().clone();
     let handles: Vec<_> = (0..2)
         .map(|worker| {
             let policy = policy.clone();
             std::thread::spawn(move || {
                 policy
                     .check(&format!("{worker} likely [Source: a.md]"))
-                    .critical
+                    .count(RuleSeverity::Critical)
             })
         })
         .collect();
@@ -326,7 +326,7 @@ fn literal_texts() -> Vec<String> {
 #[test]
 fn one_pass_equals_per_rule_where_literals_decide() {
     assert_one_pass_agrees(
-        &[literal_policy(), Profile::Decision.policy()],
+        &[literal_policy(), Profile::Decision.policy().clone()],
         literal_texts(),
     );
 }
@@ -479,7 +479,7 @@ fn window_texts() -> Vec<String> {
 #[test]
 fn windows_found_without_their_literal_start_no_match() {
     assert_one_pass_agrees(
-        &[many_words_policy(), Profile::Decision.policy()],
+        &[many_words_policy(), Profile::Decision.policy().clone()],
         window_texts(),
     );
 }

@@ -10,7 +10,7 @@
 //! Reproducible: CI fixes the seed with `PROPTEST_RNG_SEED`; each property holds for every
 //! generated case, so no run fails by chance.
 
-use guardrails::profile::{SchemaProfile, Severity, lint};
+use guardrails::profile::{Finding, SchemaProfile, Severity, lint_tools};
 use guardrails::{IssueCode, ToolArgs};
 use guardrails_tests::fixtures::{
     Address, CreateUser, Everything, ListTasks, OrderLine, PlaceOrder, Schedule,
@@ -143,6 +143,15 @@ fn check<T: ToolArgs>() {
     );
 }
 
+/// What every known consumer does with `schema` as a tool's input schema.
+fn lint(schema: serde_json::Map<String, Value>) -> Vec<Finding> {
+    lint_tools(&[rmcp::model::Tool::new(
+        "tool",
+        "",
+        std::sync::Arc::new(schema),
+    )])
+}
+
 #[test]
 fn derived_schemas_keep_their_meaning_when_portable() {
     check::<CreateUser>();
@@ -181,7 +190,7 @@ fn the_portable_form_of_every_fixture_is_refused_by_no_consumer_it_is_meant_for(
         ),
     ] {
         let portable = SchemaProfile::Portable.advertise(strict.as_object().unwrap());
-        let refused: Vec<String> = lint(&portable)
+        let refused: Vec<String> = lint(portable)
             .into_iter()
             .filter(|f| f.severity == Severity::Refuses)
             // Google GenAI's own `Schema` takes only its fields (the Gemini profile is for it),
@@ -196,7 +205,7 @@ fn the_portable_form_of_every_fixture_is_refused_by_no_consumer_it_is_meant_for(
             .collect();
         assert!(refused.is_empty(), "{name}: {refused:#?}");
         let gemini = SchemaProfile::Gemini.advertise(strict.as_object().unwrap());
-        let refused: Vec<String> = lint(&gemini)
+        let refused: Vec<String> = lint(gemini)
             .into_iter()
             .filter(|f| f.severity == Severity::Refuses && f.consumer.starts_with("google"))
             .map(|f| f.to_string())

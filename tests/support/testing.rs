@@ -1,6 +1,6 @@
 //! Small helpers the tests and the benchmarks share.
 
-use guardrails::contract::{Contract, Delta, KnownGood};
+use guardrails::contract::{Contract, Delta, KnownGood, ServerContract};
 use guardrails::{IssueCode, Report, ToolArgs};
 use serde_json::{Map, Value};
 
@@ -61,5 +61,5 @@ pub fn edited(contract: &Contract, edit: impl FnOnce(&mut Value)) -> Contract {
 /// them.
 #[must_use]
 pub fn deltas(before: &Contract, after: &Contract) -> Vec<Delta> {
-    KnownGood::from_contracts(std::iter::once(before.clone()).collect()).deltas(after)
+    KnownGood::from(std::iter::once(before.clone()).collect::<ServerContract>()).deltas(after)
 }

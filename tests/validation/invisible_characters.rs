@@ -3,7 +3,7 @@
 //! one written.
 
 use guardrails::__private::is_invisible;
-use guardrails::policy::{Policy, RenderLimits, Rule};
+use guardrails::policy::{Policy, RenderLimits, Rule, RuleSeverity};
 use guardrails::render::render_report;
 use guardrails::{RenderFormat, RenderOptions};
 use guardrails::{ToolArgs, ToolError};
@@ -75,7 +75,7 @@ fn policy_reports_for_people_show_invisible_characters_escaped() {
         .build()
         .unwrap();
     let verdict = policy.check("the secret\u{200b}\u{202e}plan");
-    assert_eq!(verdict.critical, 1);
+    assert_eq!(verdict.count(RuleSeverity::Critical), 1);
     let text = verdict.to_string();
     let located = verdict.render_located("notes\u{202e}dm.txt", RenderLimits::default());
     for rendered in [text, located] {

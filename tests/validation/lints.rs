@@ -170,7 +170,7 @@ mod shadowing {
 
     fn house_rules() -> &'static guardrails::policy::Policy {
         static POLICY: std::sync::LazyLock<guardrails::policy::Policy> =
-            std::sync::LazyLock::new(|| guardrails::policy::Profile::Decision.policy());
+            std::sync::LazyLock::new(|| guardrails::policy::Profile::Decision.policy().clone());
         &POLICY
     }
 }

@@ -204,7 +204,7 @@ fn policy_expr(policy: &Policy) -> TokenStream {
     match policy {
         Policy::Profile(variant) => {
             let variant = format_ident!("{}", variant);
-            quote!(__gr::Profile::shared_policy(__gr::Profile::#variant))
+            quote!(__gr::Profile::policy(__gr::Profile::#variant))
         }
         Policy::Path(path) => {
             quote_spanned!(path.span()=> __gr::policy_from(#path))

@@ -47,15 +47,7 @@ impl KnownGood {
     /// # Errors
     /// What [`ServerContract::from_lockfile`] reports.
     pub fn from_lockfile_str(text: &str) -> Result<Self, ContractError> {
-        ServerContract::from_lockfile(text).map(Self::from_contracts)
-    }
-
-    /// Known-good contracts already in memory.
-    #[must_use]
-    pub fn from_contracts(contracts: ServerContract) -> Self {
-        Self {
-            contracts: Arc::new(contracts),
-        }
+        ServerContract::from_lockfile(text).map(Self::from)
     }
 
     /// The known-good contracts.
@@ -68,7 +60,7 @@ impl KnownGood {
     /// when the tool is new.
     #[must_use]
     pub fn deltas(&self, current: &Contract) -> Vec<Delta> {
-        match self.contracts.get(&current.name) {
+        match self.contracts.tools.get(&current.name) {
             Some(old) => diff_tool(old, current),
             None => vec![Delta {
                 severity: ChangeSeverity::Safe,
@@ -86,8 +78,21 @@ impl KnownGood {
     /// no delta passes its severity filter: such a tool's errors are rendered exactly as
     /// without awareness. `Contract::from_spec(tool.spec())` gives a tool's current contract.
     #[must_use]
-    pub fn awareness(&self, current: &Contract, config: &AwarenessConfig) -> Option<Awareness> {
+    pub(crate) fn awareness(
+        &self,
+        current: &Contract,
+        config: &AwarenessConfig,
+    ) -> Option<Awareness> {
         Awareness::new(current, self.deltas(current), config)
+    }
+}
+
+/// Known-good contracts already in memory.
+impl From<ServerContract> for KnownGood {
+    fn from(contracts: ServerContract) -> Self {
+        Self {
+            contracts: Arc::new(contracts),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value, json};
@@ -29,7 +29,7 @@ pub enum ChangeSeverity {
 
 impl ChangeSeverity {
     /// Every severity, from the most severe down.
-    pub const ALL: [Self; 4] = [Self::Breaking, Self::Risky, Self::Safe, Self::Cosmetic];
+    pub(crate) const ALL: [Self; 4] = [Self::Breaking, Self::Risky, Self::Safe, Self::Cosmetic];
 
     /// The uppercase name, as in reports.
     #[must_use]
@@ -61,7 +61,7 @@ pub struct Delta {
     pub tool: String,
     /// The top-level argument it is about, if any: what relevance to a failing call is judged by.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub argument: Option<String>,
+    pub(crate) argument: Option<String>,
     /// The old value; `None` when the thing did not exist.
     pub before: Option<Value>,
     /// The new value; `None` when the thing no longer exists.
@@ -72,6 +72,11 @@ pub struct Delta {
 
 /// The changes between two sets of contracts, in a stable order: by tool name, then in the
 /// order of the contract's members, arguments by name.
+///
+/// It displays itself as a report for people and CI logs (a summary line, then one block per
+/// change: severity, path, description, before and after), and serializes to a report for
+/// machines: `changes` (their number), `breaking`, `maxSeverity`, `counts` by severity and
+/// every delta.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Diff {
     deltas: Vec<Delta>,
@@ -86,19 +91,19 @@ impl Diff {
 
     /// Whether nothing changed.
     #[must_use]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.deltas.is_empty()
     }
 
     /// The number of changes.
     #[must_use]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.deltas.len()
     }
 
     /// The highest severity, if anything changed.
     #[must_use]
-    pub fn max_severity(&self) -> Option<ChangeSeverity> {
+    pub(crate) fn max_severity(&self) -> Option<ChangeSeverity> {
         self.deltas.iter().map(|d| d.severity).max()
     }
 
@@ -131,28 +136,8 @@ impl Diff {
         format!("{changes}: {}", counts.join(", "))
     }
 
-    /// A plain-text report for people and CI logs: a summary line, then one block per change.
-    #[must_use]
-    pub fn to_text(&self) -> String {
-        let mut out = self.summary();
-        out.push('\n');
-        for d in &self.deltas {
-            let _ = writeln!(
-                out,
-                "{:<9} {}: {}",
-                d.severity.as_str(),
-                d.path,
-                d.description
-            );
-            let _ = writeln!(out, "          before: {}", value_text(d.before.as_ref()));
-            let _ = writeln!(out, "          after:  {}", value_text(d.after.as_ref()));
-        }
-        out
-    }
-
-    /// A structured report: counts by severity, whether anything is BREAKING, and the deltas.
-    #[must_use]
-    pub fn to_json(&self) -> Value {
+    /// The report for machines that `Diff` serializes to.
+    fn report(&self) -> Value {
         let counts: serde_json::Map<String, Value> = ChangeSeverity::ALL
             .iter()
             .map(|s| (s.as_str().to_owned(), Value::from(self.count(*s))))
@@ -164,6 +149,30 @@ impl Diff {
             "counts": counts,
             "deltas": self.deltas,
         })
+    }
+}
+
+impl fmt::Display for Diff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.summary())?;
+        for d in &self.deltas {
+            writeln!(
+                f,
+                "{:<9} {}: {}",
+                d.severity.as_str(),
+                d.path,
+                d.description
+            )?;
+            writeln!(f, "          before: {}", value_text(d.before.as_ref()))?;
+            writeln!(f, "          after:  {}", value_text(d.after.as_ref()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Diff {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.report().serialize(serializer)
     }
 }
 

@@ -15,7 +15,7 @@ use super::model::Contract;
 use super::{ContractError, ServerContract};
 
 /// The lockfile format this version writes and reads. Older versions are read when they can
-/// be; newer ones are refused with [`ContractError::UnsupportedVersion`].
+/// be; newer ones are refused with [`ContractError::Invalid`].
 ///
 /// Additions that old lockfiles read the same under stay within a version: an argument's
 /// `policy` member, for one, is absent when an argument has no policy, so every lockfile
@@ -169,7 +169,7 @@ impl ServerContract {
     /// another name.
     pub fn from_lockfile(text: &str) -> Result<Self, ContractError> {
         if text.trim().is_empty() {
-            return Err(ContractError::Empty);
+            return Err(ContractError::invalid("the lockfile is empty"));
         }
         // One parse. Only a text that does not read as this format is read again, loosely,
         // to tell a newer format or a bad version from a broken file.
@@ -181,10 +181,7 @@ impl ServerContract {
         match repr.format_version {
             0 => return Err(bad_version("0")),
             v if v > FORMAT_VERSION => {
-                return Err(ContractError::UnsupportedVersion {
-                    found: v,
-                    supported: FORMAT_VERSION,
-                });
+                return Err(unsupported_version(v));
             }
             _ => {}
         }
@@ -194,19 +191,18 @@ impl ServerContract {
         // the map iterates in name order, the order of the server's digest.
         for (key, locked) in repr.tools {
             if locked.contract.name != key {
-                return Err(ContractError::NameMismatch {
-                    key,
-                    name: locked.contract.name,
-                });
+                return Err(ContractError::invalid(format!(
+                    "tool `{key}` holds the contract of `{}`: the lockfile was edited by hand; regenerate it",
+                    locked.contract.name
+                )));
             }
             let bytes = canonical_bytes(&locked.contract);
             let computed = hex(&Sha256::digest(&bytes));
             if computed != locked.digest {
-                return Err(ContractError::DigestMismatch {
-                    tool: Some(key),
-                    recorded: locked.digest,
-                    computed,
-                });
+                return Err(ContractError::invalid(format!(
+                    "the digest of tool `{key}` does not match its contract (recorded {}, content hashes to {computed}): the lockfile was edited by hand; regenerate it",
+                    locked.digest
+                )));
             }
             whole.add(&key, &bytes);
             tools.insert(key, locked.contract);
@@ -215,11 +211,7 @@ impl ServerContract {
             None => None,
             Some(name) => Some(
                 name.parse::<crate::profile::SchemaProfile>()
-                    .map_err(|error| ContractError::Invalid {
-                        line: 1,
-                        column: 1,
-                        message: format!("`schema_profile`: {error}"),
-                    })?,
+                    .map_err(|error| not_a_lockfile(&format!("`schema_profile`: {error}")))?,
             ),
         };
         if let Some(profile) = profile {
@@ -227,11 +219,10 @@ impl ServerContract {
         }
         let computed = whole.finish();
         if computed != repr.digest {
-            return Err(ContractError::DigestMismatch {
-                tool: None,
-                recorded: repr.digest,
-                computed,
-            });
+            return Err(ContractError::invalid(format!(
+                "the server digest does not match the tools (recorded {}, content hashes to {computed}): the lockfile was edited by hand; regenerate it",
+                repr.digest
+            )));
         }
         Ok(Self {
             tools,
@@ -248,10 +239,7 @@ impl ServerContract {
         };
         let version = loose.get("format_version");
         match version.and_then(Value::as_u64) {
-            Some(v) if v > FORMAT_VERSION => ContractError::UnsupportedVersion {
-                found: v,
-                supported: FORMAT_VERSION,
-            },
+            Some(v) if v > FORMAT_VERSION => unsupported_version(v),
             Some(0) | None => {
                 bad_version(&version.map_or_else(|| "nothing".to_owned(), Value::to_string))
             }
@@ -285,11 +273,25 @@ impl ServerContract {
 }
 
 fn bad_version(found: &str) -> ContractError {
+    not_a_lockfile(&format!(
+        "`format_version` must be a positive integer, found {found}"
+    ))
+}
+
+/// Valid JSON that is not a lockfile, for a reason that is the whole document's.
+fn not_a_lockfile(detail: &str) -> ContractError {
     ContractError::Invalid {
-        line: 1,
-        column: 1,
-        message: format!("`format_version` must be a positive integer, found {found}"),
+        path: None,
+        line: Some(1),
+        column: Some(1),
+        message: format!("not a guardrails lockfile (line 1, column 1): {detail}"),
     }
+}
+
+fn unsupported_version(found: u64) -> ContractError {
+    ContractError::invalid(format!(
+        "the lockfile has format version {found}, but this version of guardrails reads versions up to {FORMAT_VERSION}: upgrade guardrails"
+    ))
 }
 
 #[cfg(test)]
@@ -336,39 +338,10 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ContractError> {
     result.map_err(io)
 }
 
-/// How much drift [`check_lockfile`] lets pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum Accept {
-    /// Any change fails: the lockfile must match the code exactly.
-    #[default]
-    Nothing,
-    /// Only COSMETIC changes pass.
-    Cosmetic,
-    /// SAFE and COSMETIC changes pass.
-    Safe,
-    /// Everything but BREAKING passes.
-    NonBreaking,
-}
-
-impl Accept {
-    /// Whether a change of this severity passes.
-    #[must_use]
-    pub(crate) fn allows(self, severity: ChangeSeverity) -> bool {
-        let highest = match self {
-            Self::Nothing => return false,
-            Self::Cosmetic => ChangeSeverity::Cosmetic,
-            Self::Safe => ChangeSeverity::Safe,
-            Self::NonBreaking => ChangeSeverity::Risky,
-        };
-        severity <= highest
-    }
-}
-
-/// Whether [`check_lockfile`] compares or rewrites.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum LockMode {
+/// Whether [`assert_lockfile`] compares or rewrites: [`LockMode::Update`] when the
+/// environment variable `GUARDRAILS_UPDATE_LOCK` is `1`, `true` or `yes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LockMode {
     /// Compare the current contracts with the lockfile.
     Check,
     /// Write the current contracts to the lockfile.
@@ -376,10 +349,7 @@ pub enum LockMode {
 }
 
 impl LockMode {
-    /// [`LockMode::Update`] when the environment variable `GUARDRAILS_UPDATE_LOCK` is `1`, `true`
-    /// or `yes`, [`LockMode::Check`] otherwise.
-    #[must_use]
-    pub fn from_env() -> Self {
+    fn from_env() -> Self {
         match std::env::var(UPDATE_ENV).as_deref() {
             Ok("1" | "true" | "yes") => Self::Update,
             _ => Self::Check,
@@ -387,70 +357,55 @@ impl LockMode {
     }
 }
 
-/// What [`check_lockfile`] found.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct LockStatus {
-    /// The changes from the lockfile to the current contracts (all of them accepted, in check
-    /// mode).
-    pub diff: Diff,
-    /// Whether the lockfile was written.
-    pub written: bool,
-}
-
-/// Compares `current` with the lockfile at `path`, or rewrites it in [`LockMode::Update`].
-///
-/// In update mode a missing or unreadable lockfile is replaced; the file is written only when
-/// its bytes would change.
+/// Compares `current` with the lockfile at `path`, accepting changes up to the severity
+/// `accept` (`None`: no change at all): the changes from the lockfile to `current`, every one
+/// of them accepted. To rewrite the lockfile instead, write it
+/// ([`ServerContract::write_lockfile`]).
 ///
 /// # Errors
-/// In check mode: [`ContractError::Drift`] when a change is not accepted, a missing file, or
-/// any error reading it. In update mode: the write failing.
+/// [`ContractError::Drift`] when a change is not accepted, [`ContractError::Missing`] when
+/// there is no lockfile, or any error reading it.
 pub fn check_lockfile(
     current: &ServerContract,
     path: impl AsRef<Path>,
-    accept: Accept,
-    mode: LockMode,
-) -> Result<LockStatus, ContractError> {
+    accept: Option<ChangeSeverity>,
+) -> Result<Diff, ContractError> {
     let path = path.as_ref();
-    match mode {
-        LockMode::Update => {
-            let old_text = std::fs::read_to_string(path).ok();
-            let old = old_text
-                .as_deref()
-                .and_then(|t| ServerContract::from_lockfile(t).ok())
-                .unwrap_or_default();
-            let text = current.to_lockfile();
-            let written = old_text.as_deref() != Some(text.as_str());
-            if written {
-                write_atomic(path, text.as_bytes())?;
-            }
-            Ok(LockStatus {
-                diff: diff(&old, current),
-                written,
-            })
-        }
-        LockMode::Check => {
-            if !path.exists() {
-                return Err(ContractError::Missing {
-                    path: path.to_owned(),
-                });
-            }
-            let old = ServerContract::read_lockfile(path)?;
-            let changes = diff(&old, current);
-            if changes.deltas().iter().any(|d| !accept.allows(d.severity)) {
-                return Err(ContractError::Drift {
-                    path: path.to_owned(),
-                    accept,
-                    diff: Box::new(changes),
-                });
-            }
-            Ok(LockStatus {
-                diff: changes,
-                written: false,
-            })
-        }
+    if !path.exists() {
+        return Err(ContractError::Missing {
+            path: path.to_owned(),
+        });
     }
+    let old = ServerContract::read_lockfile(path)?;
+    let changes = diff(&old, current);
+    if changes
+        .deltas()
+        .iter()
+        .any(|d| accept.is_none_or(|highest| d.severity > highest))
+    {
+        return Err(ContractError::Drift {
+            path: path.to_owned(),
+            accept,
+            diff: Box::new(changes),
+        });
+    }
+    Ok(changes)
+}
+
+/// Rewrites the lockfile at `path` with `current`, only when its bytes change (a missing or
+/// unreadable lockfile is replaced): the changes from what it held, and whether it was written.
+fn update_lockfile(current: &ServerContract, path: &Path) -> Result<(Diff, bool), ContractError> {
+    let old_text = std::fs::read_to_string(path).ok();
+    let old = old_text
+        .as_deref()
+        .and_then(|t| ServerContract::from_lockfile(t).ok())
+        .unwrap_or_default();
+    let text = current.to_lockfile();
+    let written = old_text.as_deref() != Some(text.as_str());
+    if written {
+        write_atomic(path, text.as_bytes())?;
+    }
+    Ok((diff(&old, current), written))
 }
 
 /// Fails the calling test when the current contracts drift from the lockfile at `path`
@@ -472,11 +427,12 @@ pub fn check_lockfile(
 /// the command that updates it.
 #[track_caller]
 pub fn assert_lockfile(current: &(impl super::ContractSource + ?Sized), path: impl AsRef<Path>) {
-    assert_lockfile_accepting(current, path, Accept::Nothing);
+    assert_accepting(current, path.as_ref(), None);
 }
 
-/// Like [`assert_lockfile`], letting changes up to `accept` pass (they are printed to stderr,
-/// so the lockfile can be refreshed when convenient).
+/// Like [`assert_lockfile`], letting changes up to the severity `accept` pass (they are
+/// printed to stderr, so the lockfile can be refreshed when convenient):
+/// `ChangeSeverity::Risky` lets everything but BREAKING changes pass.
 ///
 /// # Panics
 /// When a change beyond `accept` is found or the lockfile cannot be read or written.
@@ -484,23 +440,34 @@ pub fn assert_lockfile(current: &(impl super::ContractSource + ?Sized), path: im
 pub fn assert_lockfile_accepting(
     current: &(impl super::ContractSource + ?Sized),
     path: impl AsRef<Path>,
-    accept: Accept,
+    accept: ChangeSeverity,
 ) {
-    let path = path.as_ref();
+    assert_accepting(current, path.as_ref(), Some(accept));
+}
+
+#[track_caller]
+fn assert_accepting(
+    current: &(impl super::ContractSource + ?Sized),
+    path: &Path,
+    accept: Option<ChangeSeverity>,
+) {
     let contracts = current.server_contract();
-    match check_lockfile(&contracts, path, accept, LockMode::from_env()) {
-        Ok(status) if status.written => {
+    let checked = match LockMode::from_env() {
+        LockMode::Update => update_lockfile(&contracts, path),
+        LockMode::Check => check_lockfile(&contracts, path, accept).map(|diff| (diff, false)),
+    };
+    match checked {
+        Ok((diff, true)) => {
             eprintln!(
                 "guardrails: wrote {} ({})",
                 path.display(),
-                status.diff.to_text().lines().next().unwrap_or_default()
+                diff.to_string().lines().next().unwrap_or_default()
             );
         }
-        Ok(status) if !status.diff.is_empty() => {
+        Ok((diff, false)) if !diff.is_empty() => {
             eprintln!(
-                "guardrails: {} is behind the code; accepted changes:\n{}",
+                "guardrails: {} is behind the code; accepted changes:\n{diff}",
                 path.display(),
-                status.diff.to_text()
             );
         }
         Ok(_) => {}
@@ -552,6 +519,20 @@ mod tests {
         let diff = diff(&sample(), &read);
         assert_eq!(diff.deltas().len(), 1, "{:?}", diff.deltas());
         assert_eq!(diff.deltas()[0].path, "schema_profile");
+    }
+
+    #[test]
+    fn an_update_writes_only_when_the_bytes_change() {
+        let dir = std::env::temp_dir().join(format!("guardrails-update-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("guardrails.lock");
+        std::fs::write(&path, "corrupt").unwrap();
+        let (_, written) = update_lockfile(&sample(), &path).unwrap();
+        assert!(written);
+        let (changes, written) = update_lockfile(&sample(), &path).unwrap();
+        assert!(!written && changes.is_empty());
+        assert_eq!(ServerContract::read_lockfile(&path).unwrap(), sample());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -9,10 +9,11 @@
 //!   output shape, agent limit, byte cap and output check, assembled from its
 //!   [`ToolSpec`](crate::ToolSpec) ([`Contract::from_spec`]); the contract of a tool known only
 //!   by its MCP definition (a native rmcp tool, a tool of a server in another language) is read
-//!   from its JSON Schemas ([`Contract::from_definition`], [`Contract::from_schemas`]).
+//!   from its definition ([`Contract::from_definition`]).
 //! - [`ServerContract`]: every tool's contract, by name; it reads and writes the lockfile
 //!   `guardrails.lock` (canonical JSON, sha256 digests per tool and for the server).
-//! - [`diff()`]: the [`Delta`]s between two [`ServerContract`]s, as text, XML or JSON.
+//! - [`diff()`]: the [`Delta`]s between two [`ServerContract`]s; the [`Diff`] displays itself
+//!   as a report and serializes to JSON.
 //! - [`assert_lockfile`]: a test that fails when the code drifts from the lockfile;
 //!   `GUARDRAILS_UPDATE_LOCK=1 cargo test` rewrites it instead.
 //! - [`KnownGood`]: the last known-good lockfile, embedded in the binary with `include_str!`;
@@ -100,6 +101,7 @@ mod diff;
 mod digest;
 mod lockfile;
 mod model;
+#[cfg(any(feature = "rmcp", test))]
 mod schema;
 
 use std::collections::BTreeMap;
@@ -110,11 +112,9 @@ pub use awareness::{Awareness, AwarenessConfig, KnownGood};
 pub(crate) use awareness::{MAX_VALUE_CHARS, Relevance};
 pub(crate) use diff::value_text;
 pub use diff::{ChangeSeverity, Delta, Diff, diff};
-pub use lockfile::{
-    Accept, LockMode, LockStatus, assert_lockfile, assert_lockfile_accepting, check_lockfile,
-};
-pub(crate) use model::Declared;
-pub use model::{Contract, Hints};
+pub use lockfile::{assert_lockfile, assert_lockfile_accepting, check_lockfile};
+pub use model::Contract;
+pub(crate) use model::{Declared, Hints};
 
 /// Every tool's contract, by name: what a lockfile holds.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -132,16 +132,10 @@ impl ServerContract {
         &self.tools
     }
 
-    /// The contract of one tool.
-    #[must_use]
-    pub fn get(&self, tool: &str) -> Option<&Contract> {
-        self.tools.get(tool)
-    }
-
     /// The profile the tools' schemas are advertised in, as the lockfile records it: `None`
     /// for the default, [`SchemaProfile::Portable`](crate::profile::SchemaProfile::Portable).
     #[must_use]
-    pub fn schema_profile(&self) -> Option<crate::profile::SchemaProfile> {
+    pub(crate) fn schema_profile(&self) -> Option<crate::profile::SchemaProfile> {
         self.profile
     }
 
@@ -198,97 +192,77 @@ pub enum ContractError {
         /// Where it was expected.
         path: PathBuf,
     },
-    /// The lockfile is empty.
-    Empty,
-    /// The text is not valid JSON.
-    Syntax {
-        /// Line of the error (1-based).
-        line: usize,
-        /// Column of the error (1-based).
-        column: usize,
-        /// What the parser found.
-        message: String,
-    },
-    /// The text ends in the middle of a value: a truncated file.
-    Truncated {
-        /// Line where it ends.
-        line: usize,
-        /// Column where it ends.
-        column: usize,
-    },
-    /// Valid JSON, but not a lockfile: a member missing, unknown, or of the wrong type.
+    /// The text is not a lockfile this version of the library reads: empty, not JSON, cut
+    /// short, a member missing or unknown, a newer format version, a digest that does not
+    /// match its content (a hand edit), a tool filed under another name. The message says
+    /// which, and what to do.
     Invalid {
-        /// Line of the error (1-based).
-        line: usize,
-        /// Column of the error (1-based).
-        column: usize,
-        /// What is wrong.
+        /// The lockfile, when it was read from a file.
+        path: Option<PathBuf>,
+        /// Line of the error (1-based), when it is at one place of the text.
+        line: Option<usize>,
+        /// Column of the error (1-based), when it is at one place of the text.
+        column: Option<usize>,
+        /// What is wrong, and what to do about it.
         message: String,
-    },
-    /// The lockfile was written by a newer version of this library.
-    UnsupportedVersion {
-        /// The version in the file.
-        found: u64,
-        /// The newest version this library reads.
-        supported: u64,
-    },
-    /// A digest does not match the content it covers: the file was edited by hand.
-    DigestMismatch {
-        /// The tool whose digest is wrong; `None` for the server's digest.
-        tool: Option<String>,
-        /// The digest in the file.
-        recorded: String,
-        /// The digest of the content.
-        computed: String,
-    },
-    /// A tool is filed under a name that is not its own.
-    NameMismatch {
-        /// The key it is filed under.
-        key: String,
-        /// The name in its contract.
-        name: String,
     },
     /// The contracts drifted from the lockfile beyond what is accepted.
     Drift {
         /// The lockfile.
         path: PathBuf,
-        /// What was accepted.
-        accept: Accept,
+        /// The most severe change accepted; `None` when none was.
+        accept: Option<ChangeSeverity>,
         /// Every change found.
         diff: Box<Diff>,
-    },
-    /// An error in a given file.
-    InFile {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        error: Box<ContractError>,
     },
 }
 
 impl ContractError {
-    fn json(e: &serde_json::Error) -> Self {
-        let (line, column) = (e.line(), e.column());
-        match e.classify() {
-            serde_json::error::Category::Eof => Self::Truncated { line, column },
-            serde_json::error::Category::Data => Self::Invalid {
-                line,
-                column,
-                // serde_json appends " at line L column C"; the variant carries them already.
-                message: strip_position(&e.to_string()),
-            },
-            _ => Self::Syntax {
-                line,
-                column,
-                message: strip_position(&e.to_string()),
-            },
+    /// The lockfile text is wrong in a way that is not at one place of it.
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        Self::Invalid {
+            path: None,
+            line: None,
+            column: None,
+            message: message.into(),
         }
     }
 
-    fn in_file(self, path: &Path) -> Self {
-        Self::InFile {
-            path: path.to_owned(),
-            error: Box::new(self),
+    fn json(e: &serde_json::Error) -> Self {
+        let (line, column) = (e.line(), e.column());
+        let detail = strip_position(&e.to_string());
+        let message = match e.classify() {
+            serde_json::error::Category::Eof => format!(
+                "the lockfile is truncated: it ends at line {line}, column {column} in the middle of a value"
+            ),
+            // serde_json appends " at line L column C"; the message says them once.
+            serde_json::error::Category::Data => {
+                format!("not a guardrails lockfile (line {line}, column {column}): {detail}")
+            }
+            _ => format!("not valid JSON at line {line}, column {column}: {detail}"),
+        };
+        Self::Invalid {
+            path: None,
+            line: Some(line),
+            column: Some(column),
+            message,
+        }
+    }
+
+    fn in_file(self, file: &Path) -> Self {
+        match self {
+            Self::Invalid {
+                line,
+                column,
+                message,
+                ..
+            } => Self::Invalid {
+                path: Some(file.to_owned()),
+                line,
+                column,
+                message,
+            },
+            other => other,
         }
     }
 }
@@ -305,58 +279,25 @@ impl fmt::Display for ContractError {
         match self {
             Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Self::Missing { path } => write!(f, "{}: the lockfile does not exist", path.display()),
-            Self::Empty => f.write_str("the lockfile is empty"),
-            Self::Syntax {
-                line,
-                column,
-                message,
-            } => write!(
-                f,
-                "not valid JSON at line {line}, column {column}: {message}"
-            ),
-            Self::Truncated { line, column } => write!(
-                f,
-                "the lockfile is truncated: it ends at line {line}, column {column} in the middle of a value"
-            ),
             Self::Invalid {
-                line,
-                column,
+                path: Some(path),
                 message,
-            } => write!(
-                f,
-                "not a guardrails lockfile (line {line}, column {column}): {message}"
-            ),
-            Self::UnsupportedVersion { found, supported } => write!(
-                f,
-                "the lockfile has format version {found}, but this version of guardrails reads versions up to {supported}: upgrade guardrails"
-            ),
-            Self::DigestMismatch {
-                tool: Some(tool),
-                recorded,
-                computed,
-            } => write!(
-                f,
-                "the digest of tool `{tool}` does not match its contract (recorded {recorded}, content hashes to {computed}): the lockfile was edited by hand; regenerate it"
-            ),
-            Self::DigestMismatch {
-                tool: None,
-                recorded,
-                computed,
-            } => write!(
-                f,
-                "the server digest does not match the tools (recorded {recorded}, content hashes to {computed}): the lockfile was edited by hand; regenerate it"
-            ),
-            Self::NameMismatch { key, name } => write!(
-                f,
-                "tool `{key}` holds the contract of `{name}`: the lockfile was edited by hand; regenerate it"
-            ),
+                ..
+            } => write!(f, "{}: {message}", path.display()),
+            Self::Invalid {
+                path: None,
+                message,
+                ..
+            } => f.write_str(message),
             Self::Drift { path, accept, diff } => write!(
                 f,
-                "the tool contracts drifted from {} beyond what is accepted ({accept:?}):\n{}",
+                "the tool contracts drifted from {} beyond what is accepted ({}):\n{diff}",
                 path.display(),
-                diff.to_text()
+                match accept {
+                    None => "no change".to_owned(),
+                    Some(highest) => format!("changes up to {highest}"),
+                }
             ),
-            Self::InFile { path, error } => write!(f, "{}: {error}", path.display()),
         }
     }
 }
@@ -365,7 +306,6 @@ impl std::error::Error for ContractError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Io { source, .. } => Some(source),
-            Self::InFile { error, .. } => Some(error.as_ref()),
             _ => None,
         }
     }

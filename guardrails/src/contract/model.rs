@@ -63,20 +63,19 @@ pub struct Contract {
 /// open-world true).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[non_exhaustive]
-pub struct Hints {
+pub(crate) struct Hints {
     /// `readOnlyHint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub read_only: Option<bool>,
+    pub(crate) read_only: Option<bool>,
     /// `destructiveHint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub destructive: Option<bool>,
+    pub(crate) destructive: Option<bool>,
     /// `idempotentHint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub idempotent: Option<bool>,
+    pub(crate) idempotent: Option<bool>,
     /// `openWorldHint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub open_world: Option<bool>,
+    pub(crate) open_world: Option<bool>,
 }
 
 impl Hints {
@@ -401,7 +400,7 @@ impl Contract {
 fn policy_name(policy: &Policy) -> String {
     if let Some(profile) = Profile::ALL
         .into_iter()
-        .find(|profile| profile.shared_policy().rules() == policy.rules())
+        .find(|profile| profile.policy().rules() == policy.rules())
     {
         return profile.name().to_owned();
     }

@@ -71,7 +71,7 @@ impl Contract {
     /// The contract of a tool from its parts: name, title, description, behaviour hints, the
     /// JSON Schema of its arguments and the one of its structured result.
     #[must_use]
-    pub fn from_schemas(
+    pub(crate) fn from_schemas(
         name: &str,
         title: Option<String>,
         description: &str,

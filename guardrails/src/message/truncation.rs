@@ -33,7 +33,8 @@ pub struct Filter {
     pub accepts: String,
 }
 
-/// What a teaching block is about: a result that did not show every item.
+/// What a teaching block is about: a result that did not show every item. Why it was cut
+/// (the agent limit, the byte cap or the token budget) is in [`Truncated::reason`].
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub struct Truncated<'a> {
@@ -46,11 +47,11 @@ pub struct Truncated<'a> {
     /// The tool's agent limit.
     pub limit: usize,
     /// Whether the byte cap cut the result below the agent limit.
-    pub by_bytes: bool,
+    pub(crate) by_bytes: bool,
     /// Whether the token budget cut the result below the agent limit.
-    pub by_tokens: bool,
+    pub(crate) by_tokens: bool,
     /// The tool's arguments.
-    pub args: &'static ArgsInfo,
+    pub(crate) args: &'static ArgsInfo,
 }
 
 impl Truncated<'_> {

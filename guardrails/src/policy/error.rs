@@ -11,8 +11,9 @@ use crate::text::did_you_mean;
 pub struct Problem {
     /// The rule the problem is in, when it is in one.
     pub rule: Option<String>,
-    /// The field of the rule, when known (`pattern`, `severity`, …).
-    pub field: Option<String>,
+    /// The field of the rule, when known (`pattern`, `severity`, …): where in a policy file
+    /// the problem is placed. The message names it.
+    pub(crate) field: Option<String>,
     /// 1-based line in the policy file; `None` for policies built in Rust.
     pub line: Option<usize>,
     /// 1-based column in the policy file, in characters.
@@ -96,15 +97,6 @@ impl PolicyError {
         PolicyError::Invalid {
             origin: None,
             problems,
-        }
-    }
-
-    /// Every problem, for an invalid policy; empty for the other errors.
-    #[must_use]
-    pub fn problems(&self) -> &[Problem] {
-        match self {
-            PolicyError::Invalid { problems, .. } => problems,
-            PolicyError::Read { .. } | PolicyError::UnknownProfile { .. } => &[],
         }
     }
 }

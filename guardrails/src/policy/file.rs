@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -144,34 +144,6 @@ impl Policy {
     }
 }
 
-impl Policy {
-    /// The policy of a built-in profile, of a policy file, or of the file's rules over the
-    /// profile when both are given; `base` when neither is: what the command line checks with.
-    ///
-    /// # Errors
-    ///
-    /// An unknown profile name, or a policy file that cannot be read or is invalid.
-    pub fn load(profile: Option<&str>, file: Option<&Path>) -> Result<Policy, PolicyError> {
-        match (profile, file) {
-            (None, None) => Ok(Profile::Base.policy()),
-            (Some(name), None) => Policy::profile(name),
-            (None, Some(path)) => Policy::from_toml_file(path),
-            (Some(name), Some(path)) => {
-                let overlay = Policy::from_toml_file(path)?;
-                Policy::profile(name)?
-                    .merge(&overlay)
-                    .map_err(|error| match error {
-                        PolicyError::Invalid { problems, .. } => PolicyError::Invalid {
-                            origin: Some(PathBuf::from(path)),
-                            problems,
-                        },
-                        other => other,
-                    })
-            }
-        }
-    }
-}
-
 fn read_policy(text: &str) -> Result<Policy, Vec<Problem>> {
     let file: PolicyFile =
         toml::from_str(text).map_err(|error| vec![toml_problem(text, &error)])?;
@@ -239,10 +211,12 @@ fn build_placed(
     positions: &Positions,
 ) -> Result<Policy, Vec<Problem>> {
     builder.build().map_err(|error| {
-        let mut problems: Vec<Problem> = error
-            .problems()
-            .iter()
-            .cloned()
+        let problems = match error {
+            PolicyError::Invalid { problems, .. } => problems,
+            PolicyError::Read { .. } | PolicyError::UnknownProfile { .. } => Vec::new(),
+        };
+        let mut problems: Vec<Problem> = problems
+            .into_iter()
             .map(|problem| {
                 let Some(rule) = problem.rule.clone() else {
                     return problem;
@@ -333,7 +307,7 @@ fn rule_from_entry(
             ));
             None
         }
-        Some(severity) => match severity.get_ref().parse::<RuleSeverity>() {
+        Some(severity) => match RuleSeverity::parse(severity.get_ref()) {
             Ok(severity) => Some(severity),
             Err(error) => {
                 problems.push(place(

@@ -1,27 +1,37 @@
 //! Automatic fixes: the substitutions of the violations that carry one.
 
+use std::fmt;
+
 use serde::Serialize;
 
 use super::verdict::{Verdict, Violation};
 
-/// One substitution made by an automatic fix.
+/// One substitution made by an automatic fix. It displays itself as
+/// `line 1, column 6: "$9,000" → "a moderate investment" (cost_figure)`, and serializes to its
+/// rule, byte span (`start`, `end`), `line`, `column`, the text `found` and its `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[non_exhaustive]
 pub struct Change {
-    /// The rule whose fix this is.
-    pub rule: String,
-    /// Byte offset of the replaced text in the original text.
-    pub start: usize,
-    /// Byte offset just past the replaced text in the original text.
-    pub end: usize,
-    /// 1-based line of the replaced text in the original text.
-    pub line: usize,
-    /// 1-based column of the replaced text in the original text, in characters.
-    pub column: usize,
-    /// The replaced text.
-    pub found: String,
-    /// What replaced it.
-    pub replacement: String,
+    rule: String,
+    start: usize,
+    end: usize,
+    line: usize,
+    column: usize,
+    found: String,
+    replacement: String,
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {} → {} ({})",
+            self.line,
+            self.column,
+            crate::text::quote_json(&self.found),
+            crate::text::quote_json(&self.replacement),
+            crate::text::plain(&self.rule)
+        )
+    }
 }
 
 /// The outcome of [`Policy::fix`](super::Policy::fix).
@@ -32,8 +42,6 @@ pub struct FixOutcome {
     pub text: String,
     /// Every substitution made, in the order of the original text.
     pub changes: Vec<Change>,
-    /// The verdict on the original text.
-    pub before: Verdict,
     /// The verdict on the corrected text: what is left to correct by hand.
     pub after: Verdict,
 }

@@ -39,6 +39,10 @@
 //!      [AI estimation based on project scope]."
 //! );
 //! assert_eq!(fixed.after.status, Status::Approved);
+//! assert_eq!(
+//!     fixed.changes[0].to_string(),
+//!     r#"line 1, column 52: "costs $9,000" → "requires a moderate investment [AI estimation based on project scope]" (cost_figure)"#
+//! );
 //! ```
 #![deny(missing_docs)]
 
@@ -57,10 +61,10 @@ pub use error::{PolicyError, Problem};
 pub use fix::{Change, FixOutcome};
 pub use profiles::Profile;
 pub use report::RenderLimits;
-pub use rule::{DEFAULT_TAG_WINDOW, Rule, RuleKind, RuleSeverity, UnknownSeverity};
+pub use rule::{Rule, RuleSeverity};
 pub use set::{Policy, PolicyBuilder};
 pub use verdict::{Occurrence, Status, Verdict, Violation};
 
 /// The code of the tool error that withholds an output its output policy blocked (see
 /// [`OutputCheck`](crate::OutputCheck)).
-pub const OUTPUT_POLICY_CODE: &str = "OUTPUT_POLICY";
+pub(crate) const OUTPUT_POLICY_CODE: &str = "OUTPUT_POLICY";

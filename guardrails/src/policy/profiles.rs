@@ -65,9 +65,9 @@ impl Profile {
     /// Every built-in profile.
     pub const ALL: [Profile; 3] = [Profile::Base, Profile::Observation, Profile::Decision];
 
-    /// The name of the profile: `base`, `observation` or `decision`.
+    /// The name of the profile: `base`, `observation` or `decision` (its `Display`).
     #[must_use]
-    pub const fn name(self) -> &'static str {
+    pub(crate) const fn name(self) -> &'static str {
         match self {
             Profile::Base => "base",
             Profile::Observation => "observation",
@@ -75,16 +75,10 @@ impl Profile {
         }
     }
 
-    /// The profile's policy (compiled once per process, then shared).
+    /// The profile's policy, compiled on first use and kept for the life of the process
+    /// (`.clone()` it for a `Policy` of your own: the compiled rules stay shared).
     #[must_use]
-    pub fn policy(self) -> Policy {
-        self.shared_policy().clone()
-    }
-
-    /// The profile's policy, compiled on first use and kept for the life of the process: what
-    /// a `#[guard(policy = "…")]` field checks with, without a clone per call.
-    #[must_use]
-    pub fn shared_policy(self) -> &'static Policy {
+    pub fn policy(self) -> &'static Policy {
         static COMPILED: [OnceLock<Policy>; 3] =
             [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         let slot = match self {
@@ -95,8 +89,8 @@ impl Profile {
         slot.get_or_init(|| compile_builtin(self))
     }
 
-    /// The profile's rules in a builder, to adjust before building.
-    pub fn builder(self) -> PolicyBuilder {
+    /// The profile's rules in a builder.
+    pub(crate) fn builder(self) -> PolicyBuilder {
         match self {
             Profile::Base => base(),
             Profile::Observation => observation(base()),
@@ -121,17 +115,6 @@ impl FromStr for Profile {
             .ok_or_else(|| PolicyError::UnknownProfile {
                 name: name.to_owned(),
             })
-    }
-}
-
-impl Policy {
-    /// The built-in profile of this name: `base`, `observation` or `decision`.
-    ///
-    /// # Errors
-    ///
-    /// [`PolicyError::UnknownProfile`] for any other name.
-    pub fn profile(name: &str) -> Result<Policy, PolicyError> {
-        name.parse::<Profile>().map(Profile::policy)
     }
 }
 

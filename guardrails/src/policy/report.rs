@@ -12,9 +12,9 @@ use crate::text::{head, plain, quote_json};
 #[non_exhaustive]
 pub struct RenderLimits {
     /// How many violations are listed; the rest are counted.
-    pub max_violations: usize,
+    pub(crate) max_violations: usize,
     /// How many characters of a found text are echoed; longer ones are cut with `…`.
-    pub max_echo_chars: usize,
+    pub(crate) max_echo_chars: usize,
 }
 
 impl Default for RenderLimits {

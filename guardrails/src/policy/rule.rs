@@ -2,7 +2,6 @@
 //! and what the writer should do instead.
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::Serialize;
 
@@ -23,7 +22,7 @@ pub enum RuleSeverity {
 
 impl RuleSeverity {
     /// Every severity, from the most serious down.
-    pub const ALL: [RuleSeverity; 3] = [
+    pub(crate) const ALL: [RuleSeverity; 3] = [
         RuleSeverity::Critical,
         RuleSeverity::Warning,
         RuleSeverity::Advisory,
@@ -49,9 +48,9 @@ impl fmt::Display for RuleSeverity {
 /// The error of parsing a [`RuleSeverity`] from a name that is none of the three.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown severity `{name}`, {}", expected_severity(name))]
-pub struct UnknownSeverity {
+pub(crate) struct UnknownSeverity {
     /// The name that was given.
-    pub name: String,
+    name: String,
 }
 
 fn expected_severity(name: &str) -> String {
@@ -62,11 +61,9 @@ fn expected_severity(name: &str) -> String {
     }
 }
 
-impl FromStr for RuleSeverity {
-    type Err = UnknownSeverity;
-
-    /// Parses `critical`, `warning` or `advisory`, in any case.
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+impl RuleSeverity {
+    /// Parses `critical`, `warning` or `advisory`, in any case: a policy file's `severity`.
+    pub(crate) fn parse(name: &str) -> Result<Self, UnknownSeverity> {
         RuleSeverity::ALL
             .into_iter()
             .find(|severity| severity.as_str().eq_ignore_ascii_case(name))
@@ -80,8 +77,7 @@ impl FromStr for RuleSeverity {
 /// time linear in the text: no pattern, however written, can make a check take exponential time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum RuleKind {
+pub(crate) enum RuleKind {
     /// Every match of `pattern` is a violation, except a match that `unless_followed_by` matches
     /// right after (whitespace between them allowed).
     Forbidden {
@@ -114,10 +110,11 @@ pub enum RuleKind {
 }
 
 /// How far past the end of a match its tag may end, in bytes, unless a rule says otherwise.
-pub const DEFAULT_TAG_WINDOW: usize = 256;
+pub(crate) const DEFAULT_TAG_WINDOW: usize = 256;
 
 /// One rule of a [`Policy`](super::Policy): a name, a [`RuleSeverity`], what it looks for
-/// ([`RuleKind`]) and the guidance shown with each violation.
+/// and the guidance shown with each violation. It serializes to what a policy file says of it
+/// (`kind` being `forbidden`, `mandatory_tag`, `required` or `words`).
 ///
 /// A rule is a plain description; its patterns are compiled, and any mistake in them reported,
 /// when the policy is built.
@@ -164,8 +161,8 @@ impl Rule {
         }
     }
 
-    /// A rule against every match of `pattern`. Its severity is [`RuleSeverity::Critical`] until
-    /// set otherwise.
+    /// A rule against every match of `pattern`. Its severity is
+    /// [`RuleSeverity::Critical`] unless added to a policy as a warning or an advisory.
     #[must_use]
     pub fn forbidden(name: impl Into<String>, pattern: impl Into<String>) -> Self {
         Rule::new(
@@ -178,7 +175,7 @@ impl Rule {
     }
 
     /// A rule that every match of `content` is followed by a match of `tag`. Its severity is
-    /// [`RuleSeverity::Critical`] until set otherwise.
+    /// [`RuleSeverity::Critical`] unless added to a policy as a warning or an advisory.
     #[must_use]
     pub fn mandatory_tag(
         name: impl Into<String>,
@@ -195,7 +192,7 @@ impl Rule {
     }
 
     /// A rule that the text contains `pattern` at least once. Its severity is
-    /// [`RuleSeverity::Critical`] until set otherwise.
+    /// [`RuleSeverity::Critical`] unless added to a policy as a warning or an advisory.
     #[must_use]
     pub fn required(name: impl Into<String>, pattern: impl Into<String>) -> Self {
         Rule::new(
@@ -207,7 +204,7 @@ impl Rule {
     }
 
     /// A rule against whole words or phrases, case-insensitive. Its severity is
-    /// [`RuleSeverity::Critical`] until set otherwise.
+    /// [`RuleSeverity::Critical`] unless added to a policy as a warning or an advisory.
     #[must_use]
     pub fn forbidden_words<I, W>(name: impl Into<String>, words: I) -> Self
     where
@@ -247,7 +244,7 @@ impl Rule {
 
     /// Sets the severity.
     #[must_use]
-    pub fn with_severity(mut self, severity: RuleSeverity) -> Self {
+    pub(crate) fn with_severity(mut self, severity: RuleSeverity) -> Self {
         self.severity = severity;
         self
     }
@@ -275,8 +272,7 @@ impl Rule {
         self
     }
 
-    /// How far past the end of a match its tag may end, in bytes ([`DEFAULT_TAG_WINDOW`] unless
-    /// set). Bounding the look-ahead keeps every check linear in the length of the text.
+    /// How far past the end of a match its tag may end, in bytes (256 unless set). Bounding the look-ahead keeps every check linear in the length of the text.
     #[must_use]
     pub fn within(mut self, bytes: usize) -> Self {
         self.tag_window = bytes;
@@ -297,7 +293,7 @@ impl Rule {
 
     /// What the rule looks for.
     #[must_use]
-    pub fn kind(&self) -> &RuleKind {
+    pub(crate) fn kind(&self) -> &RuleKind {
         &self.kind
     }
 

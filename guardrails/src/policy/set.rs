@@ -21,7 +21,7 @@ use super::verdict::{Verdict, assemble};
 /// a profile's rules can be tightened, relaxed or replaced one by one by name.
 ///
 /// ```
-/// use guardrails::policy::{Policy, Rule, Status};
+/// use guardrails::policy::{Policy, Rule, RuleSeverity, Status};
 ///
 /// let policy = Policy::builder()
 ///     .critical(
@@ -34,8 +34,8 @@ use super::verdict::{Verdict, assemble};
 ///
 /// let verdict = policy.check("It costs $50,000 and is guaranteed.");
 /// assert_eq!(verdict.status, Status::Blocked);
-/// assert_eq!(verdict.critical, 1);
-/// assert_eq!(verdict.warnings, 1);
+/// assert_eq!(verdict.count(RuleSeverity::Critical), 1);
+/// assert_eq!(verdict.count(RuleSeverity::Warning), 1);
 ///
 /// let verdict = policy.check("It costs $50,000 [AI estimation: vendor quote] overall.");
 /// assert_eq!(verdict.status, Status::Approved);
@@ -76,15 +76,15 @@ impl Policy {
     }
 
     /// Checks `text` as [`Policy::check`] does, listing at most `max` violations: the rest are
-    /// counted (in [`Verdict::omitted`] and the counts by severity) but not kept, so a text
+    /// counted (in [`Verdict::omitted`] and [`Verdict::count`]) but not kept, so a text
     /// with millions of violations costs a counter, not millions of copies of what they found.
     ///
     /// ```
-    /// use guardrails::policy::Profile;
+    /// use guardrails::policy::{Profile, RuleSeverity};
     ///
     /// let verdict = Profile::Base.policy().check_at_most(&"$1, ".repeat(100), 3);
     /// assert_eq!(verdict.violations.len(), 3);
-    /// assert_eq!(verdict.critical, 100);
+    /// assert_eq!(verdict.count(RuleSeverity::Critical), 100);
     /// assert_eq!(verdict.omitted, 97);
     /// ```
     #[must_use]
@@ -122,7 +122,6 @@ impl Policy {
         FixOutcome {
             text: corrected,
             changes,
-            before,
             after,
         }
     }
@@ -165,7 +164,7 @@ pub struct PolicyBuilder {
 
 impl PolicyBuilder {
     /// Adds `rule` with its own severity, or replaces the rule of the same name in its place.
-    pub fn rule(mut self, rule: Rule) -> Self {
+    pub(crate) fn rule(mut self, rule: Rule) -> Self {
         match self
             .rules
             .iter_mut()
@@ -177,7 +176,8 @@ impl PolicyBuilder {
         self
     }
 
-    /// Adds `rule` as [`RuleSeverity::Critical`]: a violation blocks delivery.
+    /// Adds `rule` as [`RuleSeverity::Critical`]: a violation blocks delivery. A rule of the
+    /// same name is replaced in its place.
     pub fn critical(self, rule: Rule) -> Self {
         self.rule(rule.with_severity(RuleSeverity::Critical))
     }
@@ -194,7 +194,7 @@ impl PolicyBuilder {
     }
 
     /// Adds every rule of `policy`, in order, each replacing a rule of the same name.
-    pub fn extend(self, policy: &Policy) -> Self {
+    pub(crate) fn extend(self, policy: &Policy) -> Self {
         policy.rules().iter().cloned().fold(self, Self::rule)
     }
 

@@ -80,17 +80,15 @@ pub struct Violation {
 pub struct Verdict {
     /// Whether the text may be delivered.
     pub status: Status,
-    /// Number of critical violations.
-    pub critical: usize,
-    /// Number of warnings.
-    pub warnings: usize,
-    /// Number of advisories.
-    pub advisories: usize,
+    // The counts by severity ([`Verdict::count`]), listed violations and omitted ones alike.
+    pub(crate) critical: usize,
+    pub(crate) warnings: usize,
+    pub(crate) advisories: usize,
     /// The violations: every one, or the first ones of a check with a cap
     /// ([`Policy::check_at_most`](super::Policy::check_at_most)).
     pub violations: Vec<Violation>,
-    /// How many violations a capped check counted but did not list (0 otherwise). The counts
-    /// by severity and the status include them.
+    /// How many violations a capped check counted but did not list (0 otherwise).
+    /// [`Verdict::count`] and the status include them.
     #[serde(skip_serializing_if = "is_zero")]
     pub omitted: usize,
 }
@@ -145,22 +143,15 @@ impl Verdict {
         }
     }
 
-    /// Whether the text may be delivered once its warnings are acknowledged: true when approved,
-    /// and when pending and `warnings_acknowledged`; never when blocked.
+    /// The number of violations of one severity: the listed ones and, after a capped check,
+    /// the omitted ones too. The violations themselves are in [`Verdict::violations`].
     #[must_use]
-    pub fn permits_delivery(&self, warnings_acknowledged: bool) -> bool {
-        match self.status {
-            Status::Approved => true,
-            Status::Pending => warnings_acknowledged,
-            Status::Blocked => false,
+    pub fn count(&self, severity: RuleSeverity) -> usize {
+        match severity {
+            RuleSeverity::Critical => self.critical,
+            RuleSeverity::Warning => self.warnings,
+            RuleSeverity::Advisory => self.advisories,
         }
-    }
-
-    /// The violations of one severity.
-    pub fn violations_of(&self, severity: RuleSeverity) -> impl Iterator<Item = &Violation> {
-        self.violations
-            .iter()
-            .filter(move |violation| violation.severity == severity)
     }
 }
 

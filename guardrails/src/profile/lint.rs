@@ -3,8 +3,6 @@
 //! The rules are the consumers' own, read from their code and checked against it (the
 //! repository's consumer tests run every example tool through each consumer's package).
 
-use std::fmt;
-
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -20,37 +18,43 @@ pub enum Severity {
 }
 
 /// One keyword of a schema that a consumer refuses or weakens.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// The consumer, by its package (`anthropic`, `openai-agents`, `google-genai`, …).
-    pub consumer: &'static str,
-    /// Where in the schema, as a JSON Pointer (`/properties/slot`); empty for the root.
-    pub path: String,
-    /// The keyword at fault.
-    pub keyword: String,
-    /// Whether the consumer refuses it or weakens it.
-    pub severity: Severity,
-    /// What the consumer does with it.
-    pub message: &'static str,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SchemaFinding {
+    pub(crate) consumer: &'static str,
+    pub(crate) path: String,
+    pub(crate) keyword: String,
+    pub(crate) severity: Severity,
+    pub(crate) message: &'static str,
 }
 
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let verb = match self.severity {
-            Severity::Refuses => "refuses",
-            Severity::Weakens => "weakens",
-        };
-        let path = if self.path.is_empty() {
-            "(root)"
-        } else {
-            &self.path
-        };
+#[cfg(test)]
+impl std::fmt::Display for SchemaFinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} {verb} `{}` at {path}: {}",
-            self.consumer, self.keyword, self.message
+            "{} {} `{}` at {}: {}",
+            self.consumer,
+            self.severity.verb(),
+            self.keyword,
+            shown_path(&self.path),
+            self.message
         )
     }
+}
+
+impl Severity {
+    /// `refuses` or `weakens`.
+    pub(crate) const fn verb(self) -> &'static str {
+        match self {
+            Severity::Refuses => "refuses",
+            Severity::Weakens => "weakens",
+        }
+    }
+}
+
+/// A JSON Pointer as a finding shows it: `(root)` for the root.
+pub(crate) fn shown_path(path: &str) -> &str {
+    if path.is_empty() { "(root)" } else { path }
 }
 
 /// The MCP SDKs, whose findings are the only ones on an `outputSchema`.
@@ -88,10 +92,10 @@ const GEMINI_FIELDS: &[&str] = &[
 /// Every finding of every known consumer on an advertised `schema` (a tool's `inputSchema`;
 /// for an `outputSchema`, only the MCP SDKs' findings matter).
 #[must_use]
-pub fn lint(schema: &Map<String, Value>) -> Vec<Finding> {
+pub(crate) fn lint(schema: &Map<String, Value>) -> Vec<SchemaFinding> {
     let mut findings = Vec::new();
     let mut at = |consumer, path: &str, keyword: &str, severity, message| {
-        let finding = Finding {
+        let finding = SchemaFinding {
             consumer,
             path: path.to_owned(),
             keyword: keyword.to_owned(),

@@ -25,9 +25,10 @@
 //!   JSON type, since Anthropic's strict transform raises on a schema without a type.
 //!
 //! Whatever the profile, the server's validation is the same: a constraint a profile cannot
-//! say is still enforced, and the coaching of a rejected call restates it. [`lint`] names, for
-//! a schema and a consumer, every keyword that consumer would refuse or drop.
+//! say is still enforced, and the coaching of a rejected call restates it. [`lint_tools`] names, for
+//! each schema of each tool and each consumer, every keyword that consumer would refuse or drop.
 
+#[cfg(feature = "rmcp")]
 mod lint;
 mod portable;
 mod vendors;
@@ -37,7 +38,10 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-pub use lint::{Finding, Severity, lint};
+#[cfg(feature = "rmcp")]
+pub use lint::Severity;
+#[cfg(feature = "rmcp")]
+use lint::lint;
 
 /// The form of JSON Schema a server advertises its tools' schemas in (see the
 /// [module docs](self)).
@@ -67,9 +71,9 @@ impl SchemaProfile {
         Self::Anthropic,
     ];
 
-    /// The profile's name, as the command line and the lockfile write it.
+    /// The profile's name, as the command line and the lockfile write it (its `Display`).
     #[must_use]
-    pub const fn name(self) -> &'static str {
+    pub(crate) const fn name(self) -> &'static str {
         match self {
             Self::Portable => "portable",
             Self::Strict => "strict",
@@ -260,35 +264,58 @@ fn accepts_null(schema: &Value) -> bool {
         })
 }
 
-/// Which schema of a tool a [`ToolFinding`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum SchemaRole {
-    /// The `inputSchema`, which model providers' SDKs and grammar engines read.
-    InputSchema,
-    /// The `outputSchema`, which the MCP SDKs read to check structured results.
-    OutputSchema,
-}
-
-/// A [`Finding`] on one schema of one tool.
+/// One keyword of one schema of one tool that a consumer refuses or weakens. It displays
+/// itself as `create_task inputSchema: openai-agents refuses `oneOf` at (root): …`.
+#[cfg(feature = "rmcp")]
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ToolFinding {
+#[non_exhaustive]
+pub struct Finding {
     /// The tool's name.
     pub tool: String,
-    /// Which of its schemas.
-    pub schema: SchemaRole,
-    /// What a consumer does with it.
-    #[serde(flatten)]
-    pub finding: Finding,
+    /// Which of its schemas: `inputSchema` (read by model providers' SDKs and grammar
+    /// engines) or `outputSchema` (read by the MCP SDKs to check structured results).
+    pub schema: &'static str,
+    /// The consumer, by its package (`anthropic`, `openai-agents`, `google-genai`, …).
+    pub consumer: &'static str,
+    /// Where in the schema, as a JSON Pointer (`/properties/slot`); empty for the root.
+    pub path: String,
+    /// The keyword at fault.
+    pub keyword: String,
+    /// Whether the consumer refuses it or weakens it.
+    pub severity: Severity,
+    /// What the consumer does with it.
+    pub message: &'static str,
 }
 
-impl fmt::Display for ToolFinding {
+#[cfg(feature = "rmcp")]
+impl Finding {
+    fn new(tool: &str, schema: &'static str, finding: lint::SchemaFinding) -> Self {
+        Self {
+            tool: tool.to_owned(),
+            schema,
+            consumer: finding.consumer,
+            path: finding.path,
+            keyword: finding.keyword,
+            severity: finding.severity,
+            message: finding.message,
+        }
+    }
+}
+
+#[cfg(feature = "rmcp")]
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let role = match self.schema {
-            SchemaRole::InputSchema => "inputSchema",
-            SchemaRole::OutputSchema => "outputSchema",
-        };
-        write!(f, "{} {role}: {}", self.tool, self.finding)
+        write!(
+            f,
+            "{} {}: {} {} `{}` at {}: {}",
+            self.tool,
+            self.schema,
+            self.consumer,
+            self.severity.verb(),
+            self.keyword,
+            lint::shown_path(&self.path),
+            self.message
+        )
     }
 }
 
@@ -303,30 +330,22 @@ impl fmt::Display for ToolFinding {
 /// let server = guardrails::Server::new(());
 /// let refused: Vec<_> = lint_tools(&server.definitions())
 ///     .into_iter()
-///     .filter(|f| f.finding.severity == Severity::Refuses)
+///     .filter(|f| f.severity == Severity::Refuses)
 ///     .collect();
 /// assert!(refused.is_empty(), "{refused:#?}");
 /// ```
 #[cfg(feature = "rmcp")]
 #[must_use]
-pub fn lint_tools(tools: &[rmcp::model::Tool]) -> Vec<ToolFinding> {
+pub fn lint_tools(tools: &[rmcp::model::Tool]) -> Vec<Finding> {
     let mut out = Vec::new();
     for tool in tools {
         for finding in lint(&tool.input_schema) {
-            out.push(ToolFinding {
-                tool: tool.name.to_string(),
-                schema: SchemaRole::InputSchema,
-                finding,
-            });
+            out.push(Finding::new(&tool.name, "inputSchema", finding));
         }
         if let Some(output) = &tool.output_schema {
             for finding in lint(output) {
                 if finding.consumer == lint::MCP_SDK {
-                    out.push(ToolFinding {
-                        tool: tool.name.to_string(),
-                        schema: SchemaRole::OutputSchema,
-                        finding,
-                    });
+                    out.push(Finding::new(&tool.name, "outputSchema", finding));
                 }
             }
         }

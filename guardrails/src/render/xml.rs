@@ -395,8 +395,8 @@ fn delta(d: &Delta, max_chars: usize, out: &mut String) {
 impl Diff {
     /// A report for models: `<contract_deltas>` with one `<delta>` per change. Every value is
     /// escaped.
-    #[must_use]
-    pub fn to_xml(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn to_xml(&self) -> String {
         let mut out = format!(
             "<contract_deltas count=\"{}\" max_severity=\"{}\">\n",
             self.len(),

@@ -180,7 +180,7 @@ impl CallOutput {
     }
 
     /// The rendered `error` of tool `tool`, with the changes of the tool's contract that may
-    /// explain it (see [`KnownGood::awareness`](crate::contract::KnownGood::awareness)), as a
+    /// explain it (see [`Awareness::new`](crate::contract::Awareness::new)), as a
     /// server answers a call the changes concern.
     #[must_use]
     pub fn tool_error_with_contract(

@@ -59,7 +59,7 @@ impl OutputCheck for Policy {
 
 impl OutputCheck for Profile {
     fn check(&self, tool: &str, text: &str) -> OutputVerdict {
-        OutputCheck::check(self.shared_policy(), tool, text)
+        OutputCheck::check(self.policy(), tool, text)
     }
 }
 

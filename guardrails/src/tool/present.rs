@@ -25,29 +25,20 @@ use crate::tool::Teaching;
 pub use crate::message::truncation::{Filter, Truncated};
 pub use crate::tool::budget::estimate_tokens;
 
-/// The first items of a collection and how many it holds in all.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Head<T> {
-    /// The items kept, at most the limit.
-    pub items: Vec<T>,
-    /// The number of items in the whole collection.
-    pub total: usize,
-}
-
 /// A collection the agent limit can cut. Implemented for `Vec<T>`, `&[T]`, `Box<[T]>`,
 /// `VecDeque<T>`, iterators wrapped in [`Iter`] and pages of them ([`Paged`]); implement it for a type of yours to say how
 /// it is cut.
 ///
 /// ```
-/// use guardrails::present::{Head, Truncate};
+/// use guardrails::present::Truncate;
 ///
 /// struct Page { rows: Vec<String>, total_in_db: usize }
 ///
 /// impl Truncate for Page {
 ///     type Item = String;
-///     fn head(mut self, limit: usize) -> Head<String> {
+///     fn head(mut self, limit: usize) -> (Vec<String>, usize) {
 ///         self.rows.truncate(limit);
-///         Head { items: self.rows, total: self.total_in_db }
+///         (self.rows, self.total_in_db)
 ///     }
 /// }
 /// ```
@@ -60,58 +51,53 @@ pub trait Truncate {
     /// The items, as serialized.
     type Item: Serialize;
 
-    /// Keeps at most `limit` items, the first ones, and counts the whole collection. Keep the
-    /// cost independent of the items past `limit`.
-    fn head(self, limit: usize) -> Head<Self::Item>;
+    /// Keeps at most `limit` items, the first ones, and counts the whole collection: the items
+    /// kept and the number of items in the whole collection. Keep the cost independent of the
+    /// items past `limit`.
+    fn head(self, limit: usize) -> (Vec<Self::Item>, usize);
 
     /// Keeps at most `limit` items after the first `offset`, and counts the whole collection:
     /// a page of a `paged` tool. The items before `offset` are dropped unserialized; override
     /// it when your type can skip them for less.
-    fn page(self, offset: usize, limit: usize) -> Head<Self::Item>
+    fn page(self, offset: usize, limit: usize) -> (Vec<Self::Item>, usize)
     where
         Self: Sized,
     {
-        let Head { mut items, total } = self.head(offset.saturating_add(limit));
+        let (mut items, total) = self.head(offset.saturating_add(limit));
         items.drain(..offset.min(items.len()));
-        Head { items, total }
+        (items, total)
     }
 }
 
 impl<T: Serialize> Truncate for Vec<T> {
     type Item = T;
-    fn head(mut self, limit: usize) -> Head<T> {
+    fn head(mut self, limit: usize) -> (Vec<T>, usize) {
         let total = self.len();
         self.truncate(limit);
-        Head { items: self, total }
+        (self, total)
     }
 }
 
 impl<T: Serialize> Truncate for Box<[T]> {
     type Item = T;
-    fn head(self, limit: usize) -> Head<T> {
+    fn head(self, limit: usize) -> (Vec<T>, usize) {
         self.into_vec().head(limit)
     }
 }
 
 impl<'a, T: Serialize> Truncate for &'a [T] {
     type Item = &'a T;
-    fn head(self, limit: usize) -> Head<&'a T> {
-        Head {
-            items: self.iter().take(limit).collect(),
-            total: self.len(),
-        }
+    fn head(self, limit: usize) -> (Vec<&'a T>, usize) {
+        (self.iter().take(limit).collect(), self.len())
     }
 }
 
 impl<T: Serialize> Truncate for VecDeque<T> {
     type Item = T;
-    fn head(mut self, limit: usize) -> Head<T> {
+    fn head(mut self, limit: usize) -> (Vec<T>, usize) {
         let total = self.len();
         self.truncate(limit);
-        Head {
-            items: self.into(),
-            total,
-        }
+        (self.into(), total)
     }
 }
 
@@ -126,17 +112,15 @@ where
     I::Item: Serialize,
 {
     type Item = I::Item;
-    fn head(self, limit: usize) -> Head<I::Item> {
+    fn head(self, limit: usize) -> (Vec<I::Item>, usize) {
         let mut iter = self.0;
         let items: Vec<I::Item> = iter.by_ref().take(limit).collect();
         let rest = match iter.size_hint() {
             (low, Some(high)) if low == high => low,
             _ => iter.count(),
         };
-        Head {
-            total: items.len() + rest,
-            items,
-        }
+        let total = items.len() + rest;
+        (items, total)
     }
 }
 
@@ -149,9 +133,9 @@ where
 /// ```
 /// use guardrails::present::{Paged, Truncate};
 ///
-/// let head = Paged::new(1..=120, 100).head(50);
-/// assert_eq!(head.items, (101..=120).collect::<Vec<_>>());
-/// assert_eq!(head.total, 120);
+/// let (items, total) = Paged::new(1..=120, 100).head(50);
+/// assert_eq!(items, (101..=120).collect::<Vec<_>>());
+/// assert_eq!(total, 120);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Paged<I> {
@@ -175,14 +159,11 @@ where
     I::Item: Serialize,
 {
     type Item = I::Item;
-    fn head(self, limit: usize) -> Head<I::Item> {
+    fn head(self, limit: usize) -> (Vec<I::Item>, usize) {
         let mut iter = self.iter;
         let skipped = iter.by_ref().take(self.offset).count();
-        let Head { items, total } = Iter(iter).head(limit);
-        Head {
-            items,
-            total: skipped + total,
-        }
+        let (items, total) = Iter(iter).head(limit);
+        (items, skipped + total)
     }
 }
 
@@ -209,21 +190,16 @@ mod tests {
 
     #[test]
     fn iterators_count_without_collecting_the_rest() {
-        let head = Iter(0..1_000_000u32).head(3);
-        assert_eq!(head.items, vec![0, 1, 2]);
-        assert_eq!(head.total, 1_000_000);
-        let head = Iter((0..10u32).filter(|n| n % 2 == 0)).head(2);
-        assert_eq!(head.items, vec![0, 2]);
-        assert_eq!(head.total, 5);
+        assert_eq!(Iter(0..1_000_000u32).head(3), (vec![0, 1, 2], 1_000_000));
+        let evens = Iter((0..10u32).filter(|n| n % 2 == 0)).head(2);
+        assert_eq!(evens, (vec![0, 2], 5));
     }
 
     #[test]
     fn a_page_counts_every_item_the_skipped_ones_too() {
-        let head = Paged::new(0..10, 4u32).head(3);
-        assert_eq!((head.items, head.total), (vec![4, 5, 6], 10));
-        let past = Paged::new(0..10, 25u64).head(3);
-        assert_eq!((past.items, past.total), (vec![], 10));
-        let all = Paged::new(0..10, 0usize).head(50);
-        assert_eq!((all.items.len(), all.total), (10, 10));
+        assert_eq!(Paged::new(0..10, 4u32).head(3), (vec![4, 5, 6], 10));
+        assert_eq!(Paged::new(0..10, 25u64).head(3), (vec![], 10));
+        let (all, total) = Paged::new(0..10, 0usize).head(50);
+        assert_eq!((all.len(), total), (10, 10));
     }
 }

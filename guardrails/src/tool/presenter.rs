@@ -10,7 +10,7 @@ use super::cursor::{self, Page};
 use super::output::{CallOutput, Signal};
 use super::spec::{OutputVerdict, Teaching, ToolSpec};
 use crate::message::{ByteCut, Rejection, ToolError, Truncated, TruncationNotice, refine_advice};
-use crate::present::{Head, Truncate, teaching_block};
+use crate::present::{Truncate, teaching_block};
 use crate::render::RenderOptions;
 use crate::text::json_text;
 use crate::validation::Report;
@@ -92,7 +92,7 @@ pub fn present_collection<O: Truncate>(
     options: &RenderOptions,
 ) -> Presented {
     let limit = spec.agent_limit().map_or(usize::MAX, |l| l.max);
-    let Head { items, total } = output.head(limit);
+    let (items, total) = output.head(limit);
     let values: Result<Vec<Value>, _> = items.iter().map(serde_json::to_value).collect();
     drop(items);
     let Ok(values) = values else {
@@ -117,7 +117,7 @@ pub(crate) fn present_page<O: Truncate>(
     page: Page,
 ) -> Presented {
     let limit = spec.agent_limit().map_or(usize::MAX, |l| l.max);
-    let Head { items, total } = output.page(page.offset, limit);
+    let (items, total) = output.page(page.offset, limit);
     if page.offset > 0 && page.offset >= total {
         let mut report = Report::new();
         report.push(cursor::stale(page.offset, total));

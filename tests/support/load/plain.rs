@@ -69,10 +69,10 @@ impl ServerHandler for PlainTracker {
         match &*request.name {
             "list_tasks" => {
                 let args: ListTasks = read(request.arguments)?;
-                let head = task_tracker::list_tasks::handler(&self.tracker, args).head(50);
-                let items = serde_json::to_value(&head.items).unwrap_or_default();
+                let (head, total) = task_tracker::list_tasks::handler(&self.tracker, args).head(50);
+                let items = serde_json::to_value(&head).unwrap_or_default();
                 Ok(result(serde_json::json!({
-                    "items": items, "shown": head.items.len(), "total": head.total,
+                    "items": items, "shown": head.len(), "total": total,
                 })))
             }
             "create_task" => {

@@ -5,7 +5,9 @@ use std::io::{self, Read as _, Write};
 use std::path::{Path, PathBuf};
 
 use guardrails::__private::{escape_json_text, plain};
-use guardrails::policy::{Policy, RenderLimits, Status, Verdict};
+use guardrails::policy::{
+    Policy, PolicyError, Profile, RenderLimits, RuleSeverity, Status, Verdict,
+};
 use serde::Serialize;
 
 use crate::{Failure, Outcome};
@@ -67,7 +69,7 @@ struct JsonReport<'a> {
 }
 
 pub(crate) fn run(args: &CheckArgs) -> Result<Outcome, Failure> {
-    let policy = Policy::load(args.profile.as_deref(), args.policy.as_deref())?;
+    let policy = load(args.profile.as_deref(), args.policy.as_deref())?;
     // Every file is found and read before anything is printed: a run either reports on all
     // the files it was given or fails with status 2, never half of each.
     let mut files = Vec::new();
@@ -93,6 +95,22 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Outcome, Failure> {
     } else {
         Outcome::Passed
     })
+}
+
+/// The policy of a built-in profile, of a policy file, or of the file's rules over the profile
+/// when both are given; `base` when neither is.
+fn load(profile: Option<&str>, file: Option<&Path>) -> Result<Policy, PolicyError> {
+    let named = profile.map(str::parse::<Profile>).transpose()?;
+    match file {
+        None => Ok(named.unwrap_or(Profile::Base).policy().clone()),
+        Some(path) => {
+            let overlay = Policy::from_toml_file(path)?;
+            match named {
+                None => Ok(overlay),
+                Some(profile) => profile.policy().merge(&overlay),
+            }
+        }
+    }
 }
 
 /// Adds `path` to `files`: a file as it is when it was named on the command line, a file found
@@ -206,9 +224,9 @@ fn read_text(path: &Path, max: u64) -> Result<String, Failure> {
 fn totals(checked: &[FileVerdict]) -> (usize, usize, usize) {
     checked.iter().fold((0, 0, 0), |(c, w, a), file| {
         (
-            c + file.verdict.critical,
-            w + file.verdict.warnings,
-            a + file.verdict.advisories,
+            c + file.verdict.count(RuleSeverity::Critical),
+            w + file.verdict.count(RuleSeverity::Warning),
+            a + file.verdict.count(RuleSeverity::Advisory),
         )
     })
 }

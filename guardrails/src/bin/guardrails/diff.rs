@@ -37,9 +37,9 @@ pub(crate) fn run(args: &DiffArgs) -> Result<Outcome, Failure> {
     let new = ServerContract::read_lockfile(&args.new)?;
     let changes = diff(&old, &new);
     let report = match args.format {
-        DiffFormat::Text => changes.to_text(),
+        DiffFormat::Text => changes.to_string(),
         DiffFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&changes.to_json()).unwrap_or_default();
+            let mut text = serde_json::to_string_pretty(&changes).unwrap_or_default();
             text.push('\n');
             text
         }

@@ -6,7 +6,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use guardrails::profile::{SchemaProfile, Severity, ToolFinding, lint_tools};
+use guardrails::profile::{Finding, SchemaProfile, Severity, lint_tools};
 use guardrails::validation::SchemaArgs;
 use rmcp::ServiceExt as _;
 use rmcp::model::Tool;
@@ -68,8 +68,7 @@ pub(crate) fn run(args: &LintArgs) -> Result<Outcome, Failure> {
         let refused = findings
             .iter()
             .filter(|f| {
-                f.finding.severity == Severity::Refuses
-                    && !args.allow.iter().any(|a| a == f.finding.consumer)
+                f.severity == Severity::Refuses && !args.allow.iter().any(|a| a == f.consumer)
             })
             .count();
         failed |= refused > 0;
@@ -79,16 +78,16 @@ pub(crate) fn run(args: &LintArgs) -> Result<Outcome, Failure> {
             }
         } else {
             // One line per tool, schema, consumer and keyword, with the places it stands.
-            let mut grouped: Vec<(&ToolFinding, Vec<&str>)> = Vec::new();
+            let mut grouped: Vec<(&Finding, Vec<&str>)> = Vec::new();
             for finding in &findings {
                 let same = grouped.iter_mut().find(|(first, _)| {
                     first.tool == finding.tool
                         && first.schema == finding.schema
-                        && first.finding.consumer == finding.finding.consumer
-                        && first.finding.keyword == finding.finding.keyword
+                        && first.consumer == finding.consumer
+                        && first.keyword == finding.keyword
                 });
                 match same {
-                    Some((_, paths)) => paths.push(&finding.finding.path),
+                    Some((_, paths)) => paths.push(&finding.path),
                     None => grouped.push((finding, Vec::new())),
                 }
             }
@@ -117,11 +116,11 @@ pub(crate) fn run(args: &LintArgs) -> Result<Outcome, Failure> {
     })
 }
 
-fn line(profile: Option<SchemaProfile>, finding: &ToolFinding, json: bool) -> String {
+fn line(profile: Option<SchemaProfile>, finding: &Finding, json: bool) -> String {
     if json {
         let mut value = serde_json::to_value(finding).unwrap_or_default();
         if let (Some(profile), Some(object)) = (profile, value.as_object_mut()) {
-            object.insert("profile".into(), profile.name().into());
+            object.insert("profile".into(), profile.to_string().into());
         }
         return value.to_string();
     }

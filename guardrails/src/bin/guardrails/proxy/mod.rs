@@ -160,12 +160,12 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         },
     };
     for (tool, path) in &args.result_policies {
-        let policy = Policy::load(None, Some(path))
+        let policy = Policy::from_toml_file(path)
             .map_err(|error| Failure(format!("{}: {error}", path.display())))?;
         settings.result_policies.insert(tool.clone(), policy);
     }
     for (tool, field, path) in &args.policies {
-        let policy = Policy::load(None, Some(path))
+        let policy = Policy::from_toml_file(path)
             .map_err(|error| Failure(format!("{}: {error}", path.display())))?;
         settings
             .policies
@@ -177,7 +177,7 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         Some(path) if args.update_lock || (!args.check && !path.exists()) => Some(path),
         Some(path) => {
             let contracts = ServerContract::read_lockfile(path)?;
-            settings.approved = Some((KnownGood::from_contracts(contracts), args.on_change));
+            settings.approved = Some((KnownGood::from(contracts), args.on_change));
             None
         }
         None => None,

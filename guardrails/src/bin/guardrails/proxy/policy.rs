@@ -31,10 +31,14 @@ impl Proxy {
             };
             for (path, text) in texts {
                 let verdict = policy.check(text);
-                for violation in verdict
-                    .violations_of(RuleSeverity::Critical)
-                    .chain(verdict.violations_of(RuleSeverity::Warning))
-                {
+                // Critical violations first, then warnings, each in the order of the text.
+                let mut serious: Vec<_> = verdict
+                    .violations
+                    .iter()
+                    .filter(|violation| violation.severity >= RuleSeverity::Warning)
+                    .collect();
+                serious.sort_by_key(|violation| std::cmp::Reverse(violation.severity));
+                for violation in serious {
                     let mut line = format!(
                         "`{path}`: {} ({})",
                         cut(&violation.message, MAX_PROBLEM_CHARS),
