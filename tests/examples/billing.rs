@@ -404,8 +404,6 @@ fn render_options_are_built_from_a_format() {
     assert_eq!(options.max_issues, 3);
     let from_format: RenderOptions = RenderFormat::Markdown.into();
     assert_eq!(from_format, RenderOptions::new(RenderFormat::Markdown));
-    let server = Server::new(()).render_options(RenderFormat::Json);
-    assert_eq!(server.options().format, RenderFormat::Json);
 }
 
 #[tokio::test]

@@ -11,8 +11,11 @@ fn lenient() -> Notes {
     Notes::with_router(
         10,
         RouterGuard::new()
-            .repair(RepairPolicy::On)
-            .ignore_keys(IgnoreKeys::new().prefix("_").name("trace_id"))
+            .config(
+                guardrails::GuardConfig::new()
+                    .repair(RepairPolicy::On)
+                    .ignore_keys(IgnoreKeys::new().prefix("_").name("trace_id")),
+            )
             .guard(Notes::tool_router()),
     )
 }

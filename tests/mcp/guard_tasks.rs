@@ -45,7 +45,9 @@ impl Research {
         });
         let router = ToolRouter::new().with_route(route);
         Self {
-            router: RouterGuard::new().repair(RepairPolicy::On).guard(router),
+            router: RouterGuard::new()
+                .config(guardrails::GuardConfig::new().repair(RepairPolicy::On))
+                .guard(router),
         }
     }
 }

@@ -78,7 +78,7 @@ fn server() -> Server<()> {
 #[tokio::test]
 async fn a_result_that_breaks_its_schema_is_an_internal_error_naming_the_path() {
     let out = server()
-        .render_options(guardrails::RenderFormat::Json)
+        .config(guardrails::GuardConfig::new().format(guardrails::RenderFormat::Json))
         .call("summarize", json!({}))
         .await
         .unwrap();

@@ -256,7 +256,7 @@ async fn an_output_check_can_advise() {
 
 #[tokio::test]
 async fn the_render_format_is_chosen_on_the_server() {
-    let s = server(100).format(RenderFormat::Json);
+    let s = server(100).config(guardrails::GuardConfig::new().format(RenderFormat::Json));
     let out = s
         .call("get_task", object(json!({"id": 4242})))
         .await

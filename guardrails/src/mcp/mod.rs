@@ -8,7 +8,7 @@
 //!   server's native `#[tool]` methods guarded by one line, whichever way the server serves its
 //!   router (`Self::tool_router()` itself returns it guarded): strict input schemas checked
 //!   before the handler runs, coaching messages, limits on results, or
-//!   [audit mode](RouterGuard::audit). Nothing else of the server changes.
+//!   [audit mode](crate::GuardConfig::audit). Nothing else of the server changes.
 //! - [`guard_router`] / [`RouterGuard`]: the same guard on any `ToolRouter` you build.
 //! - [`Server`]: implements rmcp's `ServerHandler`, and is served over stdio
 //!   ([`Server::serve_stdio`]) or Streamable HTTP ([`Server::serve_http`], feature `http`).
@@ -60,7 +60,7 @@
 //! // Or with a format and limits on a tool's result:
 //! let docs = Docs {
 //!     tool_router: RouterGuard::new()
-//!         .format(guardrails::RenderFormat::Markdown)
+//!         .config(guardrails::GuardConfig::new().format(guardrails::RenderFormat::Markdown))
 //!         .tool("search", ResultLimits::new().max_bytes(4_096))
 //!         .guard(Docs::tool_router()),
 //! };

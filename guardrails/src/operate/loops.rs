@@ -11,14 +11,14 @@ use super::Instant;
 use super::caller::{Caller, CallerKey};
 
 /// How the same invalid call arriving again is answered (see
-/// [`Server::loop_breaker`](crate::Server::loop_breaker)): on by default.
+/// [`GuardConfig::loop_breaker`](crate::GuardConfig::loop_breaker)): on by default.
 ///
 /// A call is the same when the tool, the arguments (compared as canonical JSON: the order of
 /// keys does not matter) and the codes of the issues found are; it is remembered per caller
 /// (over Streamable HTTP, as [`HttpConfig::with_caller`](crate::mcp::HttpConfig::with_caller)
 /// tells them apart; a stdio connection; the process for calls made in process), for
-/// [`window`](Self::window) after it was last seen, and at most
-/// [`max_entries`](Self::max_entries) calls are remembered (the least recently seen go first).
+/// [`window`](Self::window) after it was last seen, and at most 4096 calls are remembered (the
+/// least recently seen go first).
 ///
 /// - The second time, the answer is a shorter message that leads with the caller's own call,
 ///   corrected: what the server is sure of fixed, a marked hole for each value only the caller
@@ -29,11 +29,12 @@ use super::caller::{Caller, CallerKey};
 /// ```
 /// use std::time::Duration;
 /// use guardrails::operate::LoopBreaker;
+/// use guardrails::{GuardConfig, Server};
 ///
 /// let breaker = LoopBreaker::new().window(Duration::from_secs(120)).stop_after(4);
-/// let server = guardrails::Server::new(()).loop_breaker(breaker);
+/// let server = Server::new(()).config(GuardConfig::new().loop_breaker(breaker));
 /// # let _ = server;
-/// let off = guardrails::Server::new(()).loop_breaker(LoopBreaker::off());
+/// let off = Server::new(()).config(GuardConfig::new().loop_breaker(LoopBreaker::off()));
 /// # let _ = off;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
