@@ -109,7 +109,7 @@ pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[doc(hidden)]
 pub use guard::{guarded_router, with_readers};
 #[cfg(feature = "http")]
-pub use http::{BoundedSessions, HttpConfig, Listen, ServeHttp, SessionLimitError, serve_http};
+pub use http::{HttpConfig, ServeHttp, serve_http};
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
 /// arguments type and `outputSchema` when its output type provides one, both in the portable
