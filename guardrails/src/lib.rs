@@ -602,9 +602,10 @@ pub mod __private {
         ListingOf, NotListing, Opaque, Probe, WithDeserialize, WithSchema, WithoutDeserialize,
         WithoutSchema, phantom_of,
     };
+    pub use crate::tool::run::BoxFuture;
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{CallSettings, Presented, Presenter, blocking};
-    pub use crate::tool::{AgentLimit, Annotations, BoxFuture, Teaching};
+    pub use crate::tool::spec::{AgentLimit, Annotations, Teaching};
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
     pub use crate::validation::args::example_rejection;
     pub use crate::validation::constraint::{CustomCheck, PresentValue, WholeValue};

@@ -417,13 +417,8 @@ fn ping(_args: Ping) -> String {
 
 #[tokio::test(start_paused = true)]
 async fn a_tool_over_its_rate_limit_says_when_to_call_again() {
-    use guardrails::operate::RateLimit;
     use guardrails_tests::telemetry::names::RATE_LIMITED;
-    assert_eq!(
-        ping.spec().rate_limit(),
-        Some(RateLimit::per_minute(2)),
-        "declared on the tool"
-    );
+    // Declared on the tool (`rate_limit = "2/min"`): the third call of the minute is refused.
     let captured = Captured::default();
     let installed = captured.install();
     let server = Server::new(()).tool(ping).tool(check_room);
