@@ -563,7 +563,7 @@ pub use call::{GuardConfig, Tool};
 /// assert_eq!(Status::InProgress.as_str(), "in_progress");
 /// ```
 pub use guardrails_derive::ToolEnum;
-pub use message::tool_error::{ErrorCode, ToolError, ToolErrorSeverity};
+pub use message::tool_error::{ErrorCode, ToolError};
 pub use render::options::{RenderFormat, RenderOptions};
 pub use server::{Server, UnknownTool};
 pub use tool::leniency::{IgnoreKeys, RepairPolicy};

@@ -11,7 +11,8 @@ use super::suggestion::Suggestion;
 
 /// A machine-readable category of a validation [`Issue`].
 ///
-/// The string form ([`IssueCode::as_str`]) is part of the rendered output and is stable.
+/// The string form (its `Display`, e.g. `unknown_field`) is part of the rendered output and is
+/// stable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -52,7 +53,7 @@ pub enum IssueCode {
 impl IssueCode {
     /// The stable `snake_case` name of the code, as rendered.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Missing => "missing",
             Self::UnknownField => "unknown_field",
