@@ -9,9 +9,9 @@
 
 use std::collections::BTreeSet;
 
-use guardrails::mcp::REPORT_META_KEY;
 use guardrails::{CallOutput, GuardConfig, RenderFormat, RenderOptions, Server, ToolArgs, tool};
 use guardrails_tests::client::{call, connect, text};
+use guardrails_tests::testing::meta::REPORT_META_KEY;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use rmcp::handler::server::wrapper::Parameters;

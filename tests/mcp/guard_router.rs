@@ -87,7 +87,8 @@ async fn every_problem_comes_back_in_one_coaching_message() {
         assert!(message.contains(expected), "{expected} not in {message}");
     }
     // Beside the text, the same report for clients that read data, as derived tools give it.
-    let report = &result.meta.as_ref().expect("a _meta")[guardrails::mcp::REPORT_META_KEY];
+    let report =
+        &result.meta.as_ref().expect("a _meta")[guardrails_tests::testing::meta::REPORT_META_KEY];
     let codes: Vec<&str> = report["error"]["issues"]
         .as_array()
         .expect("the report's issues")

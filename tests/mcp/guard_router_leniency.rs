@@ -1,10 +1,11 @@
 //! Declared leniency on a native rmcp router: slips repaired with receipts, a client's own
 //! keys dropped, both only where the guard declares them.
 
-use guardrails::mcp::{REPAIRS_META_KEY, RouterGuard};
+use guardrails::mcp::RouterGuard;
 use guardrails::{IgnoreKeys, RepairPolicy};
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::notes_server::Notes;
+use guardrails_tests::testing::meta::REPAIRS_META_KEY;
 use serde_json::json;
 
 fn lenient() -> Notes {

@@ -4,8 +4,7 @@
 
 use std::time::Duration;
 
-use guardrails::mcp::REPORT_META_KEY;
-use guardrails::operate::{FAILURE_META_KEY, LoopBreaker};
+use guardrails::operate::LoopBreaker;
 use guardrails::{GuardConfig, Server, ToolArgs, ToolError, tool};
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::notes_server::Notes;
@@ -13,6 +12,7 @@ use guardrails_tests::telemetry::Captured;
 use guardrails_tests::telemetry::names::{
     DURATION, LOOPS, REPAIR_RETRIES, REPAIRS, TOOL_ERROR_TARGET, TOOL_ERRORS,
 };
+use guardrails_tests::testing::meta::{FAILURE_META_KEY, REPORT_META_KEY};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -544,15 +544,22 @@ async fn a_repair_never_chooses_the_variant_of_an_untagged_enum() {
 
 #[tokio::test]
 async fn the_receipts_reach_the_client_in_meta() {
-    let s = server();
-    let out = call(&s, "search", json!({"query": "a", "limit": "5"})).await;
-    let result = guardrails::mcp::call_result(out);
+    use guardrails_tests::client;
+    let client = client::connect(server()).await;
+    let result = client
+        .call_tool(client::call("search", json!({"query": "a", "limit": "5"})))
+        .await
+        .unwrap();
     let meta = result.meta.expect("a repaired call carries its receipts");
-    let receipts = &meta.0[guardrails::mcp::REPAIRS_META_KEY];
+    let receipts = &meta.0["dev.guardrails/repairs"];
     assert_eq!(receipts[0]["field"], "limit");
     assert_eq!(receipts[0]["sent"], "\"5\"");
     assert_eq!(receipts[0]["readAs"], "5");
     // A call that needed none carries none.
-    let out = call(&s, "search", json!({"query": "a", "limit": 5})).await;
-    assert!(guardrails::mcp::call_result(out).meta.is_none());
+    let result = client
+        .call_tool(client::call("search", json!({"query": "a", "limit": 5})))
+        .await
+        .unwrap();
+    assert!(result.meta.is_none());
+    client.cancel().await.unwrap();
 }

@@ -87,8 +87,9 @@ impl LoopBreaker {
     }
 
     /// How many rejected calls are remembered at most (at least 1).
+    #[cfg(test)]
     #[must_use]
-    pub const fn max_entries(mut self, max: usize) -> Self {
+    pub(crate) const fn max_entries(mut self, max: usize) -> Self {
         self.max_entries = if max == 0 { 1 } else { max };
         self
     }
@@ -284,7 +285,7 @@ impl Repairs {
 /// already sorted (a `serde_json::Map` is a `BTreeMap` unless a dependency asks for
 /// `preserve_order`) and no serialization: digesting is a walk of the value. Two different
 /// calls of one caller share a digest by chance once in 2^64 pairs, against at most
-/// [`LoopBreaker::max_entries`] remembered calls; the seed is secret to the process, so a
+/// 4096 remembered calls; the seed is secret to the process, so a
 /// caller cannot choose calls that collide, and a collision would only make the loop breaker
 /// treat one of the caller's own calls as a repeat of another.
 #[derive(Clone)]

@@ -272,7 +272,7 @@ impl SchemaArgs {
     /// The optional properties of the arguments: what a caller can narrow a call with, each
     /// with a description of what it accepts.
     #[must_use]
-    pub fn optional_properties(&self) -> Vec<(String, String)> {
+    pub(crate) fn optional_properties(&self) -> Vec<(String, String)> {
         let root = self.root();
         let required = required_of(root);
         root.get("properties")
