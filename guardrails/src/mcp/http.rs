@@ -1392,7 +1392,7 @@ mod tests {
         let config = HttpConfig::default()
             .with_max_body_bytes_in_flight(BUDGET)
             .with_in_flight_wait_timeout(Duration::from_secs(60));
-        let service = Server::new(()).name("budget").http_service(&config);
+        let service = service_of(Server::new(()).name("budget"), &config);
         let shared = shared(service, config);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
