@@ -279,8 +279,9 @@ impl GuardConfig {
     /// and one loop memory, not N. Each limit is one atomic step of the store, and a rejected
     /// call one or two counters; a store that fails or takes more than 250 ms never fails a
     /// call: the process's own state answers, with a warning and a count
-    /// (`guardrails.state.fallbacks`). Repair counts stay in the process. Setting it on a
-    /// [`Server`](crate::Server) forgets the state kept so far.
+    /// (`guardrails.state.fallbacks`). Repair counts stay in the process. The calls of derived
+    /// and native tools alike are counted there; a guard without a store waits for none.
+    /// Setting it on a [`Server`](crate::Server) forgets the state kept so far.
     ///
     /// ```no_run
     /// # #[cfg(feature = "redis")]
