@@ -34,7 +34,6 @@ impl Annotations {
     };
 
     /// No hints; set them with the methods below.
-    #[doc(hidden)]
     #[must_use]
     pub const fn new() -> Self {
         Self::NONE
@@ -162,7 +161,9 @@ where
 }
 
 /// Everything known about a tool before it is called: its MCP definition and its guardrails.
-/// Built by `#[tool]` in a `static`.
+/// Built by `#[tool]` in a `static` (`Tool::spec`, `Server::spec`, `Server::specs`); read its
+/// name, texts, schemas and example here, and what it promises as a whole from its
+/// [`contract`](Self::contract).
 #[derive(Clone, Copy)]
 pub struct ToolSpec {
     name: &'static str,
@@ -215,6 +216,7 @@ impl ToolSpec {
     /// When `name` breaks the MCP rule for tool names (1 to 128 characters, each an ASCII
     /// letter, a digit, `_`, `-` or `.`):
     /// in a `static` or `const`, as `#[tool]` builds it, that is a compile error.
+    #[doc(hidden)]
     #[must_use]
     pub const fn new<A: ToolArgs>(name: &'static str, description: &'static str) -> Self {
         assert!(
