@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 use std::sync::{Mutex, PoisonError};
 
+use guardrails::GuardConfig;
 use guardrails::mcp::RouterGuard;
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::notes_server::Notes;
@@ -94,7 +95,7 @@ struct Goal {
 #[derive(Clone)]
 struct Counter;
 
-#[guardrails::guarded(guard = RouterGuard::new().audit(true))]
+#[guardrails::guarded(guard = RouterGuard::new().config(GuardConfig::new().audit(true)))]
 #[tool_router]
 impl Counter {
     #[tool(description = "Sets a goal")]
@@ -109,7 +110,9 @@ impl ServerHandler for Counter {}
 #[tokio::test]
 async fn a_call_the_guard_would_refuse_reaches_the_tool_and_is_logged() {
     let _ = logged("");
-    let audited = RouterGuard::new().audit(true).guard(Notes::tool_router());
+    let audited = RouterGuard::new()
+        .config(GuardConfig::new().audit(true))
+        .guard(Notes::tool_router());
     let client = connect(Notes::with_router(10, audited)).await;
     let plain = connect(Notes::new(10)).await;
     let args =
@@ -205,7 +208,7 @@ struct Style {
 #[derive(Clone)]
 struct Styles;
 
-#[guardrails::guarded(guard = RouterGuard::new().audit(true))]
+#[guardrails::guarded(guard = RouterGuard::new().config(GuardConfig::new().audit(true)))]
 #[tool_router]
 impl Styles {
     #[tool(description = "Describes a style")]
@@ -311,7 +314,9 @@ mod derived {
     }
 
     pub(super) fn server(audit: bool) -> Server<()> {
-        Server::new(()).audit(audit).tool(greet)
+        Server::new(())
+            .config(guardrails::GuardConfig::new().audit(audit))
+            .tool(greet)
     }
 }
 

@@ -72,7 +72,8 @@ async fn the_readme_filter_keeps_every_value_out_and_the_library_logs_at_debug()
         );
     tracing::subscriber::set_global_default(subscriber).unwrap();
 
-    let server = pipeline_server::server(3).rate_limit(RateLimit::per_hour(6));
+    let server = pipeline_server::server(3)
+        .config(guardrails::GuardConfig::new().rate_limit(RateLimit::per_hour(6)));
     let client = connect(server).await;
     // A valid call, an invalid one twice (the second is a repeat), a misspelt key, a tool
     // error, an unknown tool, and a call over the limit: every path a call takes.

@@ -1,8 +1,8 @@
 //! The contract benchmarks' servers: the user service's second release without and with
 //! contract awareness against the first, and a call that fails validation.
 
-use guardrails::Server;
 use guardrails::contract::{AwarenessConfig, KnownGood};
+use guardrails::{GuardConfig, Server};
 use guardrails_tests::testing::object;
 use guardrails_tests::user_service::{v1_contracts, v2_server};
 use serde_json::{Map, Value, json};
@@ -11,9 +11,11 @@ use serde_json::{Map, Value, json};
 pub(crate) fn servers() -> (Server<()>, Server<()>) {
     let known_good = KnownGood::from_lockfile_str(&v1_contracts().to_lockfile()).expect("lockfile");
     let disabled = v2_server();
-    let enabled = v2_server()
-        .known_good(known_good)
-        .contract_awareness(AwarenessConfig::default().with_all_severities(true));
+    let enabled = v2_server().config(
+        GuardConfig::new()
+            .known_good(known_good)
+            .contract_awareness(AwarenessConfig::default().with_all_severities(true)),
+    );
     (disabled, enabled)
 }
 

@@ -56,13 +56,13 @@ async fn main() -> std::io::Result<()> {
         },
         None => guardrails::profile::SchemaProfile::Portable,
     };
-    let mut server = tracker::server_of_node(node, SEEDED_TASKS).schema_profile(profile);
+    let mut guards = tracker::guards().schema_profile(profile);
     // `--rate-limit N`: at most N calls a minute for each caller (see the README's "Who
     // calls"), all tools together.
     if let Some(at) = args.iter().position(|arg| arg == "--rate-limit") {
         match args.get(at + 1).and_then(|n| n.parse::<u32>().ok()) {
             Some(calls) if calls > 0 => {
-                server = server.rate_limit(guardrails::operate::RateLimit::per_minute(calls));
+                guards = guards.rate_limit(guardrails::operate::RateLimit::per_minute(calls));
             }
             _ => {
                 eprintln!("--rate-limit takes a number of calls a minute, at least 1");
@@ -80,13 +80,14 @@ async fn main() -> std::io::Result<()> {
                 guardrails::operate::RedisStore::open(url).map_err(|error| error.to_string())
             });
         match store {
-            Ok(store) => server = server.state_store(store),
+            Ok(store) => guards = guards.state_store(store),
             Err(error) => {
                 eprintln!("--redis: {error}");
                 std::process::exit(2);
             }
         }
     }
+    let server = tracker::server_of_node(node, SEEDED_TASKS).config(guards);
     match args.first().map(String::as_str) {
         None | Some("--node" | "--schema-profile" | "--rate-limit" | "--redis") => {
             eprintln!(
@@ -271,7 +272,7 @@ async fn demo_operate(server: &guardrails::Server<tracker::Tracker>) {
     // The same tools behind a limit of 2 calls a minute per caller, all tools together.
     let limited = server
         .clone()
-        .rate_limit(guardrails::operate::RateLimit::per_minute(2));
+        .config(tracker::guards().rate_limit(guardrails::operate::RateLimit::per_minute(2)));
     for _ in 0..2 {
         let _ = limited.call("list_tasks", json!({})).await;
     }
@@ -284,10 +285,11 @@ async fn demo_operate(server: &guardrails::Server<tracker::Tracker>) {
     .await;
     // The same tools with declared leniency: slips whose meaning is not in doubt repaired,
     // and a client's own `_`-prefixed keys dropped (a destructive tool is never repaired).
-    let lenient = server
-        .clone()
-        .repair(guardrails::RepairPolicy::On)
-        .ignore_keys(guardrails::IgnoreKeys::new().prefix("_"));
+    let lenient = server.clone().config(
+        tracker::guards()
+            .repair(guardrails::RepairPolicy::On)
+            .ignore_keys(guardrails::IgnoreKeys::new().prefix("_")),
+    );
     step(
         &lenient,
         "19. With repair declared: a number and a list sent as strings are read as meant, and the model is told each repair",

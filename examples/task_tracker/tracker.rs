@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use guardrails::contract::{AwarenessConfig, KnownGood};
 use guardrails::present::Paged;
-use guardrails::{FieldIssue, Server, ToolArgs, ToolEnum, ToolError, tool};
+use guardrails::{FieldIssue, GuardConfig, Server, ToolArgs, ToolEnum, ToolError, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -722,11 +722,19 @@ pub fn server_on(tracker: std::sync::Arc<Tracker>) -> Server<Tracker> {
         .tool(task_report)
         .tool(export_tasks)
         .tool(schedule_task);
+    server.config(guards())
+}
+
+/// The guardrails the tracker is served with: the errors of a tool that changed since the
+/// embedded lockfile carry what changed. Add a knob to it and give it to
+/// [`Server::config`] to serve the tracker with more.
+#[must_use]
+pub fn guards() -> GuardConfig {
     match KnownGood::from_lockfile_str(KNOWN_GOOD_LOCKFILE) {
-        Ok(known_good) => server
+        Ok(known_good) => GuardConfig::new()
             .known_good(known_good)
             .contract_awareness(AwarenessConfig::default()),
         // A broken embedded lockfile only costs the awareness blocks, never the server.
-        Err(_) => server,
+        Err(_) => GuardConfig::new(),
     }
 }

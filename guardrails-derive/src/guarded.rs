@@ -287,7 +287,7 @@ mod tests {
     #[test]
     fn a_named_router_keeps_its_name_and_other_arguments() {
         let out = expanded(
-            quote!(guard = RouterGuard::new().audit(true)),
+            quote!(guard = RouterGuard::new().config(GuardConfig::new().audit(true))),
             &quote! {
                 #[rmcp::tool_router(router = math, allow_empty)]
                 impl<T: Send> Calc<T> {}
@@ -299,7 +299,7 @@ mod tests {
         );
         assert!(out.contains("fn math ()"), "{out}");
         assert!(
-            out.contains("RouterGuard :: new () . audit (true)"),
+            out.contains("RouterGuard :: new () . config (GuardConfig :: new () . audit (true))"),
             "{out}"
         );
         assert!(!out.contains("ServerHandler"), "{out}");

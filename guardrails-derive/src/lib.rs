@@ -21,14 +21,10 @@ mod rules;
     reason = "the file is shared with the runtime, where its items are public"
 )]
 mod suggest;
-// The runtime's rule for tool names, included the same way: a name `#[tool]` accepts is one
-// `ToolSpec::new` accepts.
 mod tool_ast;
 mod tool_attr;
-#[expect(
-    unreachable_pub,
-    reason = "the file is shared with the runtime, where its items are public"
-)]
+// The runtime's rule for tool names, included the same way: a name `#[tool]` accepts is one
+// `ToolSpec::new` accepts.
 mod tool_name;
 mod tool_valid;
 mod valid;

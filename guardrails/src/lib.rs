@@ -103,7 +103,7 @@ pub mod present;
 /// struct's own sensitive fields (a compile error says so). It cannot be combined with `policy`,
 /// whose findings quote the text they flag; a `custom` check's message is yours, so do not put
 /// the value in it. A server that must echo no value at all, sensitive or not, turns
-/// [`RenderOptions::echo_values`] off.
+/// [`RenderOptions::with_echo_values`] off.
 ///
 /// ```
 /// use guardrails::ToolArgs;
@@ -277,8 +277,10 @@ pub mod present;
 ///
 /// Field types are decided by the [`ArgValue`] trait: strings, booleans, every integer and
 /// float type (each with its own range: `300` for a `u8` is a range issue, `1.5` for an integer
-/// a type issue; 64-bit integers accept ±(2^53 - 1), the integers every JSON client holds
-/// exactly, see [`MAX_SAFE_INTEGER`](validation::MAX_SAFE_INTEGER)), `Option<T>` (absent or `null`), `Option<Option<T>>` (absent, `null` or a value: see below), `Vec<T>`, `Box<T>`, string-keyed maps,
+/// a type issue; an integer field accepts at most ±(2^53 - 1), 9,007,199,254,740,991, whatever
+/// its Rust type: the integers every JSON client holds exactly, since JavaScript and every client
+/// that reads numbers as doubles rounds larger ones, so an identifier that needs all 64 bits
+/// belongs in a string field), `Option<T>` (absent or `null`), `Option<Option<T>>` (absent, `null` or a value: see below), `Vec<T>`, `Box<T>`, string-keyed maps,
 /// [`serde_json::Value`], other `ToolArgs` structs (nested, with paths like `items[2].name`),
 /// `ToolArgs` enums with data and [`ToolEnum`](trait@ToolEnum) enums. Dates and times (features `chrono`, `time`), `Uuid`
 /// (`uuid`), `Url` (`url`) and `Decimal` (`rust_decimal`) are strings in their JSON Schema
@@ -563,7 +565,7 @@ pub use call::{GuardConfig, Tool};
 /// assert_eq!(Status::InProgress.as_str(), "in_progress");
 /// ```
 pub use guardrails_derive::ToolEnum;
-pub use message::tool_error::{ErrorCode, ToolError, ToolErrorSeverity};
+pub use message::tool_error::{ErrorCode, ToolError};
 pub use render::options::{RenderFormat, RenderOptions};
 pub use server::{Server, UnknownTool};
 pub use tool::leniency::{IgnoreKeys, RepairPolicy};
@@ -602,9 +604,10 @@ pub mod __private {
         ListingOf, NotListing, Opaque, Probe, WithDeserialize, WithSchema, WithoutDeserialize,
         WithoutSchema, phantom_of,
     };
+    pub use crate::tool::run::BoxFuture;
     pub use crate::tool::run::outcome::{FallibleKind, UnconvertibleKind, ValueKind};
     pub use crate::tool::run::{CallSettings, Presented, Presenter, blocking};
-    pub use crate::tool::{AgentLimit, Annotations, BoxFuture, Teaching};
+    pub use crate::tool::spec::{AgentLimit, Annotations, Teaching};
     pub use crate::validation::aliases::{alias_root_schema, alias_schema, take_alias};
     pub use crate::validation::args::example_rejection;
     pub use crate::validation::constraint::{CustomCheck, PresentValue, WholeValue};
@@ -644,9 +647,21 @@ pub mod __private {
     /// What `#[guarded]` makes `Self::tool_router()` return.
     #[cfg(feature = "rmcp")]
     pub use crate::mcp::{RouterGuard, guarded_router, reads, with_readers};
-    /// What a `#[tool]` method of an rmcp `#[tool_router]` impl returns to rmcp.
+    /// What a `#[tool]` method of an rmcp `#[tool_router]` impl returns to rmcp (and the
+    /// `guardrails` command line's proxy answers with).
     #[cfg(feature = "rmcp")]
-    pub use crate::mcp::{call_result as mcp_call_result, definition as mcp_definition};
+    #[must_use]
+    pub fn mcp_call_result(output: CallOutput) -> rmcp::model::CallToolResult {
+        crate::mcp::call_result(output)
+    }
+
+    /// The MCP definition of a tool, its schemas in the portable profile: what a `#[tool]`
+    /// method of an rmcp `#[tool_router]` impl gives rmcp.
+    #[cfg(feature = "rmcp")]
+    #[must_use]
+    pub fn mcp_definition(spec: &ToolSpec) -> rmcp::model::Tool {
+        crate::mcp::definition(spec)
+    }
     #[cfg(feature = "rmcp")]
     pub use rmcp::handler::server::router::tool::ToolRouter;
     #[cfg(feature = "rmcp")]

@@ -11,14 +11,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::call::{GuardConfig, Served, Tool, Who};
-use crate::contract::{AwarenessConfig, Contract, ContractSource, KnownGood, ServerContract};
-use crate::operate::{
-    Caller, LoopBreaker, Operations, RateLimit, StateStore, ToolFacts, ToolTelemetry,
-};
+use crate::contract::{Contract, ContractSource, ServerContract};
+use crate::operate::{Caller, Operations, ToolFacts, ToolTelemetry};
 use crate::profile::SchemaProfile;
-use crate::render::{RenderFormat, RenderOptions};
 use crate::text::cut;
-use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
 use crate::tool::{CallOutput, CallSettings, ToolSpec};
 
 /// The most characters of an unknown tool's name that an error echoes back.
@@ -242,26 +238,6 @@ impl<S: Send + Sync + 'static> Server<S> {
         self
     }
 
-    /// Sets the format of error messages and teaching blocks (XML-style tags by default).
-    #[must_use]
-    pub fn format(mut self, format: RenderFormat) -> Self {
-        self.config.render.format = format;
-        self.refresh()
-    }
-
-    /// Sets every render option: `RenderOptions::new(format).with_…`, or a format alone.
-    #[must_use]
-    pub fn render_options(mut self, options: impl Into<RenderOptions>) -> Self {
-        self.config.render = options.into();
-        self.refresh()
-    }
-
-    /// The render options.
-    #[must_use]
-    pub fn options(&self) -> &RenderOptions {
-        &self.config.render
-    }
-
     /// The shared state.
     #[must_use]
     pub fn state(&self) -> &S {
@@ -359,34 +335,6 @@ impl<S: Send + Sync + 'static> Server<S> {
         }
     }
 
-    /// Gives the contracts clients were last calibrated on, usually a lockfile embedded with
-    /// `include_str!`. Each tool is diffed against them once, here and for tools added later;
-    /// the errors of a tool that changed carry a `<contract_awareness>` block, other tools'
-    /// errors stay as they are.
-    ///
-    /// ```no_run
-    /// # use guardrails::contract::KnownGood;
-    /// # const RELEASE_1_4_LOCK: &str = "";
-    /// # fn main() -> Result<(), guardrails::contract::ContractError> {
-    /// // In a real server: include_str!("../release-1.4.lock")
-    /// let known_good = KnownGood::from_lockfile_str(RELEASE_1_4_LOCK)?;
-    /// let server = guardrails::Server::new(()).known_good(known_good);
-    /// # Ok(()) }
-    /// ```
-    #[must_use]
-    pub fn known_good(mut self, known_good: KnownGood) -> Self {
-        self.config.known_good = Some(known_good);
-        self.refresh()
-    }
-
-    /// Sets which deltas errors carry (default: BREAKING and RISKY, at most 5, validation
-    /// errors only). Takes effect with [`Server::known_good`], given before or after.
-    #[must_use]
-    pub fn contract_awareness(mut self, config: AwarenessConfig) -> Self {
-        self.config.awareness = config;
-        self.refresh()
-    }
-
     /// Checks every structured result against the tool's advertised output schema (the MCP
     /// specification says a server MUST return results that conform to it): a result that
     /// does not becomes an `INTERNAL` tool error naming the path where it breaks the schema,
@@ -405,84 +353,6 @@ impl<S: Send + Sync + 'static> Server<S> {
     pub fn check_output_schemas(mut self, on: bool) -> Self {
         self.check_outputs = on;
         self.refresh()
-    }
-
-    /// Audit mode, to adopt the guard on a live server: a call whose arguments do not
-    /// validate is logged through `tracing` (target `guardrails::audit`, level `WARN`: the
-    /// tool, each issue's path and code, never a value sent) and, when serde reads the
-    /// arguments into their type (it implements `Deserialize`), the handler runs with what
-    /// serde read, as it would without the guard. A call serde refuses too is answered with
-    /// the coaching message, as always; the log says which calls were let through
-    /// (`let_through`). Turn it off once the log is quiet.
-    ///
-    /// ```
-    /// let server = guardrails::Server::new(()).audit(true);
-    /// # let _ = server;
-    /// ```
-    #[must_use]
-    pub fn audit(mut self, on: bool) -> Self {
-        self.config.audit = on;
-        self.refresh()
-    }
-
-    /// Repairs the calls of the tools that say nothing themselves (`#[tool(repair)]` decides
-    /// for its own tool): a number, a boolean, an array or an object sent as a string where
-    /// the field's type leaves one reading of it is read as that value, and the repaired call
-    /// is checked like any other, so a repair never lets through what the checks refuse. A
-    /// string field is never repaired, nor a `sensitive` or `no_repair` one; a tool annotated
-    /// destructive only under [`RepairPolicy::IncludingDestructive`]. The result tells the
-    /// model one line per repair ("`limit` was the string \"25\": read as 25; send numbers
-    /// unquoted"), `_meta` carries the receipts
-    /// ([`REPAIRS_META_KEY`](crate::mcp::REPAIRS_META_KEY)), and telemetry counts them
-    /// (`guardrails.tool.argument_repairs`). Off by default. See
-    /// [`Repair`](crate::validation::Repair).
-    ///
-    /// ```
-    /// use guardrails::RepairPolicy;
-    ///
-    /// let server = guardrails::Server::new(()).repair(RepairPolicy::On);
-    /// # let _ = server;
-    /// ```
-    #[must_use]
-    pub fn repair(mut self, policy: RepairPolicy) -> Self {
-        self.config.repair = policy;
-        self.refresh()
-    }
-
-    /// Drops the keys `keys` declares from every call's arguments before they are checked,
-    /// beside those a tool ignores itself (`#[tool(ignore_keys(..))]`): keys some clients add
-    /// on their own, which would otherwise make every call of theirs an `unknown_field`
-    /// rejection. A key a tool declares as a field is never dropped; a key neither declared
-    /// nor ignored is refused and named as always. Each dropped key is counted in telemetry
-    /// (`guardrails.tool.ignored_keys`).
-    ///
-    /// ```
-    /// use guardrails::IgnoreKeys;
-    ///
-    /// let server = guardrails::Server::new(()).ignore_keys(IgnoreKeys::new().prefix("_"));
-    /// # let _ = server;
-    /// ```
-    #[must_use]
-    pub fn ignore_keys(mut self, keys: IgnoreKeys) -> Self {
-        self.config.ignore_keys = keys;
-        self.refresh()
-    }
-
-    /// Advertises the tools' schemas in `profile` ([`SchemaProfile::Portable`] unless set): the
-    /// form that the code turning this server's tools into a model's tools reads (see
-    /// [`profile`](crate::profile)). Calls are checked against the strict schema whatever the
-    /// profile.
-    ///
-    /// ```
-    /// use guardrails::profile::SchemaProfile;
-    ///
-    /// let server = guardrails::Server::new(()).schema_profile(SchemaProfile::Strict);
-    /// # let _ = server;
-    /// ```
-    #[must_use]
-    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
-        self.config.profile = profile;
-        self
     }
 
     /// Advertises the tools' schemas in `profile` to the clients whose name (the `clientInfo`
@@ -535,65 +405,12 @@ impl<S: Send + Sync + 'static> Server<S> {
             .map_or(self.config.profile, |(_, profile)| *profile)
     }
 
-    /// Sets how the same invalid call arriving again is answered (on by default; see
-    /// [`LoopBreaker`]). Forgets the calls remembered so far.
-    #[must_use]
-    pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
-        self.config.loops = config;
-        self.operate()
-    }
-
-    /// Limits the calls of all tools together, for each caller (over Streamable HTTP, as
-    /// `HttpConfig::with_caller` tells them apart: the application's name for it, its bearer
-    /// token, its session or its connection; a stdio connection; the process for calls made
-    /// in process).
-    /// A tool's own limit (`#[tool(rate_limit = "10/min")]`) applies too. A call over a limit
-    /// is answered with a `RATE_LIMITED` tool error that says when to call again, and the
-    /// handler does not run. See [`RateLimit`].
-    ///
-    /// ```
-    /// use guardrails::operate::RateLimit;
-    ///
-    /// let server = guardrails::Server::new(()).rate_limit(RateLimit::per_second(20));
-    /// # let _ = server;
-    /// ```
-    #[must_use]
-    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
-        self.config.rate_limit = Some(limit);
-        self.operate()
-    }
-
-    /// Keeps the rate limits and the loop breaker's memory in `store`, which other nodes of
-    /// the deployment share: behind N nodes, a caller (see
-    /// `HttpConfig::with_caller`) then has one budget and one loop memory, not N. Each limit
-    /// is one atomic step of the store, and a rejected call one or two counters; a store that
-    /// fails or takes more than 250 ms never fails a call: the process's own state answers, with
-    /// a warning and a count (`guardrails.state.fallbacks`). Repair
-    /// counts stay in the process. Forgets the state kept so far.
-    ///
-    /// ```no_run
-    /// # #[cfg(feature = "redis")]
-    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use guardrails::operate::{RateLimit, RedisStore};
-    ///
-    /// let store = RedisStore::open("redis://127.0.0.1:6379/")?;
-    /// let server = guardrails::Server::new(())
-    ///     .rate_limit(RateLimit::per_minute(60))
-    ///     .state_store(store);
-    /// # let _ = server;
-    /// # Ok(()) }
-    /// # #[cfg(not(feature = "redis"))]
-    /// # fn main() {}
-    /// ```
-    #[must_use]
-    pub fn state_store(mut self, store: impl StateStore) -> Self {
-        self.config.store = Some(Arc::new(store));
-        self.operate()
-    }
-
-    /// Sets every guardrail of [`GuardConfig`] at once, replacing what the methods of the same
-    /// names set before: the configuration a [`RouterGuard`](crate::mcp::RouterGuard) and the
-    /// proxy take too. Forgets the state kept so far, as [`Server::rate_limit`] does.
+    /// Sets the guardrails of every call: the format of messages, audit mode, repairs, ignored
+    /// keys, the loop breaker, rate limits, known-good contracts, the schema profile and the
+    /// state store, all in one [`GuardConfig`] (see its methods for what each does), the
+    /// configuration a [`RouterGuard`](crate::mcp::RouterGuard) and the proxy take too. A
+    /// second call replaces the first. Forgets the state kept so far (the loop breaker's
+    /// memory, the rate limits' counts).
     ///
     /// ```
     /// use guardrails::{GuardConfig, RepairPolicy, Server};

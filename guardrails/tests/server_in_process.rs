@@ -53,7 +53,7 @@ fn a_server_calls_its_tools_without_a_transport() {
             "{rejected:?}"
         );
         assert!(
-            rejected.text[0].contains(IssueCode::Missing.as_str()),
+            rejected.text[0].contains(&IssueCode::Missing.to_string()),
             "{rejected:?}"
         );
 

@@ -260,7 +260,7 @@ async fn main() -> std::io::Result<()> {
         })
         .map_err(std::io::Error::other)?;
     Server::new(())
-        .schema_profile(profile)
+        .config(guardrails::GuardConfig::new().schema_profile(profile))
         .name("derive-shapes")
         .version(env!("CARGO_PKG_VERSION"))
         .tool(plan_trip)

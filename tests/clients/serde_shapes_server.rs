@@ -376,8 +376,9 @@ pub(crate) struct DeployArgs {
 #[derive(Clone)]
 pub(crate) struct Lenient;
 
-#[guardrails::guarded(guard = guardrails::mcp::RouterGuard::new()
-    .loop_breaker(guardrails::operate::LoopBreaker::off()))]
+#[guardrails::guarded(guard = guardrails::mcp::RouterGuard::new().config(
+    guardrails::GuardConfig::new().loop_breaker(guardrails::operate::LoopBreaker::off())
+))]
 #[tool_router(vis = "pub(crate)")]
 #[allow(clippy::unused_self, reason = "rmcp tools are methods")]
 impl Lenient {

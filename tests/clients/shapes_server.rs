@@ -57,7 +57,7 @@ impl ServerHandler for Counter {}
 #[derive(Clone)]
 struct Audited;
 
-#[guardrails::guarded(guard = RouterGuard::new().audit(true))]
+#[guardrails::guarded(guard = RouterGuard::new().config(guardrails::GuardConfig::new().audit(true)))]
 #[tool_router]
 impl Audited {
     #[tool(description = "Calculate the sum of two numbers")]

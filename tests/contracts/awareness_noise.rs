@@ -7,7 +7,7 @@
 //! `description`, a `priority`, a `status` and `labels`.
 
 use guardrails::contract::{AwarenessConfig, KnownGood, ServerContract};
-use guardrails::{RenderFormat, Server, ToolArgs, ToolEnum, tool};
+use guardrails::{GuardConfig, RenderFormat, Server, ToolArgs, ToolEnum, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -91,10 +91,11 @@ fn known_good() -> KnownGood {
 }
 
 fn tracker(config: AwarenessConfig) -> Server<()> {
-    Server::new(())
-        .tool(v2::create_task)
-        .known_good(known_good())
-        .contract_awareness(config)
+    Server::new(()).tool(v2::create_task).config(
+        GuardConfig::new()
+            .known_good(known_good())
+            .contract_awareness(config),
+    )
 }
 
 async fn rejected(server: &Server<()>, args: Value) -> String {
@@ -204,7 +205,11 @@ async fn a_block_is_bounded_in_characters() {
 
 #[tokio::test]
 async fn other_formats_follow_the_same_choice() {
-    let server = tracker(AwarenessConfig::default()).format(RenderFormat::Json);
+    let server = Server::new(()).tool(v2::create_task).config(
+        GuardConfig::new()
+            .known_good(known_good())
+            .format(RenderFormat::Json),
+    );
     let typo = rejected(
         &server,
         json!({"title": "Write docs", "assignee": "ada", "due": "2026-12-01", "priorty": 2}),

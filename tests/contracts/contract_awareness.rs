@@ -1,8 +1,8 @@
 //! Self-healing context: validation errors of a changed tool carry `<contract_awareness>`;
 //! other tools' errors are untouched.
 
-use guardrails::RenderFormat;
 use guardrails::contract::{Awareness, AwarenessConfig, Contract, KnownGood};
+use guardrails::{GuardConfig, RenderFormat};
 use guardrails_tests::testing::{edited, object};
 use guardrails_tests::user_service::{self, v1_contracts, v2_server};
 use serde_json::{Map, Value, json};
@@ -12,12 +12,21 @@ fn known_good() -> KnownGood {
     KnownGood::from_lockfile_str(&v1_contracts().to_lockfile()).unwrap()
 }
 
-/// A call a client calibrated on v1 would make: no currency, a name too long for v2.
+/// The guardrails of a server whose clients were calibrated on v1.
+fn aware() -> GuardConfig {
+    GuardConfig::new().known_good(known_good())
+}
+
 /// The `<contract_awareness>` block of `current`, calibrated on `known`.
-fn aware(known: &KnownGood, current: &Contract, config: &AwarenessConfig) -> Option<Awareness> {
+fn awareness_block(
+    known: &KnownGood,
+    current: &Contract,
+    config: &AwarenessConfig,
+) -> Option<Awareness> {
     Awareness::new(current, known.deltas(current), config)
 }
 
+/// A call a client calibrated on v1 would make: no currency, a name too long for v2.
 fn v1_call() -> Map<String, Value> {
     object(json!({"name": "Ada Lovelace-Byron the First", "email": "ada@example.com"}))
 }
@@ -34,7 +43,7 @@ async fn error_text(
 
 #[tokio::test]
 async fn a_changed_tool_explains_what_changed_xml() {
-    let server = v2_server().known_good(known_good());
+    let server = v2_server().config(aware());
     let text = error_text(&server, "create_user", v1_call()).await;
     insta::assert_snapshot!("awareness_xml", text);
     assert!(text.ends_with("</contract_awareness>\n</validation_error>"));
@@ -42,15 +51,11 @@ async fn a_changed_tool_explains_what_changed_xml() {
 
 #[tokio::test]
 async fn markdown_and_json_carry_it_too() {
-    let server = v2_server()
-        .known_good(known_good())
-        .format(RenderFormat::Markdown);
+    let server = v2_server().config(aware().format(RenderFormat::Markdown));
     let text = error_text(&server, "create_user", v1_call()).await;
     insta::assert_snapshot!("awareness_markdown", text);
 
-    let server = v2_server()
-        .known_good(known_good())
-        .format(RenderFormat::Json);
+    let server = v2_server().config(aware().format(RenderFormat::Json));
     let text = error_text(&server, "create_user", v1_call()).await;
     let value: Value = serde_json::from_str(&text).expect("still valid JSON");
     let aware = &value["error"]["contractAwareness"];
@@ -64,8 +69,7 @@ async fn markdown_and_json_carry_it_too() {
 async fn an_unchanged_tool_renders_exactly_as_without_awareness() {
     let plain = v2_server();
     let aware = v2_server()
-        .known_good(known_good())
-        .contract_awareness(AwarenessConfig::default().with_all_severities(true));
+        .config(aware().contract_awareness(AwarenessConfig::default().with_all_severities(true)));
     for args in [json!({}), json!({"id": "x", "extra": 1})] {
         assert_eq!(
             error_text(&plain, "get_user", object(args.clone())).await,
@@ -77,8 +81,7 @@ async fn an_unchanged_tool_renders_exactly_as_without_awareness() {
 #[tokio::test]
 async fn other_tools_deltas_never_appear() {
     let server = v2_server()
-        .known_good(known_good())
-        .contract_awareness(AwarenessConfig::default().with_all_severities(true));
+        .config(aware().contract_awareness(AwarenessConfig::default().with_all_severities(true)));
     let text = error_text(&server, "create_user", v1_call()).await;
     assert!(
         !text.contains("list_users") && !text.contains("delete_user"),
@@ -93,7 +96,7 @@ async fn other_tools_deltas_never_appear() {
 
 #[tokio::test]
 async fn severity_filter_keeps_breaking_and_risky_by_default() {
-    let server = v2_server().known_good(known_good());
+    let server = v2_server().config(aware());
     let text = error_text(&server, "create_user", v1_call()).await;
     assert!(!text.contains("severity=\"SAFE\"") && !text.contains("severity=\"COSMETIC\""));
     assert!(text.contains("severity=\"BREAKING\""));
@@ -105,8 +108,7 @@ async fn severity_filter_keeps_breaking_and_risky_by_default() {
     assert!(!text.contains("contract_awareness"), "{text}");
 
     let all = v2_server()
-        .contract_awareness(AwarenessConfig::default().with_all_severities(true))
-        .known_good(known_good());
+        .config(aware().contract_awareness(AwarenessConfig::default().with_all_severities(true)));
     let text = error_text(&all, "create_user", wrong_notes()).await;
     assert!(text.contains("<change_count>1</change_count>"), "{text}");
     assert!(
@@ -120,7 +122,7 @@ async fn severity_filter_keeps_breaking_and_risky_by_default() {
     let text = error_text(&all, "delete_user", object(json!({}))).await;
     assert!(!text.contains("contract_awareness"), "{text}");
     let text = error_text(
-        &v2_server().known_good(known_good()),
+        &v2_server().config(aware()),
         "delete_user",
         object(json!({})),
     )
@@ -138,8 +140,7 @@ fn delta_paths(text: &str) -> Vec<&str> {
 #[tokio::test]
 async fn only_the_changes_of_arguments_with_issues_are_shown() {
     let server = v2_server()
-        .known_good(known_good())
-        .contract_awareness(AwarenessConfig::default().with_all_severities(true));
+        .config(aware().contract_awareness(AwarenessConfig::default().with_all_severities(true)));
     // Sends `notes` right (a SAFE delta, but no issue), misses `currency` and `name`, sends
     // `email` (unchanged) wrong.
     let text = error_text(
@@ -167,8 +168,7 @@ async fn only_the_changes_of_arguments_with_issues_are_shown() {
 #[tokio::test]
 async fn the_cap_lists_the_most_relevant_and_counts_the_rest() {
     let server = v2_server()
-        .known_good(known_good())
-        .contract_awareness(AwarenessConfig::default().with_max_deltas(1));
+        .config(aware().contract_awareness(AwarenessConfig::default().with_max_deltas(1)));
     // Misses `name` and `currency`, both changed: two changes explain it, one is listed.
     let text = error_text(
         &server,
@@ -193,16 +193,18 @@ async fn handler_errors_carry_it_only_when_asked() {
     let known = KnownGood::from(old);
     let call = || object(json!({"id": 7}));
 
-    let default = v2_server().known_good(known.clone());
+    let default = v2_server().config(GuardConfig::new().known_good(known.clone()));
     let text = error_text(&default, "get_user", call()).await;
     assert!(
         text.starts_with("<tool_error") && !text.contains("contract_awareness"),
         "{text}"
     );
 
-    let all = v2_server()
-        .known_good(known)
-        .contract_awareness(AwarenessConfig::default().with_all_errors(true));
+    let all = v2_server().config(
+        GuardConfig::new()
+            .known_good(known)
+            .contract_awareness(AwarenessConfig::default().with_all_errors(true)),
+    );
     let text = error_text(&all, "get_user", call()).await;
     assert!(
         text.ends_with("</contract_awareness>\n</tool_error>"),
@@ -213,8 +215,8 @@ async fn handler_errors_carry_it_only_when_asked() {
 
 #[tokio::test]
 async fn output_is_deterministic() {
-    let a = v2_server().known_good(known_good());
-    let b = v2_server().known_good(known_good());
+    let a = v2_server().config(aware());
+    let b = v2_server().config(aware());
     assert_eq!(
         error_text(&a, "create_user", v1_call()).await,
         error_text(&b, "create_user", v1_call()).await
@@ -223,7 +225,7 @@ async fn output_is_deterministic() {
 
 #[tokio::test]
 async fn a_healed_call_succeeds() {
-    let server = v2_server().known_good(known_good());
+    let server = v2_server().config(aware());
     let out = server
         .call(
             "create_user",
@@ -239,7 +241,7 @@ fn an_unchanged_tool_gets_no_awareness_at_all() {
     let all = AwarenessConfig::default().with_all_severities(true);
     let known = known_good();
     assert!(
-        aware(
+        awareness_block(
             &known,
             &Contract::from_spec(user_service::get_user.spec()),
             &all
@@ -248,14 +250,14 @@ fn an_unchanged_tool_gets_no_awareness_at_all() {
     );
     let create_user = Contract::from_spec(user_service::v2::create_user.spec());
     assert!(
-        aware(&known, &create_user, &all).is_some(),
+        awareness_block(&known, &create_user, &all).is_some(),
         "create_user changed"
     );
     assert_eq!(known.deltas(&create_user).len(), 5);
     // The default filter drops SAFE and COSMETIC deltas; a tool with only those has none.
     let default = AwarenessConfig::default();
     assert!(
-        aware(
+        awareness_block(
             &known,
             &Contract::from_spec(user_service::v2::delete_user.spec()),
             &default

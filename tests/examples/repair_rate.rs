@@ -4,7 +4,7 @@
 //! its JSON), with and without repair, and the round trips each slip costs. Run with
 //! `--nocapture` to see the figures.
 
-use guardrails::{RepairPolicy, Server};
+use guardrails::{GuardConfig, RepairPolicy, Server};
 use guardrails_tests::{create_user, task_tracker};
 use serde_json::Value;
 
@@ -95,11 +95,14 @@ async fn tally<S: Send + Sync + 'static>(
 async fn every_slip_of_every_example_tool_is_repaired_where_declared() {
     let mut rows = tally(
         &task_tracker::server(50),
-        &task_tracker::server(50).repair(RepairPolicy::On),
+        &task_tracker::server(50).config(task_tracker::guards().repair(RepairPolicy::On)),
     )
     .await;
     let users = Server::new(()).tool(create_user::create_user);
-    rows.extend(tally(&users, &users.clone().repair(RepairPolicy::On)).await);
+    let lenient = users
+        .clone()
+        .config(GuardConfig::new().repair(RepairPolicy::On));
+    rows.extend(tally(&users, &lenient).await);
     let (mut slips, mut repaired, mut destructive_slips) = (0, 0, 0);
     println!(
         "tool              slips  strict: accepted  repair on: accepted  round trips off → on"

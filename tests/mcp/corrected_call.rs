@@ -9,9 +9,9 @@
 
 use std::collections::BTreeSet;
 
-use guardrails::mcp::REPORT_META_KEY;
-use guardrails::{CallOutput, RenderFormat, RenderOptions, Server, ToolArgs, tool};
+use guardrails::{CallOutput, GuardConfig, RenderFormat, RenderOptions, Server, ToolArgs, tool};
 use guardrails_tests::client::{call, connect, text};
+use guardrails_tests::testing::meta::REPORT_META_KEY;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use rmcp::handler::server::wrapper::Parameters;
@@ -98,7 +98,7 @@ fn server(format: RenderFormat) -> Server<()> {
         .tool(create_invoice)
         .tool(create_account)
         .tool(search)
-        .format(format)
+        .config(GuardConfig::new().format(format))
 }
 
 /// The call of the issue: one real line, the right customer, a hallucinated key, no due date.
@@ -362,9 +362,10 @@ async fn a_wrong_value_is_a_hole_and_a_secret_is_never_repeated() {
 
 #[tokio::test]
 async fn a_server_that_echoes_no_value_lists_the_changes_and_holes_only() {
-    let server = Server::new(())
-        .tool(create_invoice)
-        .render_options(RenderOptions::new(RenderFormat::Xml).with_echo_values(false));
+    let server = Server::new(()).tool(create_invoice).config(
+        GuardConfig::new()
+            .render_options(RenderOptions::new(RenderFormat::Xml).with_echo_values(false)),
+    );
     let sent = invoice_call();
     let output = twice(&server, "create_invoice", &sent).await;
     let text = &output.text[0];

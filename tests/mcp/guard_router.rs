@@ -2,9 +2,9 @@
 //! in-process: strict schemas, every issue in one response, an example that validates, valid
 //! calls unchanged byte for byte, limits on results, rmcp's behaviour for the rest.
 
-use guardrails::RenderFormat;
 use guardrails::mcp::{GuardError, ResultLimits, RouterGuard, guard_router};
 use guardrails::profile::SchemaProfile;
+use guardrails::{GuardConfig, RenderFormat};
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::notes_server::Notes;
 use guardrails_tests::testing::object;
@@ -87,7 +87,8 @@ async fn every_problem_comes_back_in_one_coaching_message() {
         assert!(message.contains(expected), "{expected} not in {message}");
     }
     // Beside the text, the same report for clients that read data, as derived tools give it.
-    let report = &result.meta.as_ref().expect("a _meta")[guardrails::mcp::REPORT_META_KEY];
+    let report =
+        &result.meta.as_ref().expect("a _meta")[guardrails_tests::testing::meta::REPORT_META_KEY];
     let codes: Vec<&str> = report["error"]["issues"]
         .as_array()
         .expect("the report's issues")
@@ -269,7 +270,7 @@ async fn a_token_budget_cuts_a_list_at_an_item_and_a_text_at_a_character() {
 #[tokio::test]
 async fn the_servers_format_is_used() {
     let router = RouterGuard::new()
-        .format(RenderFormat::Json)
+        .config(GuardConfig::new().format(RenderFormat::Json))
         .guard(Notes::tool_router());
     let client = connect(Notes::with_router(3, router)).await;
     let result = client
@@ -331,7 +332,7 @@ async fn a_rejection_of_a_changed_tool_names_the_change_that_explains_it() {
     });
     known.insert(echo);
     let router = RouterGuard::new()
-        .known_good(KnownGood::from(known))
+        .config(GuardConfig::new().known_good(KnownGood::from(known)))
         .guard(Notes::tool_router());
     let client = connect(Notes::with_router(3, router)).await;
     let result = client

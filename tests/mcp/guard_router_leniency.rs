@@ -1,18 +1,22 @@
 //! Declared leniency on a native rmcp router: slips repaired with receipts, a client's own
 //! keys dropped, both only where the guard declares them.
 
-use guardrails::mcp::{REPAIRS_META_KEY, RouterGuard};
+use guardrails::mcp::RouterGuard;
 use guardrails::{IgnoreKeys, RepairPolicy};
 use guardrails_tests::client::{call, connect, text};
 use guardrails_tests::notes_server::Notes;
+use guardrails_tests::testing::meta::REPAIRS_META_KEY;
 use serde_json::json;
 
 fn lenient() -> Notes {
     Notes::with_router(
         10,
         RouterGuard::new()
-            .repair(RepairPolicy::On)
-            .ignore_keys(IgnoreKeys::new().prefix("_").name("trace_id"))
+            .config(
+                guardrails::GuardConfig::new()
+                    .repair(RepairPolicy::On)
+                    .ignore_keys(IgnoreKeys::new().prefix("_").name("trace_id")),
+            )
             .guard(Notes::tool_router()),
     )
 }

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use guardrails::RepairPolicy;
-use guardrails::mcp::{REPAIRS_META_KEY, RouterGuard};
+use guardrails::mcp::RouterGuard;
+use guardrails_tests::testing::meta::REPAIRS_META_KEY;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{
     CallToolResponse, ClientCapabilities, ClientConfig, CreateTaskResult, Implementation,
@@ -45,7 +46,9 @@ impl Research {
         });
         let router = ToolRouter::new().with_route(route);
         Self {
-            router: RouterGuard::new().repair(RepairPolicy::On).guard(router),
+            router: RouterGuard::new()
+                .config(guardrails::GuardConfig::new().repair(RepairPolicy::On))
+                .guard(router),
         }
     }
 }

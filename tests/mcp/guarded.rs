@@ -244,7 +244,7 @@ fn guarding_a_guarded_router_again_with_the_same_settings_changes_nothing() {
 #[test]
 fn guarding_a_guarded_router_with_other_settings_is_refused() {
     let error = RouterGuard::new()
-        .audit(true)
+        .config(guardrails::GuardConfig::new().audit(true))
         .try_guard(Counter::tool_router())
         .unwrap_err();
     assert!(
@@ -257,7 +257,7 @@ fn guarding_a_guarded_router_with_other_settings_is_refused() {
     );
     let panic = std::panic::catch_unwind(|| {
         RouterGuard::new()
-            .format(guardrails::RenderFormat::Json)
+            .config(guardrails::GuardConfig::new().format(guardrails::RenderFormat::Json))
             .guard(Counter::tool_router())
     });
     assert!(panic.is_err());

@@ -6,6 +6,7 @@ use std::future::IntoFuture as _;
 use std::net::SocketAddr;
 
 use bytes::Bytes;
+use guardrails::GuardConfig;
 use guardrails::mcp::HttpConfig;
 use guardrails::operate::RateLimit;
 use guardrails_tests::load::messages;
@@ -103,7 +104,8 @@ fn first_text(result: &Value) -> &str {
 async fn serve(config: HttpConfig) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let server = pipeline_server::server(3).rate_limit(RateLimit::per_hour(2));
+    let server =
+        pipeline_server::server(3).config(GuardConfig::new().rate_limit(RateLimit::per_hour(2)));
     tokio::spawn(server.serve_http(listener).config(config).into_future());
     addr
 }
@@ -257,9 +259,11 @@ async fn two_nodes(url: &str, calls: u32) -> [SocketAddr; 2] {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         *node = listener.local_addr().unwrap();
         let store = guardrails::operate::RedisStore::open(url).unwrap();
-        let server = pipeline_server::server(3)
-            .rate_limit(RateLimit::per_hour(calls))
-            .state_store(store);
+        let server = pipeline_server::server(3).config(
+            GuardConfig::new()
+                .rate_limit(RateLimit::per_hour(calls))
+                .state_store(store),
+        );
         tokio::spawn(server.serve_http(listener).into_future());
     }
     nodes
@@ -302,7 +306,6 @@ async fn behind_two_nodes_a_caller_has_one_budget_and_another_caller_its_own() {
 
 #[tokio::test]
 async fn behind_two_nodes_of_a_guarded_native_server_a_caller_has_one_budget() {
-    use guardrails::GuardConfig;
     use guardrails::mcp::RouterGuard;
     use guardrails_tests::notes_server::Notes;
     let Some(redis) = guardrails_tests::redis::RedisServer::start("one native budget") else {
@@ -382,9 +385,11 @@ async fn a_store_that_is_down_never_fails_a_call_and_is_counted() {
         .port();
     let store =
         guardrails::operate::RedisStore::open(&format!("redis://127.0.0.1:{port}/")).unwrap();
-    let server = pipeline_server::server(3)
-        .rate_limit(RateLimit::per_hour(4))
-        .state_store(store);
+    let server = pipeline_server::server(3).config(
+        GuardConfig::new()
+            .rate_limit(RateLimit::per_hour(4))
+            .state_store(store),
+    );
     let captured = Captured::default();
     let installed = captured.install();
     // The loop breaker holds all the same, kept by the process.
@@ -433,9 +438,11 @@ async fn a_store_that_never_answers_never_holds_a_call_up_for_long() {
         }
     });
     let store = guardrails::operate::RedisStore::open(&format!("redis://{addr}/")).unwrap();
-    let server = pipeline_server::server(3)
-        .rate_limit(RateLimit::per_hour(1))
-        .state_store(store);
+    let server = pipeline_server::server(3).config(
+        GuardConfig::new()
+            .rate_limit(RateLimit::per_hour(1))
+            .state_store(store),
+    );
     let captured = Captured::default();
     let installed = captured.install();
     let ok = server.call("get_task", json!({"id": 1})).await.unwrap();

@@ -15,7 +15,6 @@ mod http;
 mod http_callers;
 mod http_limits;
 mod http_load;
-mod http_sessions;
 mod mcp_client;
 mod mcp_mixed;
 mod operate;

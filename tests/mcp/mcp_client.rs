@@ -66,7 +66,7 @@ async fn validation_errors_are_tool_results_with_is_error() {
     // conform to the tool's output schema.
     assert!(result.structured_content.is_none());
     let meta = result.meta.as_ref().expect("a report in _meta");
-    let report = &meta[guardrails::mcp::REPORT_META_KEY]["error"];
+    let report = &meta[guardrails_tests::testing::meta::REPORT_META_KEY]["error"];
     assert_eq!(report["type"], "validation");
     assert_eq!(report["issues"][0]["field"], "title");
     assert_eq!(report["issues"][0]["code"], "too_short");
@@ -151,8 +151,8 @@ async fn structured_results_match_the_advertised_output_schemas() {
 
 #[tokio::test]
 async fn unknown_tools_and_methods_are_protocol_errors_counted_and_classified() {
-    use guardrails::operate::FAILURE_META_KEY;
     use guardrails_tests::telemetry::names::{PROTOCOL_ERRORS, PROTOCOL_TARGET};
+    use guardrails_tests::testing::meta::FAILURE_META_KEY;
     let captured = guardrails_tests::telemetry::Captured::default();
     let installed = captured.install();
     let client = connect(pipeline_server::server(1)).await;

@@ -11,9 +11,10 @@
     reason = "tools are methods on `&self`, as rmcp's examples write them"
 )]
 
-use guardrails::mcp::{REPORT_META_KEY, ResultLimits, RouterGuard};
+use guardrails::mcp::{ResultLimits, RouterGuard};
 use guardrails_tests::client::{call, text};
 use guardrails_tests::pipeline_server;
+use guardrails_tests::testing::meta::REPORT_META_KEY;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::{CallToolResult, ClientConfig, ErrorCode, ProtocolVersion};

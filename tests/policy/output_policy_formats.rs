@@ -2,7 +2,7 @@
 //! or JSON server no longer receives XML tags (the XML form is unchanged).
 
 use guardrails::policy::Profile;
-use guardrails::{RenderFormat, Server, ToolArgs, tool};
+use guardrails::{GuardConfig, RenderFormat, Server, ToolArgs, tool};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -17,7 +17,9 @@ fn report(_args: Report) -> String {
 }
 
 async fn advice(format: RenderFormat) -> String {
-    let server = Server::new(()).format(format).tool(report);
+    let server = Server::new(())
+        .config(GuardConfig::new().format(format))
+        .tool(report);
     let output = server
         .call("report", Map::new())
         .await

@@ -78,7 +78,7 @@ fn server() -> Server<()> {
 #[tokio::test]
 async fn a_result_that_breaks_its_schema_is_an_internal_error_naming_the_path() {
     let out = server()
-        .render_options(guardrails::RenderFormat::Json)
+        .config(guardrails::GuardConfig::new().format(guardrails::RenderFormat::Json))
         .call("summarize", json!({}))
         .await
         .unwrap();
@@ -86,7 +86,7 @@ async fn a_result_that_breaks_its_schema_is_an_internal_error_naming_the_path() 
     assert!(out.structured.is_none());
     let error: Value = serde_json::from_str(&out.text[0]).unwrap();
     let error = &error["error"];
-    assert_eq!(error["code"], ErrorCode::Internal.as_str(), "{error}");
+    assert_eq!(error["code"], ErrorCode::Internal.to_string(), "{error}");
     let message = error["message"].as_str().unwrap();
     assert!(
         message.starts_with("The result of tool summarize does not match its output schema at /"),

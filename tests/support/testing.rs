@@ -63,3 +63,14 @@ pub fn edited(contract: &Contract, edit: impl FnOnce(&mut Value)) -> Contract {
 pub fn deltas(before: &Contract, after: &Contract) -> Vec<Delta> {
     KnownGood::from(std::iter::once(before.clone()).collect::<ServerContract>()).deltas(after)
 }
+
+/// The keys of a result's `_meta` entries, as `CallOutput`'s documentation and the README give
+/// them: the tests check what clients read.
+pub mod meta {
+    /// The structured report of a rejected or failed call.
+    pub const REPORT_META_KEY: &str = "dev.guardrails/report";
+    /// The receipts of the repairs made to a call's arguments.
+    pub const REPAIRS_META_KEY: &str = "dev.guardrails/repairs";
+    /// The classification of a rejected or failed call.
+    pub const FAILURE_META_KEY: &str = "dev.guardrails/failure";
+}

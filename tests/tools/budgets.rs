@@ -258,10 +258,12 @@ async fn an_item_larger_than_the_budget_is_shown_cut_and_marked_with_the_cursor_
 }
 
 #[test]
-fn the_budget_is_part_of_the_spec() {
-    let spec = notes_by_tokens.spec();
-    assert_eq!((spec.max_tokens(), spec.max_bytes()), (Some(400), None));
-    assert_eq!(notes_by_bytes.spec().max_tokens(), None);
+fn the_budget_is_part_of_the_contract() {
+    let contract = guardrails_tests::testing::entry(&notes_by_tokens.spec().contract());
+    assert_eq!(contract["max_tokens"], 400);
+    assert_eq!(contract.get("max_bytes"), None);
+    let contract = guardrails_tests::testing::entry(&notes_by_bytes.spec().contract());
+    assert_eq!(contract.get("max_tokens"), None);
 }
 
 /// Texts of any sizes and scripts, for the property below.

@@ -120,7 +120,6 @@ async fn the_teaching_block_says_how_to_ask_for_the_next_page() {
 #[tokio::test]
 async fn the_cursor_is_in_the_schema_and_the_handler_never_sees_it() {
     let spec = list_numbers.spec();
-    assert!(spec.paged());
     let schema = serde_json::to_value(spec.input_schema()).unwrap();
     assert_eq!(
         schema["properties"]["cursor"]["type"],
@@ -139,7 +138,9 @@ async fn the_cursor_is_in_the_schema_and_the_handler_never_sees_it() {
 #[tokio::test]
 async fn a_tampered_cursor_is_rejected_with_a_clear_message() {
     // The same invalid call is sent twice: the loop breaker would answer the second shorter.
-    let server = server(20).loop_breaker(guardrails::operate::LoopBreaker::off());
+    let server = server(20).config(
+        guardrails::GuardConfig::new().loop_breaker(guardrails::operate::LoopBreaker::off()),
+    );
     let first = call(&server, json!({})).await;
     let cursor = first.structured.unwrap()["next_cursor"]
         .as_str()
@@ -287,7 +288,9 @@ async fn pages_cut_by_the_byte_cap_still_yield_every_item_once() {
 /// a server that ignores such keys: the cursor is bound to the call without them.
 #[tokio::test]
 async fn a_cursor_survives_a_client_key_the_server_ignores() {
-    let server = server(20).ignore_keys(guardrails::IgnoreKeys::new().prefix("_"));
+    let server = server(20).config(
+        guardrails::GuardConfig::new().ignore_keys(guardrails::IgnoreKeys::new().prefix("_")),
+    );
     let mut seen = Vec::new();
     let mut args = json!({"_request": 0});
     for round in 1..=10 {

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use guardrails::validation::{Cx, RepairKind};
 use guardrails::{
-    CallOutput, IgnoreKeys, IssueCode, RenderFormat, RepairPolicy, Server, ToolArgs, tool,
+    CallOutput, GuardConfig, IgnoreKeys, IssueCode, RenderFormat, RepairPolicy, Server, ToolArgs,
+    tool,
 };
 use guardrails_tests::telemetry::Captured;
 use guardrails_tests::telemetry::names::{ARGUMENT_REPAIRS, IGNORED_KEYS};
@@ -349,12 +350,12 @@ async fn sensitive_and_no_repair_fields_are_never_repaired() {
 
 #[tokio::test]
 async fn destructive_tools_are_repaired_only_where_their_author_opted_in() {
-    let s = server().repair(RepairPolicy::On);
+    let s = server().config(GuardConfig::new().repair(RepairPolicy::On));
     let out = call(&s, "delete", json!({"id": "7"})).await;
     assert!(out.is_error, "a destructive tool runs only as sent");
     let out = call(&s, "delete_opted_in", json!({"id": "7"})).await;
     assert_eq!(out.text[0], "deleted 7");
-    let s = server().repair(RepairPolicy::IncludingDestructive);
+    let s = server().config(GuardConfig::new().repair(RepairPolicy::IncludingDestructive));
     let out = call(&s, "delete", json!({"id": "7"})).await;
     assert_eq!(out.text[0], "deleted 7");
 }
@@ -371,7 +372,7 @@ async fn a_server_repairs_the_tools_that_say_nothing() {
         .await
         .is_error
     );
-    let s = server().repair(RepairPolicy::On);
+    let s = server().config(GuardConfig::new().repair(RepairPolicy::On));
     let out = call(&s, "strict_search", json!({"query": "a", "limit": "5"})).await;
     assert_eq!(out.text[0], "5 results");
     // A tool that says `repair = false` is not.
@@ -381,18 +382,21 @@ async fn a_server_repairs_the_tools_that_say_nothing() {
 
 #[tokio::test]
 async fn receipts_are_written_in_the_chosen_format_and_withheld_when_values_are() {
-    let s = server().format(RenderFormat::Markdown);
+    let s = server().config(GuardConfig::new().format(RenderFormat::Markdown));
     let out = call(&s, "search", json!({"query": "a", "limit": "5"})).await;
     assert_eq!(
         out.text.last().unwrap(),
         "🔧 Arguments of `search` repaired:\n\n- `limit` was the string `\"5\"`: read as `5`; send numbers unquoted.\n\nThe call ran with the values as read above. Send them with their own types next time."
     );
-    let s = server().format(RenderFormat::Json);
+    let s = server().config(GuardConfig::new().format(RenderFormat::Json));
     let out = call(&s, "search", json!({"query": "a", "limit": "5"})).await;
     let notice: Value = serde_json::from_str(out.text.last().unwrap()).unwrap();
     assert_eq!(notice["repaired"]["tool"], "search");
     assert_eq!(notice["repaired"]["repairs"][0]["readAs"], "5");
-    let s = server().render_options(guardrails::RenderOptions::default().with_echo_values(false));
+    let s = server().config(
+        GuardConfig::new()
+            .render_options(guardrails::RenderOptions::default().with_echo_values(false)),
+    );
     let out = call(&s, "search", json!({"query": "a", "limit": "5"})).await;
     assert_eq!(
         receipts(&out),
@@ -468,7 +472,8 @@ async fn declared_keys_are_dropped_and_undeclared_ones_still_refused_and_named()
     // A tool that declares nothing refuses them, unless its server ignores them.
     let out = call(&s, "strict_note", json!({"text": "hi", "_x": 1})).await;
     assert!(out.is_error);
-    let s = server().ignore_keys(IgnoreKeys::new().prefix("_").name("trace"));
+    let s = server()
+        .config(GuardConfig::new().ignore_keys(IgnoreKeys::new().prefix("_").name("trace")));
     let out = call(
         &s,
         "strict_note",
@@ -539,15 +544,22 @@ async fn a_repair_never_chooses_the_variant_of_an_untagged_enum() {
 
 #[tokio::test]
 async fn the_receipts_reach_the_client_in_meta() {
-    let s = server();
-    let out = call(&s, "search", json!({"query": "a", "limit": "5"})).await;
-    let result = guardrails::mcp::call_result(out);
+    use guardrails_tests::client;
+    let client = client::connect(server()).await;
+    let result = client
+        .call_tool(client::call("search", json!({"query": "a", "limit": "5"})))
+        .await
+        .unwrap();
     let meta = result.meta.expect("a repaired call carries its receipts");
-    let receipts = &meta.0[guardrails::mcp::REPAIRS_META_KEY];
+    let receipts = &meta.0["dev.guardrails/repairs"];
     assert_eq!(receipts[0]["field"], "limit");
     assert_eq!(receipts[0]["sent"], "\"5\"");
     assert_eq!(receipts[0]["readAs"], "5");
     // A call that needed none carries none.
-    let out = call(&s, "search", json!({"query": "a", "limit": 5})).await;
-    assert!(guardrails::mcp::call_result(out).meta.is_none());
+    let result = client
+        .call_tool(client::call("search", json!({"query": "a", "limit": 5})))
+        .await
+        .unwrap();
+    assert!(result.meta.is_none());
+    client.cancel().await.unwrap();
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use guardrails::contract::{ContractSource as _, KnownGood};
 use guardrails::validation::{Cx, withheld};
-use guardrails::{RenderFormat, RenderOptions};
+use guardrails::{GuardConfig, RenderFormat, RenderOptions};
 use guardrails::{Server, ToolArgs, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -121,9 +121,10 @@ const FORMATS: [RenderFormat; 3] = [
 async fn no_byte_of_a_sensitive_value_is_echoed_in_any_format() {
     for format in FORMATS {
         for summary in [false, true] {
-            let server = Server::new(())
-                .tool(sign_up)
-                .render_options(RenderOptions::new(format).with_schema_summary(summary));
+            let server = Server::new(()).tool(sign_up).config(
+                GuardConfig::new()
+                    .render_options(RenderOptions::new(format).with_schema_summary(summary)),
+            );
             let out = server.call("sign_up", hostile_call()).await.unwrap();
             assert!(out.is_error);
             for text in &out.text {
@@ -143,10 +144,11 @@ async fn nor_in_a_contract_awareness_block() {
     let v1 = Server::new(()).tool(sign_up_v1);
     let known_good = KnownGood::from_lockfile_str(&v1.server_contract().to_lockfile()).unwrap();
     for format in FORMATS {
-        let server = Server::new(())
-            .tool(sign_up)
-            .known_good(known_good.clone())
-            .format(format);
+        let server = Server::new(()).tool(sign_up).config(
+            GuardConfig::new()
+                .known_good(known_good.clone())
+                .format(format),
+        );
         let out = server.call("sign_up", hostile_call()).await.unwrap();
         let text = &out.text[0];
         assert!(
@@ -230,9 +232,9 @@ fn the_example_is_a_placeholder_and_the_schema_says_write_only() {
 async fn a_server_can_echo_no_value_at_all() {
     let call = json!({"username": "QQ", "password": "a-long-enough-password", "pin": 1234, "usrname": "QQX"});
     for format in FORMATS {
-        let server = Server::new(())
-            .tool(sign_up)
-            .render_options(RenderOptions::new(format).with_echo_values(false));
+        let server = Server::new(()).tool(sign_up).config(
+            GuardConfig::new().render_options(RenderOptions::new(format).with_echo_values(false)),
+        );
         let out = server.call("sign_up", call.clone()).await.unwrap();
         let text = &out.text[0];
         assert!(!text.contains("QQ"), "{format:?} echoed a value:\n{text}");
@@ -284,7 +286,9 @@ async fn no_span_event_or_metric_carries_a_value_or_an_unknown_key() {
     // A value that is not sensitive is not telemetry's either.
     call["username"] = json!("Q%");
     for format in FORMATS {
-        let server = Server::new(()).tool(sign_up).format(format);
+        let server = Server::new(())
+            .tool(sign_up)
+            .config(GuardConfig::new().format(format));
         for time in 1..=3 {
             let out = server.call("sign_up", call.clone()).await.unwrap();
             assert!(out.is_error);

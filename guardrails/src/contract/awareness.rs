@@ -31,7 +31,8 @@ use crate::validation::{IssueCode, Report};
 /// # fn main() -> Result<(), guardrails::contract::ContractError> {
 /// // In a server: `include_str!("../guardrails.lock")`, the lockfile of the last release.
 /// let known_good = KnownGood::from_lockfile_str(RELEASE_LOCK)?;
-/// let server = guardrails::Server::new(()).known_good(known_good);
+/// let config = guardrails::GuardConfig::new().known_good(known_good);
+/// let server = guardrails::Server::new(()).config(config);
 /// # let _ = server;
 /// # Ok(())
 /// # }

@@ -21,8 +21,8 @@
 //!   changed tool carry a [`<contract_awareness>`](Awareness) block.
 //!
 //! ```no_run
-//! use guardrails::Server;
 //! use guardrails::contract::KnownGood;
+//! use guardrails::{GuardConfig, Server};
 //! # fn my_server() -> Server<()> { Server::new(()) }
 //! # const GUARDRAILS_LOCK: &str = "";
 //!
@@ -37,7 +37,8 @@
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     // In a server: `include_str!("../guardrails.lock")`.
 //!     let known_good = KnownGood::from_lockfile_str(GUARDRAILS_LOCK)?;
-//!     my_server().known_good(known_good).serve_stdio().await?;
+//!     let config = GuardConfig::new().known_good(known_good);
+//!     my_server().config(config).serve_stdio().await?;
 //!     Ok(())
 //! }
 //! ```

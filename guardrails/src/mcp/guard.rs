@@ -14,18 +14,17 @@ use serde_json::Value;
 
 use crate::call::schema::SchemaCheck;
 use crate::call::{self, Admitted, Completion, GuardConfig, Served, Who};
-use crate::contract::{AwarenessConfig, Contract, KnownGood};
+use crate::contract::Contract;
 use crate::message::{
     ByteCut, Filter, RepairNotice, Truncated, TruncationNotice, paging_name, refine_advice_with,
 };
-use crate::operate::{LoopBreaker, Operations, RateLimit, StateStore, ToolFacts, ToolTelemetry};
+use crate::operate::{Operations, RateLimit, ToolFacts, ToolTelemetry};
 use crate::profile::SchemaProfile;
 use crate::render::RenderOptions;
 use crate::text::json_text;
 use crate::tool::CallOutput;
 use crate::tool::CallSettings;
 use crate::tool::budget::{Budget, Cut};
-use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
 
 use crate::call::reading::ArgsReader;
@@ -156,13 +155,13 @@ impl ResultLimits {
 ///
 /// ```
 /// use guardrails::mcp::{ResultLimits, RouterGuard};
-/// use guardrails::RenderFormat;
+/// use guardrails::{GuardConfig, RenderFormat};
 /// # use rmcp::handler::server::router::tool::ToolRouter;
 /// # struct Server;
 /// # let router: ToolRouter<Server> = ToolRouter::new();
 ///
 /// let guard = RouterGuard::new()
-///     .format(RenderFormat::Markdown)
+///     .config(GuardConfig::new().format(RenderFormat::Markdown))
 ///     .tool("search", ResultLimits::new().agent_limit(20).max_bytes(8 * 1024));
 /// // This router has no `search` tool.
 /// let error = guard.try_guard(router).unwrap_err();
@@ -200,53 +199,6 @@ impl RouterGuard {
         Self::default()
     }
 
-    /// Renders messages in `format`, the other render options as they are. The same knob as
-    /// [`Server::format`](crate::Server::format).
-    #[must_use]
-    pub fn format(mut self, format: crate::render::RenderFormat) -> Self {
-        self.config.render.format = format;
-        self
-    }
-
-    /// Renders messages with `options` (a [`RenderFormat`](crate::RenderFormat) converts), as
-    /// [`Server::render_options`](crate::Server::render_options) does. The schema summary is
-    /// for derived arguments only: a native tool's schema is the `inputSchema` the client
-    /// already has, and its rejections go without one.
-    #[must_use]
-    pub fn render_options(mut self, options: impl Into<RenderOptions>) -> Self {
-        self.config.render = options.into();
-        self
-    }
-
-    /// Audit mode, to adopt the guard on a live server: nothing is refused. Every call the
-    /// guard would have refused reaches the tool as it came, and is logged through `tracing`
-    /// (target `guardrails::audit`, level `WARN`) with the tool's name and each issue's path
-    /// and code, never a value of the caller's. The advertised `inputSchema` stays the tool's
-    /// own, so clients see no change either; limits on results still apply.
-    ///
-    /// Switch to enforcing (`.audit(false)`, or no `.audit` at all) once the log is quiet: every call it names is one
-    /// the guard would refuse. Most are the model's slips (a misspelt key, a value out of
-    /// range) that serde ignored or that failed later in the handler; the rest are behaviours
-    /// of serde that a schema cannot express (an alias, `#[serde(other)]`, a lenient
-    /// `deserialize_with`, duplicates in a set), which [`#[guarded]`](macro@crate::guarded)
-    /// lets through (logged with `let_through = true`) and a guard that knows only the schema
-    /// refuses: see the crate's README for how each shows.
-    ///
-    /// ```
-    /// use guardrails::mcp::RouterGuard;
-    /// # use rmcp::handler::server::router::tool::ToolRouter;
-    /// # struct Server;
-    /// # let router: ToolRouter<Server> = ToolRouter::new();
-    ///
-    /// let router = RouterGuard::new().audit(true).guard(router);
-    /// # let _ = router;
-    /// ```
-    #[must_use]
-    pub fn audit(mut self, on: bool) -> Self {
-        self.config.audit = on;
-        self
-    }
-
     /// Refuses a string that breaks its `format` (`date-time`, `uuid`, `email`, …). By default
     /// a format is an annotation, as JSON Schema 2020-12 makes it: the types a native tool
     /// reads its arguments into are often more lenient than the format they advertise (chrono
@@ -270,106 +222,10 @@ impl RouterGuard {
         self
     }
 
-    /// Sets how the same invalid call arriving again is answered (on by default; see
-    /// [`LoopBreaker`]).
-    #[must_use]
-    pub fn loop_breaker(mut self, config: LoopBreaker) -> Self {
-        self.config.loops = config;
-        self
-    }
-
-    /// Limits the calls of all the router's tools together, for each caller (a session of
-    /// Streamable HTTP, a stdio connection; the process for calls that say nothing of who
-    /// makes them). A call over the limit is answered with a `RATE_LIMITED` tool error that
-    /// says when to call again, and the tool does not run. See
-    /// [`RateLimit`](crate::operate::RateLimit).
-    ///
-    /// ```
-    /// use guardrails::mcp::RouterGuard;
-    /// use guardrails::operate::RateLimit;
-    /// # use rmcp::handler::server::router::tool::ToolRouter;
-    /// # struct Server;
-    /// # let router: ToolRouter<Server> = ToolRouter::new();
-    ///
-    /// let router = RouterGuard::new().rate_limit(RateLimit::per_second(20)).guard(router);
-    /// # let _ = router;
-    /// ```
-    #[must_use]
-    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
-        self.config.rate_limit = Some(limit);
-        self
-    }
-
     /// Limits the calls of tool `name`, for each caller, beside any limit of the whole router.
     #[must_use]
     pub fn tool_rate_limit(mut self, name: impl Into<String>, limit: RateLimit) -> Self {
         self.tool_rate_limits.insert(name.into(), limit);
-        self
-    }
-
-    /// The contracts clients were calibrated on: a rejected call of a tool whose contract
-    /// ([`Contract::from_definition`]) changed since then carries a `<contract_awareness>`
-    /// block naming the BREAKING and RISKY changes that can explain it, as a derived tool's
-    /// does (see [`KnownGood`]). A tool without such changes pays nothing.
-    #[must_use]
-    pub fn known_good(mut self, known_good: KnownGood) -> Self {
-        self.config.known_good = Some(known_good);
-        self
-    }
-
-    /// Sets which deltas rejections carry (default: BREAKING and RISKY, at most 5), as
-    /// [`Server::contract_awareness`](crate::Server::contract_awareness) does. Takes effect
-    /// with [`RouterGuard::known_good`], given before or after. A native tool's own error
-    /// result comes back as the tool wrote it, so only rejections carry them.
-    #[must_use]
-    pub fn contract_awareness(mut self, config: AwarenessConfig) -> Self {
-        self.config.awareness = config;
-        self
-    }
-
-    /// Repairs the slips whose meaning is not in doubt in the calls of the router's tools: a
-    /// number, a boolean, an array or an object sent as a string where the tool's schema
-    /// expects that one type (see [`SchemaArgs::repair`]). The repaired call is checked like
-    /// any other and reaches the tool repaired; the result tells the model one line per
-    /// repair, `_meta` carries the receipts ([`REPAIRS_META_KEY`](super::REPAIRS_META_KEY))
-    /// and telemetry counts them. A tool annotated `destructive_hint = true` is repaired only
-    /// under [`RepairPolicy::IncludingDestructive`]. Off by default.
-    ///
-    /// ```
-    /// use guardrails::RepairPolicy;
-    /// use guardrails::mcp::RouterGuard;
-    /// # use rmcp::handler::server::router::tool::ToolRouter;
-    /// # struct Server;
-    /// # let router: ToolRouter<Server> = ToolRouter::new();
-    ///
-    /// let router = RouterGuard::new().repair(RepairPolicy::On).guard(router);
-    /// # let _ = router;
-    /// ```
-    #[must_use]
-    pub fn repair(mut self, policy: RepairPolicy) -> Self {
-        self.config.repair = policy;
-        self
-    }
-
-    /// Drops the keys `keys` declares from the arguments of every call before they are
-    /// checked: keys a client adds on its own. A property the tool's schema declares is never
-    /// dropped, and a key neither declared nor ignored is refused and named as always. Each
-    /// dropped key is counted in telemetry (`guardrails.tool.ignored_keys`),
-    /// and the tool gets the call without it.
-    ///
-    /// ```
-    /// use guardrails::IgnoreKeys;
-    /// use guardrails::mcp::RouterGuard;
-    /// # use rmcp::handler::server::router::tool::ToolRouter;
-    /// # struct Server;
-    /// # let router: ToolRouter<Server> = ToolRouter::new();
-    ///
-    /// let router = RouterGuard::new().ignore_keys(IgnoreKeys::new().prefix("_")).guard(router);
-    /// # let _ = router;
-    /// ```
-    #[must_use]
-    pub fn ignore_keys(mut self, keys: IgnoreKeys) -> Self {
-        self.config.ignore_keys = keys;
         self
     }
 
@@ -380,29 +236,27 @@ impl RouterGuard {
         self
     }
 
-    /// Advertises the tools' schemas in `profile` ([`SchemaProfile::Portable`] unless set):
-    /// the form the consumers of this server's tools read. The calls are checked against the
-    /// strict schema whatever the profile; under [`SchemaProfile::OpenAi`], which makes every
-    /// property required, a `null` sent for an optional property that does not accept `null`
-    /// is read as the property left out.
-    #[must_use]
-    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
-        self.config.profile = profile;
-        self
-    }
-
-    /// Keeps the rate limits and the loop breaker's memory in `store`, which other nodes of
-    /// the deployment share, as [`Server::state_store`](crate::Server::state_store) does: behind
-    /// N nodes, a caller has one budget and one loop memory, not N. A store that fails or is
-    /// slow never fails a call: the process's own state answers, with a warning and a count.
-    #[must_use]
-    pub fn state_store(mut self, store: impl StateStore) -> Self {
-        self.config = self.config.state_store(store);
-        self
-    }
-
-    /// Sets every guardrail of [`GuardConfig`] at once, replacing what the methods of the same
-    /// names set before: the configuration a [`Server`](crate::Server) and the proxy take too.
+    /// Sets the guardrails of every call: the format of messages, audit mode, repairs, ignored
+    /// keys, the loop breaker, rate limits, known-good contracts, the schema profile and the
+    /// state store, all in one [`GuardConfig`] (see its methods for what each does to native
+    /// tools), the configuration a [`Server`](crate::Server) and the proxy take too. A second
+    /// call replaces the first.
+    ///
+    /// ```
+    /// use guardrails::mcp::RouterGuard;
+    /// use guardrails::operate::RateLimit;
+    /// use guardrails::{GuardConfig, RepairPolicy};
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
+    /// # struct Server;
+    /// # let router: ToolRouter<Server> = ToolRouter::new();
+    ///
+    /// let config = GuardConfig::new()
+    ///     .repair(RepairPolicy::On)
+    ///     .rate_limit(RateLimit::per_second(20));
+    /// let router = RouterGuard::new().config(config).guard(router);
+    /// # let _ = router;
+    /// ```
+    ///
     /// The limits on results, the per-tool rate limits and the reading of the schemas
     /// ([`assert_formats`](Self::assert_formats), [`schema_integers`](Self::schema_integers))
     /// are the guard's own and stay as they are.

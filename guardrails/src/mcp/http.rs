@@ -33,7 +33,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::server::Server;
 
-pub use sessions::{BoundedSessions, SessionLimitError};
+use sessions::BoundedSessions;
 
 /// The path of the MCP endpoint.
 pub(crate) const MCP_PATH: &str = "/mcp";
@@ -484,16 +484,8 @@ struct Shared<H: ServerHandler + Clone> {
 }
 
 impl<S: Send + Sync + 'static> Server<S> {
-    /// rmcp's Streamable HTTP service of this server, with the checks and limits of `config`
-    /// that rmcp enforces itself (`Host`, `Origin`, body size) and bounded sessions, to mount
-    /// in a server of your own. The connection limits, the timeouts and the in-flight limit
-    /// are then your server's to enforce; [`Server::serve_http`] enforces them all.
-    #[must_use]
-    pub fn http_service(self, config: &HttpConfig) -> StreamableHttpService<Self, BoundedSessions> {
-        service_of(self, config)
-    }
-
-    /// Serves Streamable HTTP at `http://{at}/mcp`, `at` an address to bind or a
+    /// Serves Streamable HTTP at `http://{at}/mcp`, `at` an address to bind (a `&str` or
+    /// `String` such as `"127.0.0.1:8080"`, a [`SocketAddr`], an `(IpAddr, u16)`) or a
     /// [`TcpListener`] already bound (e.g. to port 0 in tests), with the default
     /// [`HttpConfig`] unless [`ServeHttp::config`] sets one. Bind a loopback address
     /// (`127.0.0.1:8080`): the server has no authentication of its own.
@@ -521,7 +513,8 @@ impl<S: Send + Sync + 'static> Server<S> {
 }
 
 /// Where a server listens: an address to bind (`"127.0.0.1:8080"`, a [`SocketAddr`], an
-/// `(IpAddr, u16)`) or a [`TcpListener`] already bound. Built by `From` for each.
+/// `(IpAddr, u16)`) or a [`TcpListener`] already bound. Built by `From` for each; never named
+/// by the caller, who passes one of those.
 #[derive(Debug)]
 pub struct Listen(Place);
 
@@ -620,7 +613,8 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> IntoFuture for ServeHttp<
     }
 }
 
-/// Serves any rmcp `handler` over Streamable HTTP at `http://{at}/mcp`, with the limits and
+/// Serves any rmcp `handler` over Streamable HTTP at `http://{at}/mcp` (`at` as
+/// [`Server::serve_http`] takes it: an address or a bound [`TcpListener`]), with the limits and
 /// checks of [`Server::serve_http`]: a native rmcp server whose router a
 /// [`RouterGuard`](super::RouterGuard) guards gets the same hardened server as a server of
 /// derived tools. Each session gets a clone of `handler`.
@@ -1398,7 +1392,7 @@ mod tests {
         let config = HttpConfig::default()
             .with_max_body_bytes_in_flight(BUDGET)
             .with_in_flight_wait_timeout(Duration::from_secs(60));
-        let service = Server::new(()).name("budget").http_service(&config);
+        let service = service_of(Server::new(()).name("budget"), &config);
         let shared = shared(service, config);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();

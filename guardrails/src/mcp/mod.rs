@@ -8,7 +8,7 @@
 //!   server's native `#[tool]` methods guarded by one line, whichever way the server serves its
 //!   router (`Self::tool_router()` itself returns it guarded): strict input schemas checked
 //!   before the handler runs, coaching messages, limits on results, or
-//!   [audit mode](RouterGuard::audit). Nothing else of the server changes.
+//!   [audit mode](crate::GuardConfig::audit). Nothing else of the server changes.
 //! - [`guard_router`] / [`RouterGuard`]: the same guard on any `ToolRouter` you build.
 //! - [`Server`]: implements rmcp's `ServerHandler`, and is served over stdio
 //!   ([`Server::serve_stdio`]) or Streamable HTTP ([`Server::serve_http`], feature `http`).
@@ -16,8 +16,8 @@
 //!   rmcp's `#[tool_router]` reads: the router rmcp builds holds the guarded tool next to the
 //!   native `#[rmcp::tool]` methods, and rmcp's plain `#[tool_handler]` serves both. Nothing
 //!   else to wire; see [`tool`](macro@crate::tool#in-an-existing-rmcp-server).
-//! - [`route`] / [`GuardedRoutes`]: free-function tools (those a [`Server`] also serves) as
-//!   routes of an rmcp `ToolRouter`. The router that holds them must be the one the handler
+//! - [`GuardedRoutes`]: free-function tools (those a [`Server`] also serves) as routes of an
+//!   rmcp `ToolRouter`. The router that holds them must be the one the handler
 //!   serves from: store it in the server and name it in `#[tool_handler(router = …)]`, as
 //!   [`GuardedRoutes`] shows.
 //!
@@ -60,7 +60,7 @@
 //! // Or with a format and limits on a tool's result:
 //! let docs = Docs {
 //!     tool_router: RouterGuard::new()
-//!         .format(guardrails::RenderFormat::Markdown)
+//!         .config(guardrails::GuardConfig::new().format(guardrails::RenderFormat::Markdown))
 //!         .tool("search", ResultLimits::new().max_bytes(4_096))
 //!         .guard(Docs::tool_router()),
 //! };
@@ -109,13 +109,13 @@ pub use guard::{GuardError, ResultLimits, RouterGuard, guard_router};
 #[doc(hidden)]
 pub use guard::{guarded_router, with_readers};
 #[cfg(feature = "http")]
-pub use http::{BoundedSessions, HttpConfig, Listen, ServeHttp, SessionLimitError, serve_http};
+pub use http::{HttpConfig, ServeHttp, serve_http};
 
 /// The MCP definition of a tool: name, title, description, annotations, `inputSchema` from its
 /// arguments type and `outputSchema` when its output type provides one, both in the portable
 /// [`SchemaProfile`].
 #[must_use]
-pub fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
+pub(crate) fn definition(spec: &ToolSpec) -> rmcp::model::Tool {
     definition_in(spec, SchemaProfile::Portable)
 }
 
@@ -192,7 +192,7 @@ pub(crate) fn is_derived_schema(schema: &Arc<JsonObject>) -> bool {
 
 /// The MCP result of a call's output.
 #[must_use]
-pub fn call_result(output: CallOutput) -> CallToolResult {
+pub(crate) fn call_result(output: CallOutput) -> CallToolResult {
     let content = output.text.into_iter().map(ContentBlock::text).collect();
     let mut result = if output.is_error {
         CallToolResult::error(content)
@@ -227,12 +227,12 @@ pub fn call_result(output: CallOutput) -> CallToolResult {
 /// every client has to. `_meta` is the protocol's place for data beside a result: no client
 /// validates it against anything, and the SDKs pass it through (`CallToolResult.meta` in the
 /// Python SDK). The key is prefixed as the specification asks of keys that are not MCP's own.
-pub const REPORT_META_KEY: &str = "dev.guardrails/report";
+pub(crate) const REPORT_META_KEY: &str = "dev.guardrails/report";
 
 /// The key of the `_meta` entry where a result carries the receipts of the repairs made to the
 /// call's arguments (see [`CallOutput::repairs`]): an array of `{"field", "kind", "sent",
 /// "readAs", "message"}`, for a client or an operator to see what ran and why.
-pub const REPAIRS_META_KEY: &str = "dev.guardrails/repairs";
+pub(crate) const REPAIRS_META_KEY: &str = "dev.guardrails/repairs";
 
 impl From<UnknownTool> for ErrorData {
     /// The JSON-RPC error for a call to a tool that does not exist (-32602).
@@ -246,7 +246,7 @@ impl From<UnknownTool> for ErrorData {
 }
 
 /// A guarded tool as a route of an rmcp `ToolRouter<S>`, rendering errors as XML tags.
-pub fn route<S, T>(tool: T) -> ToolRoute<S>
+pub(crate) fn route<S, T>(tool: T) -> ToolRoute<S>
 where
     S: Send + Sync + 'static,
     T: Tool<S>,

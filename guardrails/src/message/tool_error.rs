@@ -34,8 +34,8 @@ const MAX_NAME_CHARS: usize = 64;
 /// The most characters of a detail value.
 const MAX_DETAIL_CHARS: usize = 300;
 
-/// What kind of failure a [`ToolError`] is. The string form ([`ErrorCode::as_str`]) is rendered
-/// and stable.
+/// What kind of failure a [`ToolError`] is. The string form (its `Display`, e.g. `NOT_FOUND`) is
+/// rendered and stable.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -64,7 +64,7 @@ pub enum ErrorCode {
 impl ErrorCode {
     /// The rendered name of the code, e.g. `NOT_FOUND`.
     #[must_use]
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             Self::NotFound => "NOT_FOUND",
             Self::InvalidArgument => "INVALID_ARGUMENT",
@@ -81,7 +81,7 @@ impl ErrorCode {
 
     /// The recovery directive used when the error does not carry its own.
     #[must_use]
-    pub fn default_recovery(&self) -> &'static str {
+    pub(crate) fn default_recovery(&self) -> &'static str {
         match self {
             Self::NotFound => {
                 "Check the identifier; use a listing or search tool to find a valid one, then call again."
@@ -114,7 +114,7 @@ impl fmt::Display for ErrorCode {
 /// Whether a [`ToolError`] fails the call or only warns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
-pub enum ToolErrorSeverity {
+pub(crate) enum ToolErrorSeverity {
     /// The call failed: the result has `isError: true`.
     #[default]
     Error,
@@ -126,7 +126,7 @@ pub enum ToolErrorSeverity {
 impl ToolErrorSeverity {
     /// `error` or `warning`, as rendered.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Error => "error",
             Self::Warning => "warning",
@@ -145,7 +145,7 @@ impl ToolErrorSeverity {
 ///     .recovery("Call list_tasks to find the id of the task, then call delete_task again.")
 ///     .actions(["list_tasks"])
 ///     .detail("task_id", 42);
-/// assert_eq!(err.code().as_str(), "NOT_FOUND");
+/// assert_eq!(err.code().to_string(), "NOT_FOUND");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[must_use]
@@ -220,19 +220,14 @@ impl ToolError {
         self
     }
 
-    /// Sets the tools the model can call instead.
+    /// Sets the tools the model can call instead, all of them at once (`.actions(["list_tasks"])`
+    /// for one).
     pub fn actions<I>(mut self, actions: I) -> Self
     where
         I: IntoIterator,
         I::Item: Into<String>,
     {
         self.0.actions = actions.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// Adds one tool the model can call instead.
-    pub fn action(mut self, action: impl Into<String>) -> Self {
-        self.0.actions.push(action.into());
         self
     }
 
@@ -248,15 +243,12 @@ impl ToolError {
         self
     }
 
-    /// Sets the severity.
-    pub fn severity(mut self, severity: ToolErrorSeverity) -> Self {
-        self.0.severity = severity;
+    /// Makes this a warning: the call did what it could, and the model should read the
+    /// warning. It renders as a tool error with `severity="warning"` (or its form in the
+    /// server's format), and the result is delivered with `isError: false`.
+    pub fn warning(mut self) -> Self {
+        self.0.severity = ToolErrorSeverity::Warning;
         self
-    }
-
-    /// Makes this a warning: the result is delivered with `isError: false`.
-    pub fn warning(self) -> Self {
-        self.severity(ToolErrorSeverity::Warning)
     }
 
     /// The code.

@@ -32,7 +32,7 @@ use crate::message::tool_error::ErrorCode;
 ///
 /// The key is the project's own while SEP-3313 is a draft; should the proposal be accepted
 /// under another key, this constant is the one line to change.
-pub const FAILURE_META_KEY: &str = "dev.guardrails/failure";
+pub(crate) const FAILURE_META_KEY: &str = "dev.guardrails/failure";
 
 /// The class of a tool error's code.
 pub(crate) fn class_of(code: &ErrorCode) -> &'static str {

@@ -11,14 +11,14 @@ use super::Instant;
 use super::caller::{Caller, CallerKey};
 
 /// How the same invalid call arriving again is answered (see
-/// [`Server::loop_breaker`](crate::Server::loop_breaker)): on by default.
+/// [`GuardConfig::loop_breaker`](crate::GuardConfig::loop_breaker)): on by default.
 ///
 /// A call is the same when the tool, the arguments (compared as canonical JSON: the order of
 /// keys does not matter) and the codes of the issues found are; it is remembered per caller
 /// (over Streamable HTTP, as [`HttpConfig::with_caller`](crate::mcp::HttpConfig::with_caller)
 /// tells them apart; a stdio connection; the process for calls made in process), for
-/// [`window`](Self::window) after it was last seen, and at most
-/// [`max_entries`](Self::max_entries) calls are remembered (the least recently seen go first).
+/// [`window`](Self::window) after it was last seen, and at most 4096 calls are remembered (the
+/// least recently seen go first).
 ///
 /// - The second time, the answer is a shorter message that leads with the caller's own call,
 ///   corrected: what the server is sure of fixed, a marked hole for each value only the caller
@@ -29,11 +29,12 @@ use super::caller::{Caller, CallerKey};
 /// ```
 /// use std::time::Duration;
 /// use guardrails::operate::LoopBreaker;
+/// use guardrails::{GuardConfig, Server};
 ///
 /// let breaker = LoopBreaker::new().window(Duration::from_secs(120)).stop_after(4);
-/// let server = guardrails::Server::new(()).loop_breaker(breaker);
+/// let server = Server::new(()).config(GuardConfig::new().loop_breaker(breaker));
 /// # let _ = server;
-/// let off = guardrails::Server::new(()).loop_breaker(LoopBreaker::off());
+/// let off = Server::new(()).config(GuardConfig::new().loop_breaker(LoopBreaker::off()));
 /// # let _ = off;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,8 +87,9 @@ impl LoopBreaker {
     }
 
     /// How many rejected calls are remembered at most (at least 1).
+    #[cfg(test)]
     #[must_use]
-    pub const fn max_entries(mut self, max: usize) -> Self {
+    pub(crate) const fn max_entries(mut self, max: usize) -> Self {
         self.max_entries = if max == 0 { 1 } else { max };
         self
     }
@@ -283,7 +285,7 @@ impl Repairs {
 /// already sorted (a `serde_json::Map` is a `BTreeMap` unless a dependency asks for
 /// `preserve_order`) and no serialization: digesting is a walk of the value. Two different
 /// calls of one caller share a digest by chance once in 2^64 pairs, against at most
-/// [`LoopBreaker::max_entries`] remembered calls; the seed is secret to the process, so a
+/// 4096 remembered calls; the seed is secret to the process, so a
 /// caller cannot choose calls that collide, and a collision would only make the loop breaker
 /// treat one of the caller's own calls as a repeat of another.
 #[derive(Clone)]

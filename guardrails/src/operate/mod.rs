@@ -26,14 +26,14 @@
 //! - a request that fails before any tool runs (an unknown tool, arguments that are not an
 //!   object, an unknown method) is counted in `guardrails.protocol.errors` by `error.type`,
 //!   with an event (target `guardrails::protocol`), and its JSON-RPC error's `data` carries its
-//!   classification under [`FAILURE_META_KEY`] (class `protocol`).
+//!   classification under `dev.guardrails/failure` (class `protocol`).
 //!
 //! No value the caller sent, no key it made up, no message text is in any of them: only names
 //! the tool declares, codes, classes, counts and durations. The README shows how to export
 //! them to OpenTelemetry and Prometheus.
 //!
 //! Every rejected call, and every failed call of a [`Server`](crate::Server)'s tools, carries in
-//! its result's `_meta`, under [`FAILURE_META_KEY`], a classification a model can act on and an
+//! its result's `_meta`, under the key `dev.guardrails/failure`, a classification a model can act on and an
 //! operator can find in the logs by its correlation id. An error result a native tool returns
 //! itself comes back as the tool wrote it: its failure is recorded in telemetry only.
 
@@ -55,7 +55,7 @@ pub use crate::tool::run::blocking_limit::set_max_blocking_calls;
 pub(crate) use caller::Caller;
 #[cfg(feature = "rmcp")]
 pub(crate) use caller::{CallerKey, CallerKind};
-pub use classify::FAILURE_META_KEY;
+pub(crate) use classify::FAILURE_META_KEY;
 pub(crate) use limits::Limits;
 pub use loops::LoopBreaker;
 pub(crate) use loops::arguments_digest;

@@ -19,7 +19,7 @@ use crate::tool::rate::RateLimit;
 pub type StateError = Box<dyn std::error::Error + Send + Sync>;
 
 /// A store of the state that must be shared by the nodes of a deployment: rate limits and the
-/// loop breaker's memory, each under a key of its own ([`Server::state_store`](crate::Server::state_store)).
+/// loop breaker's memory, each under a key of its own ([`GuardConfig::state_store`](crate::GuardConfig::state_store)).
 ///
 /// Each operation is one atomic step of the store, so that two nodes asking at once never both
 /// spend the last call of a budget. The keys are made of the tool's name, fixed words and

@@ -4,7 +4,7 @@
 //! One private module per format (xml, markdown, json), each rendering every kind of
 //! message; the format is matched in one place. Everything echoed back from the caller is
 //! escaped for the format (with the crate's one escaper) and was bounded before, and at
-//! most [`RenderOptions::max_issues`] issues are listed, so a rendered message has a bounded
+//! most as many issues as [`RenderOptions::with_max_issues`] sets are listed, so a rendered message has a bounded
 //! size whatever the input.
 
 mod json;

@@ -13,50 +13,35 @@ pub enum RenderFormat {
     Json,
 }
 
-/// How messages are rendered.
+/// How messages are rendered: the format, whether a schema summary is shown, how many issues
+/// are listed and whether the values sent are echoed.
 ///
 /// Build it from a format and change what you need with the `with_…` methods; a format alone
-/// converts into options too. The fields are public to read and to set on a value you have,
-/// but the struct is `#[non_exhaustive]` so that options can be added without breaking your
-/// code: that is why `RenderOptions { format, ..Default::default() }` does not compile
-/// (E0639) outside this crate. Write `RenderOptions::new(format)` instead.
+/// converts into options too. Give it to a server or a router guard with
+/// [`GuardConfig::render_options`](crate::GuardConfig::render_options).
 ///
 /// ```
 /// use guardrails::{RenderFormat, RenderOptions};
 ///
-/// let options = RenderOptions::new(RenderFormat::Markdown).with_schema_summary(true);
-/// assert_eq!(options.format, RenderFormat::Markdown);
+/// let options = RenderOptions::new(RenderFormat::Markdown)
+///     .with_schema_summary(true)
+///     .with_max_issues(5);
+/// # let _ = options;
 ///
 /// // The same, in other words.
 /// let from_format: RenderOptions = RenderFormat::Markdown.into();
-/// let from_default = RenderOptions::default().with_format(RenderFormat::Markdown);
-/// assert_eq!(from_format, from_default);
-///
-/// // Fields can be set on a value.
-/// let mut options = RenderOptions::default();
-/// options.max_issues = 5;
-/// assert_eq!(options, RenderOptions::default().with_max_issues(5));
+/// assert_eq!(from_format, RenderOptions::new(RenderFormat::Markdown));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub struct RenderOptions {
     /// The output shape.
-    pub format: RenderFormat,
+    pub(crate) format: RenderFormat,
     /// Whether to include a summary of the tool's fields.
-    pub schema_summary: bool,
+    pub(crate) schema_summary: bool,
     /// The most issues listed; the rest are counted.
-    pub max_issues: usize,
-    /// Whether messages echo what the caller sent (on by default). Off, a server's calls
-    /// echo no value at all, sensitive or not: each issue says what kind of value was sent
-    /// and its size (`(withheld: a string of 14 characters)`), an output policy's issue names
-    /// the rule and the place but not the text. Keys are still named, so that a misspelt one
-    /// can be corrected. Fields marked `#[guard(sensitive)]` are withheld either way.
-    ///
-    /// It takes effect where arguments are validated: the call pipeline of a
-    /// [`Server`](crate::Server) reads it; validate with
-    /// [`Cx::withholding_values`](crate::validation::Cx::withholding_values) to get such a
-    /// report yourself.
-    pub echo_values: bool,
+    pub(crate) max_issues: usize,
+    /// Whether messages echo what the caller sent.
+    pub(crate) echo_values: bool,
 }
 
 impl Default for RenderOptions {
@@ -71,7 +56,8 @@ impl Default for RenderOptions {
 }
 
 impl RenderOptions {
-    /// The default options in the given format: the way to build options.
+    /// The default options in the given format: no schema summary, at most 20 issues listed,
+    /// the values sent echoed.
     #[must_use]
     pub fn new(format: RenderFormat) -> Self {
         Self {
@@ -80,21 +66,17 @@ impl RenderOptions {
         }
     }
 
-    /// Sets the format.
-    #[must_use]
-    pub fn with_format(mut self, format: RenderFormat) -> Self {
-        self.format = format;
-        self
-    }
-
-    /// Turns the schema summary on or off.
+    /// Turns the schema summary on or off (off by default): a summary of the tool's fields in
+    /// each rejection. It is for derived arguments only: a native tool's schema is the
+    /// `inputSchema` the client already has.
     #[must_use]
     pub fn with_schema_summary(mut self, on: bool) -> Self {
         self.schema_summary = on;
         self
     }
 
-    /// Sets how many issues are listed at most (at least one is always listed).
+    /// Sets how many issues are listed at most (20 by default; at least one is always listed):
+    /// the rest are counted.
     #[must_use]
     pub fn with_max_issues(mut self, max: usize) -> Self {
         self.max_issues = max.max(1);
@@ -103,12 +85,22 @@ impl RenderOptions {
 }
 
 impl RenderOptions {
-    /// Turns the echo of sent values on or off (see [`RenderOptions::echo_values`]).
+    /// Turns the echo of the values sent on or off (on by default). Off, a server's calls echo
+    /// no value at all, sensitive or not: each issue says what kind of value was sent and its
+    /// size (`(withheld: a string of 14 characters)`), an output policy's issue names the rule
+    /// and the place but not the text. Keys are still named, so that a misspelt one can be
+    /// corrected. Fields marked `#[guard(sensitive)]` are withheld either way.
+    ///
+    /// It takes effect where arguments are validated: the call pipeline of a
+    /// [`Server`](crate::Server) reads it; validate with
+    /// [`Cx::withholding_values`](crate::validation::Cx::withholding_values) to get such a
+    /// report yourself.
     ///
     /// ```
-    /// # use guardrails::{RenderOptions, Server};
-    /// let server = Server::new(()).render_options(RenderOptions::default().with_echo_values(false));
-    /// assert!(!server.options().echo_values);
+    /// # use guardrails::{GuardConfig, RenderOptions, Server};
+    /// let quiet = RenderOptions::default().with_echo_values(false);
+    /// let server = Server::new(()).config(GuardConfig::new().render_options(quiet));
+    /// # let _ = server;
     /// ```
     #[must_use]
     pub fn with_echo_values(mut self, on: bool) -> Self {

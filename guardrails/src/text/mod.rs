@@ -24,7 +24,7 @@ use suggest::THRESHOLD as SUGGESTION_THRESHOLD;
 pub(crate) use suggest::{closest, did_you_mean, normalize};
 
 /// The most characters of a value sent by the caller that a message echoes back.
-pub const PREVIEW_CHARS: usize = 80;
+pub(crate) const PREVIEW_CHARS: usize = 80;
 
 /// The replacement for control characters that have no place in a message.
 const REPLACEMENT: char = '\u{fffd}';

@@ -36,9 +36,9 @@ const DIGEST_BYTES: usize = 8;
 /// The page a call asks for: where it starts, and the digest of its other arguments that the
 /// next cursor carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Page {
+pub(crate) struct Page {
     /// How many items come before the page.
-    pub offset: usize,
+    pub(crate) offset: usize,
     filters: [u8; DIGEST_BYTES],
 }
 
@@ -49,7 +49,7 @@ impl Page {
     /// # Errors
     /// The issue at `cursor`: not a string, not a cursor of this tool (edited or made up), or
     /// given for other arguments.
-    pub fn of_call(
+    pub(crate) fn of_call(
         tool: &str,
         arguments: &Map<String, Value>,
         cursor: Option<&Value>,
@@ -85,7 +85,7 @@ impl Page {
 
     /// The first page of a call whose arguments, without the cursor, are `arguments`.
     #[must_use]
-    pub fn first(arguments: &Map<String, Value>) -> Self {
+    pub(crate) fn first(arguments: &Map<String, Value>) -> Self {
         Self {
             offset: 0,
             filters: arguments_digest(arguments),
@@ -94,7 +94,7 @@ impl Page {
 
     /// The cursor of the page that starts at `offset`, for the same call to `tool`.
     #[must_use]
-    pub fn next(&self, tool: &str, offset: usize) -> String {
+    pub(crate) fn next(&self, tool: &str, offset: usize) -> String {
         encode(tool, offset, self.filters)
     }
 }

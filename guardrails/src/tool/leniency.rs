@@ -28,7 +28,7 @@ pub enum RepairPolicy {
 impl RepairPolicy {
     /// Whether a tool, `destructive` or not, is repaired under this policy.
     #[must_use]
-    pub const fn applies(self, destructive: bool) -> bool {
+    pub(crate) const fn applies(self, destructive: bool) -> bool {
         match self {
             Self::Off => false,
             Self::On => !destructive,
@@ -45,16 +45,16 @@ impl RepairPolicy {
 ///
 /// A tool declares them with `#[tool(ignore_keys(prefix = "_", names("trace_id")))]`; a
 /// [`Server`](crate::Server) or a [`RouterGuard`](crate::mcp::RouterGuard) for all its
-/// tools. Each dropped key is counted in telemetry
+/// tools, with [`GuardConfig::ignore_keys`](crate::GuardConfig::ignore_keys). Each dropped key is counted in telemetry
 /// (`guardrails.tool.ignored_keys`), never named there.
 ///
 /// ```
-/// use guardrails::IgnoreKeys;
+/// use guardrails::{GuardConfig, IgnoreKeys, Server};
 ///
+/// // `_client_meta` and `trace_id` are dropped; `trace` is refused as an unknown key.
 /// let ignore = IgnoreKeys::new().prefix("_").name("trace_id");
-/// assert!(ignore.matches("_client_meta"));
-/// assert!(ignore.matches("trace_id"));
-/// assert!(!ignore.matches("trace"));
+/// let server = Server::new(()).config(GuardConfig::new().ignore_keys(ignore));
+/// # let _ = server;
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct IgnoreKeys {
@@ -92,13 +92,13 @@ impl IgnoreKeys {
 
     /// Whether no key is ignored.
     #[must_use]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.prefixes.is_empty() && self.names.is_empty()
     }
 
     /// Whether `key` is one of the keys ignored.
     #[must_use]
-    pub fn matches(&self, key: &str) -> bool {
+    pub(crate) fn matches(&self, key: &str) -> bool {
         matches_any(key, &self.prefixes, &self.names)
     }
 }

@@ -22,9 +22,8 @@ pub(crate) mod rate;
 pub(crate) mod run;
 pub(crate) mod spec;
 
-pub use name::{MAX_TOOL_NAME_CHARS, is_valid_tool_name};
+pub(crate) use name::is_valid_tool_name;
 pub(crate) use output::CallOutput;
-pub use run::BoxFuture;
 pub(crate) use run::CallSettings;
+pub(crate) use spec::Teaching;
 pub(crate) use spec::ToolSpec;
-pub use spec::{AgentLimit, Annotations, TeachFn, Teaching};

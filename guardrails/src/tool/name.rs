@@ -5,14 +5,14 @@
 //!
 //! A proc-macro crate cannot link the runtime, so `#[tool]` includes this very file
 //! (`guardrails-derive/src/tool_name.rs` is a link to it), and a name the macro accepts is one
-//! [`ToolSpec::new`](crate::ToolSpec::new) accepts. It may use only `core`.
+//! the spec it builds accepts. It may use only `core`.
 
 /// The most characters a tool name has.
-pub const MAX_TOOL_NAME_CHARS: usize = 128;
+pub(crate) const MAX_TOOL_NAME_CHARS: usize = 128;
 
 /// Whether `name` is a valid MCP tool name: 1 to 128 of `A-Z a-z 0-9 _ - .`.
 #[must_use]
-pub const fn is_valid_tool_name(name: &str) -> bool {
+pub(crate) const fn is_valid_tool_name(name: &str) -> bool {
     let bytes = name.as_bytes();
     if bytes.is_empty() || bytes.len() > MAX_TOOL_NAME_CHARS {
         return false;

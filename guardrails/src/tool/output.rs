@@ -24,18 +24,18 @@ pub struct CallOutput {
     /// The structured report of a rejected or failed call, beside the text the model reads:
     /// the object the JSON format renders (`{"error": {"type": "validation", "issues": […], …}}`
     /// or `{"error": {"type": "tool_error", "code", …}}`). The rmcp adapter puts it in the
-    /// result's `_meta`, under [`REPORT_META_KEY`](crate::mcp::REPORT_META_KEY), never in
+    /// result's `_meta`, under the key `dev.guardrails/report`, never in
     /// `structuredContent`, which must conform to the tool's output schema.
     pub report: Option<Value>,
     /// The classification of a rejected or failed call, a model can act on and an operator
     /// can correlate (`class`, `code`, `retryable`, `retryNotBefore`, `correlationId`,
     /// `agentGuidance`), set by the server that ran the call; the rmcp adapter puts it in the
-    /// result's `_meta` under [`FAILURE_META_KEY`](crate::operate::FAILURE_META_KEY).
+    /// result's `_meta` under the key `dev.guardrails/failure`.
     pub failure: Option<Value>,
     /// The receipts of the repairs made to the call's arguments (see
     /// [`RepairPolicy`](crate::RepairPolicy)), each `{"field", "kind", "sent", "readAs",
     /// "message"}`; the rmcp adapter puts them in the result's `_meta` under
-    /// [`REPAIRS_META_KEY`](crate::mcp::REPAIRS_META_KEY).
+    /// the key `dev.guardrails/repairs`.
     pub repairs: Option<Value>,
     /// What telemetry, the loop breaker and the failure classification read of an error:
     /// never shown to a client.

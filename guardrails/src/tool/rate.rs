@@ -6,8 +6,10 @@ use std::time::Duration;
 /// A rate limit: at most `calls` calls per `period` for each caller, all of them at once if
 /// they come together (a burst of `calls`), then one every `period / calls`.
 ///
-/// Declared on a tool (`#[tool(rate_limit = "10/min")]`), on a router guard
-/// (`RouterGuard::rate_limit`) or for a whole server (`Server::rate_limit`). A call over a limit never reaches the
+/// Declared on a tool (`#[tool(rate_limit = "10/min")]` on a derived tool,
+/// `RouterGuard::tool_rate_limit` on a native one), or for all the tools of a server or a
+/// router guard together ([`GuardConfig::rate_limit`](crate::GuardConfig::rate_limit)). A call
+/// over a limit never reaches the
 /// handler: it is answered with a `RATE_LIMITED` tool error (`isError: true`) that says when
 /// to call again in words ("retry in 12 s") and, in `_meta`, as `retryNotBefore`.
 ///

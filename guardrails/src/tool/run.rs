@@ -55,14 +55,14 @@ pub struct CallSettings {
     /// [`Server::check_output_schemas`](crate::Server::check_output_schemas).
     pub(crate) check_output_schema: bool,
     /// Audit mode: a call whose arguments do not validate is logged (see
-    /// [`Server::audit`](crate::Server::audit)) and, when serde reads them into the arguments
+    /// [`GuardConfig::audit`](crate::GuardConfig::audit)) and, when serde reads them into the arguments
     /// type, runs anyway.
     pub(crate) audit: bool,
     /// Which tools' calls are repaired, for a tool that says nothing itself (see
-    /// [`Server::repair`](crate::Server::repair)).
+    /// [`GuardConfig::repair`](crate::GuardConfig::repair)).
     pub(crate) repair: RepairPolicy,
     /// The keys dropped from every call's arguments before they are checked, beside those
-    /// the tool ignores itself (see [`Server::ignore_keys`](crate::Server::ignore_keys)).
+    /// the tool ignores itself (see [`GuardConfig::ignore_keys`](crate::GuardConfig::ignore_keys)).
     pub(crate) ignore_keys: IgnoreKeys,
 }
 

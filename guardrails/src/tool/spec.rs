@@ -78,9 +78,6 @@ impl Annotations {
     }
 }
 
-/// A function that writes the teaching block of a truncated result.
-pub type TeachFn = fn(&Truncated<'_>) -> String;
-
 /// What the model is told after a truncated result, besides "N of total shown".
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
@@ -90,7 +87,7 @@ pub enum Teaching {
     /// A fixed hint written by the tool's author.
     Hint(&'static str),
     /// A function that writes the whole block.
-    Teach(TeachFn),
+    Teach(fn(&Truncated<'_>) -> String),
 }
 
 /// An agent limit: the most items of a collection result that reach the model.
@@ -164,7 +161,9 @@ where
 }
 
 /// Everything known about a tool before it is called: its MCP definition and its guardrails.
-/// Built by `#[tool]` in a `static`.
+/// Built by `#[tool]` in a `static` (`Tool::spec`, `Server::spec`, `Server::specs`); read its
+/// name, texts, schemas and example here, and what it promises as a whole from its
+/// [`contract`](Self::contract).
 #[derive(Clone, Copy)]
 pub struct ToolSpec {
     name: &'static str,
@@ -214,8 +213,10 @@ impl ToolSpec {
     /// A tool named `name` described by `description`, taking arguments of type `A`.
     ///
     /// # Panics
-    /// When `name` breaks the MCP rule for tool names ([`is_valid_tool_name`](super::is_valid_tool_name)):
+    /// When `name` breaks the MCP rule for tool names (1 to 128 characters, each an ASCII
+    /// letter, a digit, `_`, `-` or `.`):
     /// in a `static` or `const`, as `#[tool]` builds it, that is a compile error.
+    #[doc(hidden)]
     #[must_use]
     pub const fn new<A: ToolArgs>(name: &'static str, description: &'static str) -> Self {
         assert!(
@@ -246,6 +247,7 @@ impl ToolSpec {
     }
 
     /// Sets the human-readable title.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_title(mut self, title: &'static str) -> Self {
         self.title = Some(title);
@@ -253,6 +255,7 @@ impl ToolSpec {
     }
 
     /// Sets the behaviour hints.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_annotations(mut self, annotations: Annotations) -> Self {
         self.annotations = annotations;
@@ -260,6 +263,7 @@ impl ToolSpec {
     }
 
     /// Sets the agent limit.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_agent_limit(mut self, limit: AgentLimit) -> Self {
         self.agent_limit = Some(limit);
@@ -268,6 +272,7 @@ impl ToolSpec {
 
     /// Makes the agent limit page: past it, the result carries a cursor to the next page, and
     /// `input_schema` (the arguments' schema with the `cursor` property) is advertised.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_paging(mut self, input_schema: fn() -> &'static schemars::Schema) -> Self {
         self.paged = true;
@@ -276,6 +281,7 @@ impl ToolSpec {
     }
 
     /// Sets the byte cap of the payload.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_max_bytes(mut self, max: usize) -> Self {
         self.max_bytes = Some(max);
@@ -284,6 +290,7 @@ impl ToolSpec {
 
     /// Sets the token budget of the payload, in tokens as
     /// [`estimate_tokens`](crate::present::estimate_tokens) counts them.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_max_tokens(mut self, max: usize) -> Self {
         self.max_tokens = Some(max);
@@ -293,13 +300,13 @@ impl ToolSpec {
     /// Limits the calls of the tool, for each caller (see
     /// [`RateLimit`](RateLimit)).
     #[must_use]
-    pub const fn with_rate_limit(mut self, limit: RateLimit) -> Self {
+    pub(crate) const fn with_rate_limit(mut self, limit: RateLimit) -> Self {
         self.rate_limit = Some(limit);
         self
     }
 
     /// Limits the calls of the tool to `calls` per `seconds`, for each caller: what
-    /// `#[tool(rate_limit = "10/min")]` generates (users write [`ToolSpec::with_rate_limit`]).
+    /// `#[tool(rate_limit = "10/min")]` generates.
     #[doc(hidden)]
     #[must_use]
     pub const fn with_rate_limit_per(self, calls: u32, seconds: u64) -> Self {
@@ -311,6 +318,7 @@ impl ToolSpec {
 
     /// Sets whether the tool's calls are repaired, whatever the server says (see
     /// [`RepairPolicy`]): what `#[tool(repair)]` generates.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_repair(mut self, policy: RepairPolicy) -> Self {
         self.repair = Some(policy);
@@ -320,6 +328,7 @@ impl ToolSpec {
     /// Ignores the keys of a call's arguments that start with one of `prefixes` or are one of
     /// `names` (see [`IgnoreKeys`](crate::IgnoreKeys)): what
     /// `#[tool(ignore_keys(prefix = "_", names("x")))]` generates.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_ignored_keys(
         mut self,
@@ -333,17 +342,18 @@ impl ToolSpec {
 
     /// Whether the tool's calls are repaired, when the tool says (`None`: as the server says).
     #[must_use]
-    pub const fn repair(&self) -> Option<RepairPolicy> {
+    pub(crate) const fn repair(&self) -> Option<RepairPolicy> {
         self.repair
     }
 
     /// The prefixes and the names of the keys the tool ignores.
     #[must_use]
-    pub const fn ignored_keys(&self) -> (&'static [&'static str], &'static [&'static str]) {
+    pub(crate) const fn ignored_keys(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (self.ignore_prefixes, self.ignore_names)
     }
 
     /// Attaches an output check.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_policy(mut self, policy: &'static dyn OutputCheck) -> Self {
         self.policy = Some(policy);
@@ -351,6 +361,7 @@ impl ToolSpec {
     }
 
     /// Sets where the output schema comes from.
+    #[doc(hidden)]
     #[must_use]
     pub const fn with_output_schema(
         mut self,
@@ -386,32 +397,26 @@ impl ToolSpec {
 
     /// The agent limit, if any.
     #[must_use]
-    pub const fn agent_limit(&self) -> Option<AgentLimit> {
+    pub(crate) const fn agent_limit(&self) -> Option<AgentLimit> {
         self.agent_limit
-    }
-
-    /// Whether the agent limit pages with a cursor.
-    #[must_use]
-    pub const fn paged(&self) -> bool {
-        self.paged
     }
 
     /// The tool's rate limit, if any.
     #[must_use]
-    pub const fn rate_limit(&self) -> Option<RateLimit> {
+    pub(crate) const fn rate_limit(&self) -> Option<RateLimit> {
         self.rate_limit
     }
 
     /// The byte cap of the payload, if any.
     #[must_use]
-    pub const fn max_bytes(&self) -> Option<usize> {
+    pub(crate) const fn max_bytes(&self) -> Option<usize> {
         self.max_bytes
     }
 
     /// The token budget of the payload, if any (see
     /// [`estimate_tokens`](crate::present::estimate_tokens)).
     #[must_use]
-    pub const fn max_tokens(&self) -> Option<usize> {
+    pub(crate) const fn max_tokens(&self) -> Option<usize> {
         self.max_tokens
     }
 
@@ -422,13 +427,13 @@ impl ToolSpec {
 
     /// The output check, if any.
     #[must_use]
-    pub fn policy(&self) -> Option<&'static dyn OutputCheck> {
+    pub(crate) fn policy(&self) -> Option<&'static dyn OutputCheck> {
         self.policy
     }
 
     /// What the arguments type declares.
     #[must_use]
-    pub fn args(&self) -> &'static ArgsInfo {
+    pub(crate) fn args(&self) -> &'static ArgsInfo {
         (self.args)()
     }
 
@@ -451,7 +456,7 @@ impl ToolSpec {
     /// The report of the arguments type's own example, when a rule the derive cannot see (a
     /// `custom` or struct-level `check`) rejects it; `None` when it passes.
     #[must_use]
-    pub fn example_rejection(&self) -> Option<Report> {
+    pub(crate) fn example_rejection(&self) -> Option<Report> {
         (self.example)().err()
     }
 

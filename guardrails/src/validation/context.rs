@@ -170,7 +170,7 @@ impl Cx {
     /// value was sent and its size ([`withheld`](super::withheld)), never its content, and an
     /// output policy's issue names the rule and the place, not the text it flagged. Keys stay
     /// named: a misspelt key is what the model must correct. What a server's calls use when
-    /// [`RenderOptions::echo_values`](crate::RenderOptions::echo_values) is off; validate with
+    /// [`RenderOptions::with_echo_values`](crate::RenderOptions::with_echo_values) turns the echo off; validate with
     /// it yourself through [`ToolArgs::validate_in`](super::ToolArgs::validate_in).
     #[must_use]
     pub fn withholding_values() -> Self {

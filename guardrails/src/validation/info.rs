@@ -19,8 +19,8 @@ pub enum Kind {
     /// `true` or `false`.
     #[doc(hidden)]
     Boolean,
-    /// An integer within the range of its Rust type, and within ±(2^53 - 1) (see
-    /// [`MAX_SAFE_INTEGER`](super::MAX_SAFE_INTEGER)).
+    /// An integer within the range of its Rust type, and within ±(2^53 - 1), the integers
+    /// every JSON client holds exactly.
     #[doc(hidden)]
     Integer {
         /// The smallest value the field accepts.

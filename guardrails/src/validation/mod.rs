@@ -50,9 +50,6 @@ pub(crate) use json_schema::Grounds;
 pub use json_schema::{SchemaArgs, SchemaError, SchemaOptions, strict_schema};
 pub(crate) use number::{Bound, Num};
 pub use repair::{Repair, RepairKind};
-pub use report::MAX_KEPT_ISSUES;
 pub(crate) use report::{Issue, IssueCode, Report};
 pub(crate) use string_format::StringFormat;
-pub use value::MAX_SAFE_INTEGER;
-
-pub use crate::text::PREVIEW_CHARS;
+pub(crate) use value::MAX_SAFE_INTEGER;

@@ -11,7 +11,8 @@ use super::suggestion::Suggestion;
 
 /// A machine-readable category of a validation [`Issue`].
 ///
-/// The string form ([`IssueCode::as_str`]) is part of the rendered output and is stable.
+/// The string form (its `Display`, e.g. `unknown_field`) is part of the rendered output and is
+/// stable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -52,7 +53,7 @@ pub enum IssueCode {
 impl IssueCode {
     /// The stable `snake_case` name of the code, as rendered.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Missing => "missing",
             Self::UnknownField => "unknown_field",
@@ -97,7 +98,8 @@ pub struct Issue {
     pub code: IssueCode,
     /// What is wrong, in one sentence.
     pub message: Cow<'static, str>,
-    /// A bounded preview of the value that was sent, in JSON notation; `None` when nothing was
+    /// A bounded preview of the value that was sent, in JSON notation (at most 80 characters,
+    /// cut between words and marked); `None` when nothing was
     /// sent. For a sensitive field, or in a pass that echoes no value, what kind of value was
     /// sent and its size instead: `(withheld: a string of 14 characters)` (see
     /// [`withheld`](super::withheld)).
@@ -157,12 +159,14 @@ impl IssueSink for Tally {
 
 /// The most issues a report keeps; later ones are only counted, so that the size of a report
 /// does not grow with the size of a hostile input.
-pub const MAX_KEPT_ISSUES: usize = 64;
+pub(crate) const MAX_KEPT_ISSUES: usize = 64;
 
 /// How many issues a report has room for at its first.
 const FIRST_ROOM: usize = 8;
 
-/// Every issue found in one pass over a call's arguments.
+/// Every issue found in one pass over a call's arguments. A report keeps the first 64 issues
+/// and only counts the rest ([`len`](Self::len) counts them all), so that its size does not
+/// grow with the size of a hostile input.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Report {
     issues: Vec<Issue>,
@@ -177,7 +181,7 @@ pub struct Report {
 impl Report {
     /// An empty report.
     #[must_use]
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Self {
             issues: Vec::new(),
             omitted: 0,
@@ -196,7 +200,7 @@ impl Report {
     }
 
     /// Adds an issue; past [`MAX_KEPT_ISSUES`] it is only counted.
-    pub fn push(&mut self, issue: Issue) {
+    pub(crate) fn push(&mut self, issue: Issue) {
         if self.issues.capacity() == 0 {
             // Room for the issues of most rejected calls at once: growing the list later moves
             // it, and a move is an allocator's slowest path.
@@ -233,7 +237,7 @@ impl Report {
 
     /// How many issues were found beyond those kept.
     #[must_use]
-    pub fn omitted(&self) -> usize {
+    pub(crate) fn omitted(&self) -> usize {
         self.omitted
     }
 

@@ -229,7 +229,7 @@ impl ArgValue for bool {
 /// as `9007199254740992`), so an integer field accepts at most this magnitude, whatever its Rust
 /// type: the schema advertises no value a client cannot send exactly, and the validator accepts
 /// nothing the schema rejects. An identifier that needs all 64 bits belongs in a string field.
-pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+pub(crate) const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
 /// The range an integer field of a Rust type with range `[min, max]` accepts: the type's
 /// range within ±[`MAX_SAFE_INTEGER`].

@@ -49,7 +49,7 @@ const MAX_ECHOED_ID_CHARS: usize = 64;
 /// - a request whose id is already in flight in the same session is answered a JSON-RPC
 ///   error -32600 at once: rmcp routes responses by request id, so of two requests with one
 ///   id only one would ever be answered.
-pub struct BoundedSessions {
+pub(crate) struct BoundedSessions {
     inner: Arc<Inner>,
     evict_idle_after: Duration,
     shares: Arc<Shares>,
@@ -146,7 +146,7 @@ impl BoundedSessions {
     /// [`HttpConfig::with_session_eviction_idle_time`](super::HttpConfig::with_session_eviction_idle_time))
     /// makes room for a new one.
     #[must_use]
-    pub fn new(local: LocalSessionManager, max: usize, init_timeout: Duration) -> Self {
+    pub(crate) fn new(local: LocalSessionManager, max: usize, init_timeout: Duration) -> Self {
         Self {
             inner: Arc::new(Inner {
                 local,
@@ -161,11 +161,10 @@ impl BoundedSessions {
     }
 
     /// At most `max` sessions open at once for one client (at least 1; by default, all of
-    /// them). A client is told apart only when the server read who sends each request
-    /// ([`Server::serve_http`](crate::Server::serve_http) does); sessions opened
-    /// through a service mounted in another server have no client and no share.
+    /// them). A client is told apart only when the server read who sends each request, as
+    /// [`Server::serve_http`](crate::Server::serve_http) does.
     #[must_use]
-    pub fn with_max_per_client(mut self, max: usize) -> Self {
+    pub(crate) fn with_max_per_client(mut self, max: usize) -> Self {
         self.shares = Shares::new(max);
         self
     }
@@ -173,14 +172,14 @@ impl BoundedSessions {
     /// When all sessions are taken, a new one evicts the session idle the longest if it has
     /// been idle for at least `idle` (`Duration::MAX`: never evict).
     #[must_use]
-    pub fn with_idle_eviction(mut self, idle: Duration) -> Self {
+    pub(crate) fn with_idle_eviction(mut self, idle: Duration) -> Self {
         self.evict_idle_after = idle;
         self
     }
 
     /// How many sessions are open.
     #[must_use]
-    pub fn open(&self) -> usize {
+    pub(crate) fn open(&self) -> usize {
         self.inner.live().len()
     }
 }
@@ -188,7 +187,7 @@ impl BoundedSessions {
 /// Why a session operation failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum SessionLimitError {
+pub(crate) enum SessionLimitError {
     /// All sessions are taken.
     #[error("the server has its maximum of {max} sessions")]
     Full {
@@ -424,6 +423,8 @@ fn duplicate(id: RequestId) -> ServerSseMessage {
 
 #[cfg(test)]
 mod tests {
+    use rmcp::model::{ClientNotification, InitializedNotification};
+
     use super::*;
     use crate::operate::CallerKind;
 
@@ -499,5 +500,81 @@ mod tests {
             1,
             "one of the hog's"
         );
+    }
+
+    /// A table of `max` sessions, evicting those idle 30 s; unused sessions are not closed
+    /// early here (the init deadline is an hour), so that only eviction frees a place.
+    fn table_of(max: usize) -> BoundedSessions {
+        BoundedSessions::new(
+            LocalSessionManager::default(),
+            max,
+            Duration::from_secs(3600),
+        )
+        .with_idle_eviction(Duration::from_secs(30))
+    }
+
+    fn initialized() -> ClientJsonRpcMessage {
+        ClientJsonRpcMessage::notification(ClientNotification::InitializedNotification(
+            InitializedNotification::default(),
+        ))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_full_table_evicts_the_session_idle_the_longest() {
+        let sessions = table_of(2);
+        let (oldest, _t1) = sessions.create_session().await.unwrap();
+        tokio::time::advance(Duration::from_secs(10)).await;
+        let (newer, _t2) = sessions.create_session().await.unwrap();
+
+        // At 25 s, the oldest has been idle 25 s: not long enough, and the table is full.
+        tokio::time::advance(Duration::from_secs(15)).await;
+        let refused = sessions.create_session().await.err();
+        assert!(
+            matches!(refused, Some(SessionLimitError::Full { max: 2 })),
+            "{refused:?}"
+        );
+
+        // At 35 s, the oldest has been idle 35 s and the newer 25 s: the oldest makes room.
+        tokio::time::advance(Duration::from_secs(10)).await;
+        let (third, _t3) = sessions.create_session().await.unwrap();
+        assert!(!sessions.has_session(&oldest).await.unwrap(), "evicted");
+        assert!(sessions.has_session(&newer).await.unwrap());
+        assert!(sessions.has_session(&third).await.unwrap());
+        assert_eq!(sessions.open(), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_its_client_keeps_using_is_not_evicted() {
+        let sessions = table_of(2);
+        let (used, _t1) = sessions.create_session().await.unwrap();
+        let (left, _t2) = sessions.create_session().await.unwrap();
+        // The client of `used` sends something every 20 s; the other sends nothing.
+        for _ in 0..3 {
+            tokio::time::advance(Duration::from_secs(20)).await;
+            // No service runs on these sessions' transports, so rmcp fails to deliver the
+            // message; the table has seen the client use its session all the same.
+            let _ = sessions.accept_message(&used, initialized()).await;
+        }
+        let (_new, _t3) = sessions.create_session().await.unwrap();
+        assert!(sessions.has_session(&used).await.unwrap(), "in use: kept");
+        assert!(!sessions.has_session(&left).await.unwrap(), "left: evicted");
+
+        // Once both are recent, the table is full again.
+        let refused = sessions.create_session().await.err();
+        assert!(
+            matches!(refused, Some(SessionLimitError::Full { .. })),
+            "{refused:?}"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn eviction_can_be_turned_off() {
+        let sessions =
+            BoundedSessions::new(LocalSessionManager::default(), 1, Duration::from_secs(3600))
+                .with_idle_eviction(Duration::MAX);
+        let (first, _t1) = sessions.create_session().await.unwrap();
+        tokio::time::advance(Duration::from_secs(3000)).await;
+        assert!(sessions.create_session().await.is_err());
+        assert!(sessions.has_session(&first).await.unwrap());
     }
 }

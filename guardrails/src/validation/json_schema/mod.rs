@@ -47,6 +47,7 @@ use serde_json::{Map, Value};
 use describe::describe;
 use example::example_candidates;
 use found::Found;
+#[cfg(feature = "rmcp")]
 use lookup::required_of;
 use places::schema_places;
 use union_issues::failed_unions;
@@ -271,8 +272,9 @@ impl SchemaArgs {
 
     /// The optional properties of the arguments: what a caller can narrow a call with, each
     /// with a description of what it accepts.
+    #[cfg(feature = "rmcp")]
     #[must_use]
-    pub fn optional_properties(&self) -> Vec<(String, String)> {
+    pub(crate) fn optional_properties(&self) -> Vec<(String, String)> {
         let root = self.root();
         let required = required_of(root);
         root.get("properties")

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::sync::PoisonError;
 
-use guardrails::mcp::call_result;
+use guardrails::__private::mcp_call_result as call_result;
 use guardrails::{CallOutput, ErrorCode, ToolError};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use guardrails::__private::mcp_call_result as call_result;
 use guardrails::CallOutput;
 use guardrails::ToolError;
 use guardrails::contract::{Awareness, AwarenessConfig, Contract, Delta};
-use guardrails::mcp::call_result;
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use serde_json::Value;
 

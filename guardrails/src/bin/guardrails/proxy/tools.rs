@@ -117,10 +117,11 @@ impl Proxy {
             ));
         }
         loop {
-            let mut guard = RouterGuard::new().config(settings.guards.clone());
+            let mut guards = settings.guards.clone();
             if let Some((approved, OnChange::Aware)) = &settings.approved {
-                guard = guard.known_good(approved.clone());
+                guards = guards.known_good(approved.clone());
             }
+            let mut guard = RouterGuard::new().config(guards);
             if settings.schema_integers {
                 guard = guard.schema_integers();
             }
