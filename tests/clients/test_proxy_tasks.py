@@ -81,12 +81,21 @@ class Client:
 
     def __init__(self):
         self.news: list[TaskNews] = []
+        self.progress: list[types.ProgressNotificationParams] = []
 
     async def on_task(self, params: TaskNews):
         self.news.append(params)
 
+    async def on_message(self, message):
+        if isinstance(message, types.ProgressNotification):
+            self.progress.append(message.params)
+
+    def progress_of(self, token):
+        return [(note.progress, note.total, note.message) for note in self.progress if note.progress_token == token]
+
     def options(self):
         return dict(
+            message_handler=self.on_message,
             extensions={TASKS: {}},
             result_claims={TASKS: [ResultClaim(result_type="task", model=CreatedTask, resolve=unresolved)]},
             notification_bindings=[
@@ -225,6 +234,32 @@ def test_a_task_runs_through_the_proxy_as_it_runs_alone(revision):
     refused = proxied["refused"]
     assert isinstance(refused, types.CallToolResult) and refused.is_error, refused
     assert text_of(refused).startswith('<validation_error tool="research"'), text_of(refused)
+
+
+async def progress_of_a_task(session, client, proxied):
+    """The progress of a call the server answered with a task, sent while the task runs: under
+    the client's own token, after the answer."""
+    token = "research-progress"
+    task = await session.call_tool(
+        "research", {"topic": "tides", "stages": 3}, meta={"progressToken": token}, allow_claimed=True
+    )
+    assert isinstance(task, CreatedTask), task
+    await poll(session, task.task_id)
+    await wait_for(lambda: len(client.progress_of(token)) == 3)
+    # A later call with no token: none of its progress reaches the client.
+    other = await session.call_tool("research", {"topic": "tides", "stages": 1}, allow_claimed=True)
+    await poll(session, other.task_id)
+    return client.progress_of(token), [note.progress_token for note in client.progress]
+
+
+def test_a_tasks_progress_reaches_the_client_after_the_answer(revision):
+    if revision == conftest.LEGACY:
+        return
+    alone = run(proxied=False, revision=revision, body=progress_of_a_task)
+    proxied = run(proxied=True, revision=revision, body=progress_of_a_task)
+    stages = [(float(stage), 3.0, f"Stage {stage} of 3") for stage in (1, 2, 3)]
+    assert alone == (stages, ["research-progress"] * 3), alone
+    assert proxied == alone, (proxied, alone)
 
 
 POLICY = """

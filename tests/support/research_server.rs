@@ -8,7 +8,9 @@
 //!   report as structured content under an `outputSchema`, except for the topic `malformed`,
 //!   whose report breaks it (`stages` a string), and the topic `ambiguous`, which first asks
 //!   the client which meaning it has (`input_required`, answered with `tasks/update`) and
-//!   reports on `ambiguous (MEANING)`. `tasks/cancel` stops it between stages.
+//!   reports on `ambiguous (MEANING)`. `tasks/cancel` stops it between stages. A call with a
+//!   progress token is told of each stage under it (`progress` 1 to `stages`, the stage's
+//!   name), after the call was answered with its task as before.
 //! - `tasks-created`: how many tasks the server has created.
 
 use std::sync::Arc;
@@ -18,8 +20,9 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock,
     CreateTaskResult, GetTaskParams, GetTaskResult, Implementation, InputRequest, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerNotification,
-    TaskStatusNotification, TaskStatusNotificationParams, Tool, UpdateTaskParams,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, ServerNotification, TaskStatusNotification, TaskStatusNotificationParams, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
@@ -200,6 +203,10 @@ impl ServerHandler for Research {
             return Ok(report(&topic, stages).into());
         }
         self.created.fetch_add(1, Ordering::SeqCst);
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| (token, context.peer.clone()));
         let options = TaskOptions::new()
             .with_poll_interval_ms(50)
             .with_status_message(format!("Stage 1 of {stages}"));
@@ -216,8 +223,17 @@ impl ServerHandler for Research {
                     topic
                 };
                 for stage in 1..=stages {
+                    let name = format!("Stage {stage} of {stages}");
                     if stage > 1 {
-                        task.set_status_message(format!("Stage {stage} of {stages}"));
+                        task.set_status_message(name.clone());
+                    }
+                    if let Some((token, peer)) = &progress {
+                        #[expect(clippy::cast_precision_loss, reason = "at most 5 stages")]
+                        let (done, total) = (stage as f64, stages as f64);
+                        let params = ProgressNotificationParam::new(token.clone(), done)
+                            .with_total(total)
+                            .with_message(name);
+                        let _ = peer.notify_progress(params).await;
                     }
                     tokio::select! {
                         () = tokio::time::sleep(STAGE) => {}

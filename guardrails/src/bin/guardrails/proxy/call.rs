@@ -183,8 +183,10 @@ pub(super) async fn forward(
             Err(error) => error,
         },
         Ok(Ok(CallToolResponse::Task(created))) => {
-            // Its result comes later, through `tasks/get`: checked then as this tool's.
-            proxy.remember_task(&created.task.task_id, &name);
+            // Its result comes later, through `tasks/get`: checked then as this tool's. The
+            // upstream's progress on the call goes on reaching the client while the task runs.
+            let progress = progress.map(ProgressRoute::keep);
+            proxy.remember_task(&created.task.task_id, &name, progress);
             return Ok(CallToolResponse::Task(created));
         }
         Ok(Ok(response)) => return Ok(response.completed()),

@@ -374,6 +374,9 @@ impl ServerHandler for Proxy {
             .relay("tasks/get", async |peer| peer.get_task(request).await)
             .await?;
         result.task = self.checked_task(result.task);
+        if result.task.task.status.is_terminal() {
+            self.task_ended(&result.task.task.task_id);
+        }
         Ok(result)
     }
 

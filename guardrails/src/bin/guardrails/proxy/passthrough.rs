@@ -52,6 +52,8 @@ pub(super) struct ProgressRoute {
     proxy: Proxy,
     upstream: rmcp::model::ProgressToken,
     relaying: Arc<Relaying>,
+    /// Whether the route outlives the call (its task's), to be removed by the task table.
+    kept: bool,
 }
 
 impl ProgressRoute {
@@ -79,7 +81,15 @@ impl ProgressRoute {
             proxy: proxy.clone(),
             upstream,
             relaying,
+            kept: false,
         }
+    }
+
+    /// Keeps the route after the call was answered, for the task it was answered with: the
+    /// upstream's token, by which [`Proxy::forget_progress`] removes it when the task ends.
+    pub(super) fn keep(mut self) -> rmcp::model::ProgressToken {
+        self.kept = true;
+        self.upstream.clone()
     }
 
     /// Waits, once the upstream has answered the call, for the progress it sent before its
@@ -108,12 +118,20 @@ impl ProgressRoute {
 
 impl Drop for ProgressRoute {
     fn drop(&mut self) {
-        self.proxy
-            .0
+        if !self.kept {
+            self.proxy.forget_progress(&self.upstream);
+        }
+    }
+}
+
+impl Proxy {
+    /// Stops relaying the upstream's progress under its token `upstream`.
+    pub(super) fn forget_progress(&self, upstream: &rmcp::model::ProgressToken) {
+        self.0
             .progress
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.upstream);
+            .remove(upstream);
     }
 }
 
@@ -277,6 +295,9 @@ impl ClientHandler for UpstreamClient {
         let Some(proxy) = self.proxy() else { return };
         let Some(client) = proxy.client() else { return };
         params.task = proxy.checked_task(params.task);
+        if params.task.task.status.is_terminal() {
+            proxy.task_ended(&params.task.task.task_id);
+        }
         let notification = rmcp::model::ServerNotification::TaskStatusNotification(
             rmcp::model::TaskStatusNotification::new(params),
         );

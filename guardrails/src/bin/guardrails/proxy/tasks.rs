@@ -10,7 +10,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::PoisonError;
 
-use rmcp::model::{CallToolResult, DetailedTask, JsonObject, TaskPayload};
+use rmcp::model::{CallToolResult, DetailedTask, JsonObject, ProgressToken, TaskPayload};
 use serde_json::Value;
 
 use super::Proxy;
@@ -18,28 +18,62 @@ use super::Proxy;
 /// The most tasks whose tool the proxy remembers: the oldest is forgotten past it.
 const MAX_TASKS_REMEMBERED: usize = 10_000;
 
-/// The tool of each task the upstream created for a call, oldest first.
+/// What the proxy knows of a task the upstream created for a call.
+struct TaskEntry {
+    /// The tool called.
+    tool: String,
+    /// The upstream's progress token of the call, while its progress reaches the client: until
+    /// the task ends, or is forgotten.
+    progress: Option<ProgressToken>,
+}
+
+/// The tasks the upstream created for calls, oldest first.
 #[derive(Default)]
 pub(super) struct TaskTools {
-    tools: HashMap<String, String>,
+    tasks: HashMap<String, TaskEntry>,
     order: VecDeque<String>,
 }
 
 impl Proxy {
-    /// Remembers that the upstream runs the call of `tool` as the task `task_id`.
-    pub(super) fn remember_task(&self, task_id: &str, tool: &str) {
-        let mut tasks = self.0.tasks.write().unwrap_or_else(PoisonError::into_inner);
-        if tasks
-            .tools
-            .insert(task_id.to_owned(), tool.to_owned())
-            .is_none()
+    /// Remembers that the upstream runs the call of `tool` as the task `task_id`, and that its
+    /// progress reaches the client under the route of the upstream's token `progress`.
+    pub(super) fn remember_task(&self, task_id: &str, tool: &str, progress: Option<ProgressToken>) {
+        let mut forgotten = Vec::new();
         {
-            tasks.order.push_back(task_id.to_owned());
-        }
-        while tasks.order.len() > MAX_TASKS_REMEMBERED {
-            if let Some(oldest) = tasks.order.pop_front() {
-                tasks.tools.remove(&oldest);
+            let mut tasks = self.0.tasks.write().unwrap_or_else(PoisonError::into_inner);
+            let entry = TaskEntry {
+                tool: tool.to_owned(),
+                progress,
+            };
+            match tasks.tasks.insert(task_id.to_owned(), entry) {
+                None => tasks.order.push_back(task_id.to_owned()),
+                Some(replaced) => forgotten.extend(replaced.progress),
             }
+            while tasks.order.len() > MAX_TASKS_REMEMBERED {
+                if let Some(oldest) = tasks.order.pop_front()
+                    && let Some(entry) = tasks.tasks.remove(&oldest)
+                {
+                    forgotten.extend(entry.progress);
+                }
+            }
+        }
+        for token in &forgotten {
+            self.forget_progress(token);
+        }
+    }
+
+    /// The task `task_id` reached a terminal status: its progress is no longer relayed.
+    pub(super) fn task_ended(&self, task_id: &str) {
+        let token = self
+            .0
+            .tasks
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .tasks
+            .get_mut(task_id)
+            .and_then(|entry| entry.progress.take());
+        if let Some(token) = token {
+            self.forget_progress(&token);
         }
     }
 
@@ -56,9 +90,9 @@ impl Proxy {
             .tasks
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .tools
+            .tasks
             .get(&task.task.task_id)
-            .cloned();
+            .map(|entry| entry.tool.clone());
         let settings = &self.0.settings;
         let Some(tool) = tool else {
             // A task the proxy did not see created (or forgot): its tool is unknown, so a result
@@ -183,8 +217,8 @@ mod tests {
     #[test]
     fn a_task_result_that_breaks_its_tools_result_policy_is_withheld() {
         let proxy = proxy(&[("quote", no_dollars())]);
-        proxy.remember_task("t1", "quote");
-        proxy.remember_task("t2", "quote");
+        proxy.remember_task("t1", "quote", None);
+        proxy.remember_task("t2", "quote", None);
         let withheld = result_of(&proxy.checked_task(completed("t1", "It costs $40,000.")));
         assert_eq!(withheld.is_error, Some(true));
         assert!(text_of(&withheld).contains("dollar"), "{withheld:?}");
@@ -202,7 +236,7 @@ mod tests {
             "sum".to_owned(),
             Arc::new(jsonschema::validator_for(&schema).unwrap()),
         );
-        proxy.remember_task("t1", "sum");
+        proxy.remember_task("t1", "sum", None);
         let checked = result_of(&proxy.checked_task(completed("t1", "3")));
         assert_eq!(checked.is_error, Some(true));
         assert!(text_of(&checked).contains("outputSchema"), "{checked:?}");
@@ -223,7 +257,7 @@ mod tests {
     #[test]
     fn a_task_not_completed_or_of_a_tool_with_no_checks_passes_as_it_came() {
         let proxy = proxy(&[("quote", no_dollars())]);
-        proxy.remember_task("t1", "echo");
+        proxy.remember_task("t1", "echo", None);
         let task = completed("t1", "It costs $40,000.");
         assert_eq!(proxy.checked_task(task.clone()), task);
         let working = DetailedTask::new(
@@ -242,12 +276,15 @@ mod tests {
     fn the_oldest_task_is_forgotten_past_the_most_remembered() {
         let proxy = proxy(&[("quote", no_dollars())]);
         for n in 0..=MAX_TASKS_REMEMBERED {
-            proxy.remember_task(&format!("t{n}"), "echo");
+            proxy.remember_task(&format!("t{n}"), "echo", None);
         }
         let tasks = proxy.0.tasks.read().unwrap();
-        assert_eq!(tasks.tools.len(), MAX_TASKS_REMEMBERED);
-        assert!(!tasks.tools.contains_key("t0"));
-        assert_eq!(tasks.tools.get("t1").map(String::as_str), Some("echo"));
+        assert_eq!(tasks.tasks.len(), MAX_TASKS_REMEMBERED);
+        assert!(!tasks.tasks.contains_key("t0"));
+        assert_eq!(
+            tasks.tasks.get("t1").map(|entry| entry.tool.as_str()),
+            Some("echo")
+        );
         assert_eq!(tasks.order.len(), MAX_TASKS_REMEMBERED);
     }
 }
