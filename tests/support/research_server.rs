@@ -12,6 +12,7 @@
 //!   progress token is told of each stage under it (`progress` 1 to `stages`, the stage's
 //!   name), after the call was answered with its task as before.
 //! - `tasks-created`: how many tasks the server has created.
+//! - `tasks-cancelled`: how many of its tasks were cancelled.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,11 +33,12 @@ use serde_json::{Value, json};
 /// How long one stage of the research takes.
 const STAGE: Duration = Duration::from_millis(200);
 
-/// The research server: its tasks, and how many it created.
+/// The research server: its tasks, how many it created, and how many were cancelled.
 #[derive(Clone, Default)]
 pub struct Research {
     tasks: TaskManager,
     created: Arc<AtomicUsize>,
+    cancelled: Arc<AtomicUsize>,
 }
 
 fn object(value: Value) -> Arc<JsonObject> {
@@ -72,6 +74,11 @@ fn tools() -> Vec<Tool> {
         Tool::new(
             "tasks-created",
             "How many tasks the server has created.",
+            object(json!({"type": "object", "properties": {}})),
+        ),
+        Tool::new(
+            "tasks-cancelled",
+            "How many of the server's tasks were cancelled.",
             object(json!({"type": "object", "properties": {}})),
         ),
     ]
@@ -173,6 +180,12 @@ impl ServerHandler for Research {
                 CallToolResult::success(vec![ContentBlock::text(created.to_string())]).into(),
             );
         }
+        if request.name == "tasks-cancelled" {
+            let cancelled = self.cancelled.load(Ordering::SeqCst);
+            return Ok(
+                CallToolResult::success(vec![ContentBlock::text(cancelled.to_string())]).into(),
+            );
+        }
         if request.name != "research" {
             return Err(ErrorData::invalid_params(
                 format!("there is no tool named {}", request.name),
@@ -207,6 +220,7 @@ impl ServerHandler for Research {
             .meta
             .get_progress_token()
             .map(|token| (token, context.peer.clone()));
+        let cancelled = Arc::clone(&self.cancelled);
         let options = TaskOptions::new()
             .with_poll_interval_ms(50)
             .with_status_message(format!("Stage 1 of {stages}"));
@@ -237,7 +251,10 @@ impl ServerHandler for Research {
                     }
                     tokio::select! {
                         () = tokio::time::sleep(STAGE) => {}
-                        () = task.cancelled() => return Err(TaskExit::Cancelled),
+                        () = task.cancelled() => {
+                            cancelled.fetch_add(1, Ordering::SeqCst);
+                            return Err(TaskExit::Cancelled);
+                        }
                     }
                 }
                 Ok(report(&topic, stages))

@@ -16,6 +16,7 @@ use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use super::capabilities::{asks_nothing, relay_tasks_extension, relayed_meta};
+use super::tasks::unknown_task;
 use super::{MAX_NAME_CHARS, MAX_PROBLEM_CHARS, Proxy, cut};
 
 /// Why the params of `method`, a method of MCP, cannot be read (rmcp hands such a request
@@ -364,11 +365,15 @@ impl ServerHandler for Proxy {
     }
 
     /// The upstream's task as it is now, its result checked as its tool's when it is done.
+    /// Another client's task, like one the proxy does not know, is an unknown task.
     async fn get_task(
         &self,
         mut request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
+        if !self.owns(&self.owner_of(&context), &request.task_id) {
+            return Err(unknown_task(&request.task_id));
+        }
         request.meta = relayed_meta(&context.meta);
         let mut result = self
             .relay("tasks/get", async |peer| peer.get_task(request).await)
@@ -385,6 +390,9 @@ impl ServerHandler for Proxy {
         mut request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if !self.owns(&self.owner_of(&context), &request.task_id) {
+            return Err(unknown_task(&request.task_id));
+        }
         request.meta = relayed_meta(&context.meta);
         self.relay("tasks/update", async |peer| peer.update_task(request).await)
             .await
@@ -395,6 +403,9 @@ impl ServerHandler for Proxy {
         mut request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if !self.owns(&self.owner_of(&context), &request.task_id) {
+            return Err(unknown_task(&request.task_id));
+        }
         request.meta = relayed_meta(&context.meta);
         self.relay("tasks/cancel", async |peer| peer.cancel_task(request).await)
             .await

@@ -286,14 +286,18 @@ impl ClientHandler for UpstreamClient {
         }
     }
 
-    /// The upstream's news of a task, with its result checked as `tasks/get`'s is.
+    /// The upstream's news of a task, with its result checked as `tasks/get`'s is, to the
+    /// client whose task it is; news of a task the proxy does not know (another's than a
+    /// client's, or forgotten) goes nowhere.
     async fn on_task_status(
         &self,
         mut params: rmcp::model::TaskStatusNotificationParams,
         _context: NotificationContext<RoleClient>,
     ) {
         let Some(proxy) = self.proxy() else { return };
-        let Some(client) = proxy.client() else { return };
+        let Some(client) = proxy.client_of(&params.task.task.task_id).await else {
+            return;
+        };
         params.task = proxy.checked_task(params.task);
         if params.task.task.status.is_terminal() {
             proxy.task_ended(&params.task.task.task_id);
