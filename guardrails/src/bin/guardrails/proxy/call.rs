@@ -218,17 +218,7 @@ pub(super) async fn forward(
             let followed = proxy
                 .follow(&peer, created, &name, cancelled.cancelled(), deadline)
                 .await;
-            if let Some(route) = &progress {
-                route.settle().await;
-            }
-            match followed {
-                Ok(result) => return Ok(CallToolResponse::Complete(result.completed())),
-                Err(Unfollowed::Cancelled) => {
-                    return Err(ErrorData::internal_error("the call was cancelled", None));
-                }
-                Err(Unfollowed::Error(error)) => return Err(error),
-                Err(Unfollowed::Tool(error)) => error,
-            }
+            return followed_answer(proxy, &name, followed, progress.as_ref()).await;
         }
         Ok(Ok(CallToolResponse::Task(created))) => {
             // Its result comes later, through `tasks/get`: checked then as this tool's. The
@@ -251,6 +241,27 @@ pub(super) async fn forward(
         }
     };
     Ok(proxy.tool_error(&name, &error).into())
+}
+
+/// The answer to the call of `tool` by a client without tasks, from the task the proxy
+/// followed for it, once the upstream's progress on it has reached the client.
+async fn followed_answer(
+    proxy: &Proxy,
+    tool: &str,
+    followed: Result<CallToolResult, Unfollowed>,
+    progress: Option<&ProgressRoute>,
+) -> Result<CallToolResponse, ErrorData> {
+    if let Some(route) = progress {
+        route.settle().await;
+    }
+    match followed {
+        Ok(result) => Ok(CallToolResponse::Complete(result.completed())),
+        Err(Unfollowed::Cancelled) => {
+            Err(ErrorData::internal_error("the call was cancelled", None))
+        }
+        Err(Unfollowed::Error(error)) => Err(error),
+        Err(Unfollowed::Tool(error)) => Ok(proxy.tool_error(tool, &error).into()),
+    }
 }
 
 /// The tool error of a call the upstream failed other than with a protocol error.

@@ -108,6 +108,10 @@ impl Proxy {
     /// whatever the first client declares: a client that has none never sees a task, as the
     /// proxy follows it to its end and answers the plain call (see [`Proxy::follow`]).
     pub(super) async fn adopt_client(&self, declared: Option<&ClientCapabilities>, inline: bool) {
+        use std::sync::atomic::Ordering;
+        if self.0.settled.load(Ordering::Acquire) {
+            return;
+        }
         let mut adopted = self.0.adopted.lock().await;
         if *adopted {
             return;
@@ -116,6 +120,7 @@ impl Proxy {
         *adopted = true;
         let relayed = relayed_capabilities(declared, inline, self.0.settings.shared);
         if relayed == self.upstream_capabilities() {
+            self.0.settled.store(true, Ordering::Release);
             return;
         }
         *self
@@ -128,6 +133,7 @@ impl Proxy {
         if let Err(reason) = self.refresh().await {
             tracing::warn!(reason, "the upstream could not be restarted");
         }
+        self.0.settled.store(true, Ordering::Release);
     }
 }
 

@@ -217,7 +217,7 @@ impl ServerHandler for Proxy {
         .await;
         // An upstream that stopped is started again, and its tools listed afresh: a restart
         // may bring other tools.
-        if !self.0.upstream.is_running().await
+        if !self.0.upstream.is_running()
             && let Err(reason) = self.refresh().await
         {
             tracing::warn!(reason, "the upstream could not be restarted");

@@ -254,6 +254,9 @@ struct Inner {
     /// Whether the first client's capabilities were adopted; held while the upstream restarts
     /// with them, so that the client's requests wait for the upstream that serves it.
     adopted: tokio::sync::Mutex<bool>,
+    /// Whether they were, and the upstream restarted with them: read on every request without
+    /// waiting on `adopted`.
+    settled: std::sync::atomic::AtomicBool,
     /// The client's progress token of each call in flight, and the client that made it, by
     /// the upstream's token.
     progress: RwLock<HashMap<rmcp::model::ProgressToken, passthrough::ProgressTarget>>,
@@ -277,6 +280,7 @@ impl Proxy {
                 url: settings.url.clone(),
                 timeout: settings.start_timeout,
                 state: tokio::sync::Mutex::new(None),
+                running: RwLock::new(None),
                 info: RwLock::new(None),
             },
             settings,
@@ -286,6 +290,7 @@ impl Proxy {
             client: RwLock::new(None),
             capabilities: RwLock::new(probe),
             adopted: tokio::sync::Mutex::new(false),
+            settled: std::sync::atomic::AtomicBool::new(false),
             progress: RwLock::new(HashMap::new()),
             tasks: RwLock::new(tasks::TaskTools::default()),
             task_remembered: tokio::sync::Notify::new(),

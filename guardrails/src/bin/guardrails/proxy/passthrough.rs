@@ -12,6 +12,15 @@ use super::{Inner, Proxy};
 
 impl Proxy {
     pub(super) fn remember_client(&self, peer: &Peer<RoleServer>) {
+        if self
+            .0
+            .client
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+        {
+            return;
+        }
         let mut client = self
             .0
             .client

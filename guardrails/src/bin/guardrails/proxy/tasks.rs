@@ -407,7 +407,6 @@ fn as_object(result: &CallToolResult) -> JsonObject {
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
-    use std::future::Future;
     use std::sync::Arc;
     use std::time::Duration;
 
