@@ -15,6 +15,12 @@
 //! - throughput: 8 calls in flight on one connection until a round's calls are answered, a
 //!   direct round and a proxied round in turn; the median of the rounds' ratios.
 //!
+//! Beside the server alone and the proxy, a **floor**: the server behind a relay that only
+//! copies bytes both ways, a thread each way, blocking reads and writes, no parsing (this
+//! bench's own executable, started with `relay` as its first argument). What any separate
+//! process between the client and the server costs is the floor's ratio; what the guard costs
+//! is the proxy's beyond it.
+//!
 //! `PROXY_OVERHEAD_ALSO=PATH[:PATH…]` adds other builds of `guardrails` to the same run, each
 //! measured interleaved with the others: the figures of a change, before and after.
 //!
@@ -140,10 +146,53 @@ fn ms(duration: f64) -> String {
     format!("{:.3} ms", duration * 1e3)
 }
 
+/// The relay of the floor: starts `command`, copies this process's stdin to its stdin and its
+/// stdout to this process's stdout, as the bytes come, until either side closes.
+fn relay(command: &[std::ffi::OsString]) -> std::io::Result<()> {
+    use std::io::{Read as _, Write as _};
+    use std::process::{Command, Stdio};
+    let (program, args) = command.split_first().expect("a command to relay");
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let mut to_server = child.stdin.take().expect("piped");
+    let mut from_server = child.stdout.take().expect("piped");
+    let up = std::thread::spawn(move || -> std::io::Result<()> {
+        let mut input = std::io::stdin().lock();
+        let mut buffer = vec![0; 64 * 1024];
+        loop {
+            let n = input.read(&mut buffer)?;
+            if n == 0 {
+                return Ok(());
+            }
+            to_server.write_all(&buffer[..n])?;
+        }
+    });
+    let mut output = std::io::stdout().lock();
+    let mut buffer = vec![0; 64 * 1024];
+    loop {
+        let n = from_server.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        output.write_all(&buffer[..n])?;
+        output.flush()?;
+    }
+    let _ = up.join();
+    let _ = child.kill();
+    child.wait().map(drop)
+}
+
 async fn measure(proxies: &[PathBuf], upstream: &Upstream, calls: usize, rounds: usize) {
     let (program, args) = upstream.command.split_first().expect("a command");
-    // The server alone first, then the server behind each proxy.
+    // The server alone first, then behind the relay of the floor, then behind each proxy.
     let mut clients = vec![Arc::new(connect(program, args).await)];
+    let mut relay_args = vec![PathBuf::from("relay")];
+    relay_args.extend(upstream.command.iter().cloned());
+    let this = std::env::current_exe().expect("this executable");
+    clients.push(Arc::new(connect(&this, &relay_args).await));
     for proxy in proxies {
         let mut proxy_args = vec![PathBuf::from("proxy"), PathBuf::from("--")];
         proxy_args.extend(upstream.command.iter().cloned());
@@ -206,7 +255,8 @@ async fn measure(proxies: &[PathBuf], upstream: &Upstream, calls: usize, rounds:
         let p90 = latencies[k][latencies[k].len() * 9 / 10];
         let name = match k {
             0 => "directly".to_owned(),
-            k => format!("through `{}`", proxies[k - 1].display()),
+            1 => "through the relay (the floor)".to_owned(),
+            k => format!("through `{}`", proxies[k - 2].display()),
         };
         println!(
             "| {name} | {} | {} | {:.3}× | {:.0} | {:.3}× |",
@@ -221,6 +271,14 @@ async fn measure(proxies: &[PathBuf], upstream: &Upstream, calls: usize, rounds:
 }
 
 fn main() {
+    let arguments: Vec<_> = std::env::args_os().skip(1).collect();
+    if arguments.first().is_some_and(|first| first == "relay") {
+        if let Err(error) = relay(&arguments[1..]) {
+            eprintln!("relay: {error}");
+            std::process::exit(1);
+        }
+        return;
+    }
     let mut numbers = std::env::args()
         .skip(1)
         .filter_map(|arg| arg.parse::<usize>().ok());

@@ -11,13 +11,23 @@ The SDK types no client for the extension; it reads a `resultType` it does not k
 claim of an extension, and sends any request: the test's client is written with both."""
 
 import asyncio
+import contextlib
+import json
+import socket
+import subprocess
+import tempfile
+import time
 from typing import Any, Literal
+
+import httpx2
 
 from pydantic import TypeAdapter
 
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.extension import NotificationBinding, ResultClaim
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 import conftest
 from conftest import example_binary, open_session, text_of
@@ -81,12 +91,21 @@ class Client:
 
     def __init__(self):
         self.news: list[TaskNews] = []
+        self.progress: list[types.ProgressNotificationParams] = []
 
     async def on_task(self, params: TaskNews):
         self.news.append(params)
 
+    async def on_message(self, message):
+        if isinstance(message, types.ProgressNotification):
+            self.progress.append(message.params)
+
+    def progress_of(self, token):
+        return [(note.progress, note.total, note.message) for note in self.progress if note.progress_token == token]
+
     def options(self):
         return dict(
+            message_handler=self.on_message,
             extensions={TASKS: {}},
             result_claims={TASKS: [ResultClaim(result_type="task", model=CreatedTask, resolve=unresolved)]},
             notification_bindings=[
@@ -227,6 +246,32 @@ def test_a_task_runs_through_the_proxy_as_it_runs_alone(revision):
     assert text_of(refused).startswith('<validation_error tool="research"'), text_of(refused)
 
 
+async def progress_of_a_task(session, client, proxied):
+    """The progress of a call the server answered with a task, sent while the task runs: under
+    the client's own token, after the answer."""
+    token = "research-progress"
+    task = await session.call_tool(
+        "research", {"topic": "tides", "stages": 3}, meta={"progressToken": token}, allow_claimed=True
+    )
+    assert isinstance(task, CreatedTask), task
+    await poll(session, task.task_id)
+    await wait_for(lambda: len(client.progress_of(token)) == 3)
+    # A later call with no token: none of its progress reaches the client.
+    other = await session.call_tool("research", {"topic": "tides", "stages": 1}, allow_claimed=True)
+    await poll(session, other.task_id)
+    return client.progress_of(token), [note.progress_token for note in client.progress]
+
+
+def test_a_tasks_progress_reaches_the_client_after_the_answer(revision):
+    if revision == conftest.LEGACY:
+        return
+    alone = run(proxied=False, revision=revision, body=progress_of_a_task)
+    proxied = run(proxied=True, revision=revision, body=progress_of_a_task)
+    stages = [(float(stage), 3.0, f"Stage {stage} of 3") for stage in (1, 2, 3)]
+    assert alone == (stages, ["research-progress"] * 3), alone
+    assert proxied == alone, (proxied, alone)
+
+
 POLICY = """
 [[rule]]
 name = "no_secrets"
@@ -259,3 +304,149 @@ def test_a_task_result_is_held_to_the_tools_result_policy(revision, tmp_path):
         assert withheld.is_error, withheld
         assert "no_secrets" in text_of(withheld), text_of(withheld)
         assert "classified" not in text_of(withheld), text_of(withheld)
+
+
+@contextlib.contextmanager
+def http_proxy():
+    """`guardrails proxy --http` in front of the research server on a free local port: its URL,
+    and the proxy's log."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryFile() as log:
+        proxy = subprocess.Popen(
+            [guardrails_binary(), "proxy", "--http", f"127.0.0.1:{port}", "--", example_binary("research_server")],
+            stderr=log,
+        )
+        try:
+            for _ in range(200):
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            proxy.kill()
+            proxy.wait()
+
+
+async def name_the_task(request):
+    """Writes the `Mcp-Method` and `Mcp-Name` headers of a request of the tasks extension, which
+    the SDK writes for the methods it knows only."""
+    if request.method != "POST":
+        return
+    try:
+        body = json.loads(request.content)
+    except ValueError:
+        return
+    if isinstance(body, dict) and str(body.get("method", "")).startswith("tasks/"):
+        request.headers["Mcp-Method"] = body["method"]
+        request.headers["Mcp-Name"] = body["params"]["taskId"]
+
+
+@contextlib.asynccontextmanager
+async def http_client(url, revision, credentials, client=None):
+    """A session over Streamable HTTP at `revision` that sends `credentials`, with the tasks
+    extension when `client` is given."""
+    options = client.options() if client else {}
+    async with httpx2.AsyncClient(
+        headers={"Authorization": f"Bearer {credentials}"},
+        timeout=30,
+        event_hooks={"request": [name_the_task]},
+    ) as http:
+        async with streamable_http_client(url, http_client=http) as (read, write):
+            async with ClientSession(read, write, **options) as session:
+                await open_session(session, revision)
+                yield session
+
+
+async def refused(session, request):
+    """The error a request is answered with."""
+    try:
+        await session.send_request(request, RAW)
+    except MCPError as error:
+        return error.code, error.message
+    raise AssertionError(f"{request.method} was answered")
+
+
+def test_clients_sharing_one_upstream_see_their_own_tasks_only(revision):
+    """Three clients of one `guardrails proxy --http`, and so of one research server: Alice and
+    Carol declare tasks, Bob (at the revision of the run) does not. Alice's task is hers alone;
+    Bob's calls are plain calls, the tasks the server answers them with followed by the proxy,
+    and cancelled with his call."""
+    alice, carol = Client(), Client()
+
+    async def alices(session):
+        task = await session.call_tool("research", {"topic": "tides", "stages": 3}, allow_claimed=True)
+        assert isinstance(task, CreatedTask), task
+        return task
+
+    async def bobs(session):
+        result = await session.call_tool("research", {"topic": "reefs", "stages": 2})
+        coached = await session.call_tool("research", {"topic": "reefs", "stages": 9})
+        return result, coached
+
+    async def go(url):
+        async with (
+            http_client(url, conftest.MODERN, "alice", alice) as a,
+            http_client(url, revision, "bob") as b,
+            http_client(url, conftest.MODERN, "carol", carol) as c,
+        ):
+            task, (plain, coached) = await asyncio.gather(alices(a), bobs(b))
+            # Carol cannot read, answer or cancel Alice's task: it is unknown to her, as a task
+            # that does not exist is.
+            of_carol = [
+                await refused(c, GetTask(params=TaskParams(task_id=task.task_id))),
+                await refused(c, UpdateTask(params=UpdateParams(task_id=task.task_id, input_responses={}))),
+                await refused(c, CancelTask(params=TaskParams(task_id=task.task_id))),
+            ]
+            nowhere = await refused(c, GetTask(params=TaskParams(task_id="no-such-task")))
+            statuses, done = await poll(a, task.task_id)
+            # Bob gives up on a long call: the proxy cancels the task it follows for him.
+            cancelled_before = int(text_of(await a.call_tool("tasks-cancelled", {})))
+            try:
+                await b.call_tool("research", {"topic": "reefs", "stages": 5}, read_timeout_seconds=0.5)
+                gave_up = False
+            except (MCPError, TimeoutError):
+                gave_up = True
+            cancelled = None
+            for _ in range(100):
+                cancelled = int(text_of(await a.call_tool("tasks-cancelled", {})))
+                if cancelled > cancelled_before:
+                    break
+                await asyncio.sleep(0.05)
+            return {
+                "task": task,
+                "plain": plain,
+                "coached": coached,
+                "of carol": of_carol,
+                "nowhere": nowhere,
+                "statuses": statuses,
+                "done": done,
+                "gave up": gave_up,
+                "cancelled": (cancelled_before, cancelled),
+                "created": int(text_of(await a.call_tool("tasks-created", {}))),
+            }
+
+    with http_proxy() as url:
+        seen = asyncio.run(asyncio.wait_for(go(url), 60))
+    task = seen["task"]
+    assert seen["statuses"][-1][0] == "completed", seen["statuses"]
+    assert seen["done"]["result"]["structuredContent"] == {"topic": "tides", "stages": 3}, seen["done"]
+    # Bob never sees a task: his call is answered with the research itself, and his invalid
+    # call is coached by the guard.
+    plain = seen["plain"]
+    assert isinstance(plain, types.CallToolResult) and not plain.is_error, plain
+    assert plain.structured_content == {"topic": "reefs", "stages": 2}, plain
+    assert seen["coached"].is_error and text_of(seen["coached"]).startswith('<validation_error tool="research"')
+    # The server ran his calls as tasks too (the proxy told it of tasks for all its clients):
+    # Alice's, Bob's, and the one he gave up on, which was cancelled.
+    assert seen["created"] == 3, seen
+    assert seen["gave up"], seen
+    assert seen["cancelled"][1] == seen["cancelled"][0] + 1, seen["cancelled"]
+    code, message = seen["nowhere"]
+    assert message == "unknown task: no-such-task", seen["nowhere"]
+    assert seen["of carol"] == [(code, f"unknown task: {task.task_id}")] * 3, seen["of carol"]
+    # Nothing of Alice's task reached Carol.
+    assert carol.news == [] and carol.progress == [], (carol.news, carol.progress)

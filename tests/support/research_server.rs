@@ -8,8 +8,11 @@
 //!   report as structured content under an `outputSchema`, except for the topic `malformed`,
 //!   whose report breaks it (`stages` a string), and the topic `ambiguous`, which first asks
 //!   the client which meaning it has (`input_required`, answered with `tasks/update`) and
-//!   reports on `ambiguous (MEANING)`. `tasks/cancel` stops it between stages.
+//!   reports on `ambiguous (MEANING)`. `tasks/cancel` stops it between stages. A call with a
+//!   progress token is told of each stage under it (`progress` 1 to `stages`, the stage's
+//!   name), after the call was answered with its task as before.
 //! - `tasks-created`: how many tasks the server has created.
+//! - `tasks-cancelled`: how many of its tasks were cancelled.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,8 +21,9 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock,
     CreateTaskResult, GetTaskParams, GetTaskResult, Implementation, InputRequest, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerNotification,
-    TaskStatusNotification, TaskStatusNotificationParams, Tool, UpdateTaskParams,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, ServerNotification, TaskStatusNotification, TaskStatusNotificationParams, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
@@ -29,11 +33,12 @@ use serde_json::{Value, json};
 /// How long one stage of the research takes.
 const STAGE: Duration = Duration::from_millis(200);
 
-/// The research server: its tasks, and how many it created.
+/// The research server: its tasks, how many it created, and how many were cancelled.
 #[derive(Clone, Default)]
 pub struct Research {
     tasks: TaskManager,
     created: Arc<AtomicUsize>,
+    cancelled: Arc<AtomicUsize>,
 }
 
 fn object(value: Value) -> Arc<JsonObject> {
@@ -69,6 +74,11 @@ fn tools() -> Vec<Tool> {
         Tool::new(
             "tasks-created",
             "How many tasks the server has created.",
+            object(json!({"type": "object", "properties": {}})),
+        ),
+        Tool::new(
+            "tasks-cancelled",
+            "How many of the server's tasks were cancelled.",
             object(json!({"type": "object", "properties": {}})),
         ),
     ]
@@ -170,6 +180,12 @@ impl ServerHandler for Research {
                 CallToolResult::success(vec![ContentBlock::text(created.to_string())]).into(),
             );
         }
+        if request.name == "tasks-cancelled" {
+            let cancelled = self.cancelled.load(Ordering::SeqCst);
+            return Ok(
+                CallToolResult::success(vec![ContentBlock::text(cancelled.to_string())]).into(),
+            );
+        }
         if request.name != "research" {
             return Err(ErrorData::invalid_params(
                 format!("there is no tool named {}", request.name),
@@ -200,6 +216,11 @@ impl ServerHandler for Research {
             return Ok(report(&topic, stages).into());
         }
         self.created.fetch_add(1, Ordering::SeqCst);
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| (token, context.peer.clone()));
+        let cancelled = Arc::clone(&self.cancelled);
         let options = TaskOptions::new()
             .with_poll_interval_ms(50)
             .with_status_message(format!("Stage 1 of {stages}"));
@@ -216,12 +237,24 @@ impl ServerHandler for Research {
                     topic
                 };
                 for stage in 1..=stages {
+                    let name = format!("Stage {stage} of {stages}");
                     if stage > 1 {
-                        task.set_status_message(format!("Stage {stage} of {stages}"));
+                        task.set_status_message(name.clone());
+                    }
+                    if let Some((token, peer)) = &progress {
+                        #[expect(clippy::cast_precision_loss, reason = "at most 5 stages")]
+                        let (done, total) = (stage as f64, stages as f64);
+                        let params = ProgressNotificationParam::new(token.clone(), done)
+                            .with_total(total)
+                            .with_message(name);
+                        let _ = peer.notify_progress(params).await;
                     }
                     tokio::select! {
                         () = tokio::time::sleep(STAGE) => {}
-                        () = task.cancelled() => return Err(TaskExit::Cancelled),
+                        () = task.cancelled() => {
+                            cancelled.fetch_add(1, Ordering::SeqCst);
+                            return Err(TaskExit::Cancelled);
+                        }
                     }
                 }
                 Ok(report(&topic, stages))

@@ -15,6 +15,7 @@ use rmcp::{ErrorData, RoleClient};
 use super::capabilities::relayed_meta;
 use super::handler::Completed as _;
 use super::passthrough::ProgressRoute;
+use super::tasks::{NewTask, Unfollowed};
 use super::{MAX_NAME_CHARS, MAX_NAMES_SHOWN, MAX_PROBLEM_CHARS, Proxy, cut};
 
 impl Proxy {
@@ -58,6 +59,30 @@ impl Proxy {
             format!("The server behind this tool returned a result that does not match the tool's outputSchema: {problem}."),
         )
         .recovery("Do not rely on this tool's result; tell the user the server returned a malformed result."))
+    }
+
+    /// `result` of `tool` as the client may see it: checked against the tool's
+    /// `outputSchema` and held to its result policy, else the tool error that says why not.
+    pub(super) fn checked_result(
+        &self,
+        tool: &str,
+        result: CallToolResult,
+    ) -> Result<CallToolResult, ToolError> {
+        self.check_output(tool, result)
+            .and_then(|result| self.police_result(tool, result))
+    }
+
+    /// The tool error of a call the upstream did not answer within the call timeout.
+    pub(super) fn timeout_error(&self) -> ToolError {
+        let timeout = self.0.settings.timeout;
+        ToolError::new(
+            ErrorCode::Timeout,
+            format!(
+                "The server behind this tool did not answer within {} s.",
+                timeout.as_secs_f64()
+            ),
+        )
+        .recovery("Call the tool again with a smaller request, or later.")
     }
 
     /// The tool error of a call to a tool the proxy does not serve (not listed upstream, or
@@ -126,6 +151,14 @@ pub(super) async fn forward(
     }
     let cancelled = ctx.request_context.ct.clone();
     let timeout = proxy.0.settings.timeout;
+    let deadline = tokio::time::Instant::now() + timeout;
+    // Whose call it is: a task it is answered with is this client's alone, and a client that
+    // did not declare tasks never sees one.
+    let owner = proxy.owner_of(&ctx.request_context);
+    let has_tasks = ctx
+        .request_context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks());
     let peer = match proxy.upstream().await {
         Ok(peer) => peer,
         Err(reason) => {
@@ -161,7 +194,7 @@ pub(super) async fn forward(
         let client = ctx.request_context.peer.clone();
         ProgressRoute::new(proxy, handle.progress_token.clone(), token, client)
     });
-    let call = tokio::time::timeout(timeout, handle.await_response());
+    let call = tokio::time::timeout_at(deadline, handle.await_response());
     let outcome = tokio::select! {
         outcome = call => outcome.map(|answer| answer.and_then(call_response)),
         () = cancelled.cancelled() => {
@@ -175,16 +208,28 @@ pub(super) async fn forward(
         route.settle().await;
     }
     let error = match outcome {
-        Ok(Ok(CallToolResponse::Complete(result))) => match proxy
-            .check_output(&name, result)
-            .and_then(|result| proxy.police_result(&name, result))
-        {
+        Ok(Ok(CallToolResponse::Complete(result))) => match proxy.checked_result(&name, result) {
             Ok(result) => return Ok(CallToolResponse::Complete(result.completed())),
             Err(error) => error,
         },
+        Ok(Ok(CallToolResponse::Task(created))) if !has_tasks => {
+            // A client without tasks cannot read one: the proxy follows it, and answers the
+            // plain call with its result.
+            let followed = proxy
+                .follow(&peer, created, &name, cancelled.cancelled(), deadline)
+                .await;
+            return followed_answer(proxy, &name, followed, progress.as_ref()).await;
+        }
         Ok(Ok(CallToolResponse::Task(created))) => {
-            // Its result comes later, through `tasks/get`: checked then as this tool's.
-            proxy.remember_task(&created.task.task_id, &name);
+            // Its result comes later, through `tasks/get`: checked then as this tool's. The
+            // upstream's progress on the call goes on reaching the client while the task runs.
+            let task = NewTask {
+                tool: &name,
+                owner,
+                client: Some(ctx.request_context.peer.clone()),
+                progress: progress.map(ProgressRoute::keep),
+            };
+            proxy.remember_task(&created.task.task_id, task);
             return Ok(CallToolResponse::Task(created));
         }
         Ok(Ok(response)) => return Ok(response.completed()),
@@ -192,21 +237,35 @@ pub(super) async fn forward(
         Ok(Err(error)) => upstream_failed(&name, &error),
         Err(_) => {
             tracing::warn!(tool = %name, seconds = timeout.as_secs_f64(), "the upstream did not answer the call in time");
-            ToolError::new(
-                ErrorCode::Timeout,
-                format!(
-                    "The server behind this tool did not answer within {} s.",
-                    timeout.as_secs_f64()
-                ),
-            )
-            .recovery("Call the tool again with a smaller request, or later.")
+            proxy.timeout_error()
         }
     };
     Ok(proxy.tool_error(&name, &error).into())
 }
 
+/// The answer to the call of `tool` by a client without tasks, from the task the proxy
+/// followed for it, once the upstream's progress on it has reached the client.
+async fn followed_answer(
+    proxy: &Proxy,
+    tool: &str,
+    followed: Result<CallToolResult, Unfollowed>,
+    progress: Option<&ProgressRoute>,
+) -> Result<CallToolResponse, ErrorData> {
+    if let Some(route) = progress {
+        route.settle().await;
+    }
+    match followed {
+        Ok(result) => Ok(CallToolResponse::Complete(result.completed())),
+        Err(Unfollowed::Cancelled) => {
+            Err(ErrorData::internal_error("the call was cancelled", None))
+        }
+        Err(Unfollowed::Error(error)) => Err(error),
+        Err(Unfollowed::Tool(error)) => Ok(proxy.tool_error(tool, &error).into()),
+    }
+}
+
 /// The tool error of a call the upstream failed other than with a protocol error.
-fn upstream_failed(tool: &str, error: &ServiceError) -> ToolError {
+pub(super) fn upstream_failed(tool: &str, error: &ServiceError) -> ToolError {
     tracing::warn!(tool, %error, "the upstream failed the call");
     ToolError::new(
         ErrorCode::Unavailable,

@@ -12,8 +12,19 @@ use super::Proxy;
 /// What the proxy relays of a client's capabilities: sampling, elicitation and roots (unless
 /// the client cannot be asked anything, `inline`), and the tasks extension. Other extensions are
 /// not relayed, so the upstream is not told of them.
-fn relayed_capabilities(declared: &ClientCapabilities, inline: bool) -> ClientCapabilities {
-    let mut relayed = ClientCapabilities::default();
+///
+/// With `shared` (several clients, `--http`), the tasks extension is relayed whoever declares
+/// it: the proxy follows a task itself for a client that has none.
+fn relayed_capabilities(
+    declared: &ClientCapabilities,
+    inline: bool,
+    shared: bool,
+) -> ClientCapabilities {
+    let mut relayed = if shared {
+        tasks_only()
+    } else {
+        ClientCapabilities::default()
+    };
     if !inline {
         relayed.sampling.clone_from(&declared.sampling);
         relayed.elicitation.clone_from(&declared.elicitation);
@@ -45,9 +56,22 @@ pub(super) fn asks_nothing(context: &RequestContext<RoleServer>) -> bool {
     })
 }
 
+/// The capabilities of a client that has the tasks extension and nothing else.
+pub(super) fn tasks_only() -> ClientCapabilities {
+    let mut tasks = ClientCapabilities::default();
+    tasks
+        .extensions
+        .get_or_insert_with(Default::default)
+        .insert(
+            TASKS_EXTENSION_ID.to_owned(),
+            rmcp::model::JsonObject::new(),
+        );
+    tasks
+}
+
 /// Every client capability the proxy relays.
 pub(super) fn every_relayed_capability() -> ClientCapabilities {
-    let mut every = ClientCapabilities::default();
+    let mut every = tasks_only();
     every.sampling = Some(rmcp::model::SamplingCapability::default());
     let mut elicitation = rmcp::model::ElicitationCapability::default();
     elicitation.form = Some(rmcp::model::FormElicitationCapability::default());
@@ -56,13 +80,6 @@ pub(super) fn every_relayed_capability() -> ClientCapabilities {
     let mut roots = rmcp::model::RootsCapabilities::default();
     roots.list_changed = Some(true);
     every.roots = Some(roots);
-    every
-        .extensions
-        .get_or_insert_with(Default::default)
-        .insert(
-            TASKS_EXTENSION_ID.to_owned(),
-            rmcp::model::JsonObject::new(),
-        );
     every
 }
 
@@ -86,15 +103,24 @@ impl Proxy {
     /// revision replaces those requests with results that ask for input, which the proxy
     /// does not translate, so the upstream is told of its tasks only, of no sampling,
     /// elicitation or roots.
+    ///
+    /// Behind `--http` the upstream serves every client of the proxy, and is told of tasks
+    /// whatever the first client declares: a client that has none never sees a task, as the
+    /// proxy follows it to its end and answers the plain call (see [`Proxy::follow`]).
     pub(super) async fn adopt_client(&self, declared: Option<&ClientCapabilities>, inline: bool) {
+        use std::sync::atomic::Ordering;
+        if self.0.settled.load(Ordering::Acquire) {
+            return;
+        }
         let mut adopted = self.0.adopted.lock().await;
         if *adopted {
             return;
         }
         let Some(declared) = declared else { return };
         *adopted = true;
-        let relayed = relayed_capabilities(declared, inline);
+        let relayed = relayed_capabilities(declared, inline, self.0.settings.shared);
         if relayed == self.upstream_capabilities() {
+            self.0.settled.store(true, Ordering::Release);
             return;
         }
         *self
@@ -107,6 +133,7 @@ impl Proxy {
         if let Err(reason) = self.refresh().await {
             tracing::warn!(reason, "the upstream could not be restarted");
         }
+        self.0.settled.store(true, Ordering::Release);
     }
 }
 

@@ -16,6 +16,7 @@ use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use super::capabilities::{asks_nothing, relay_tasks_extension, relayed_meta};
+use super::tasks::unknown_task;
 use super::{MAX_NAME_CHARS, MAX_PROBLEM_CHARS, Proxy, cut};
 
 /// Why the params of `method`, a method of MCP, cannot be read (rmcp hands such a request
@@ -216,7 +217,7 @@ impl ServerHandler for Proxy {
         .await;
         // An upstream that stopped is started again, and its tools listed afresh: a restart
         // may bring other tools.
-        if !self.0.upstream.is_running().await
+        if !self.0.upstream.is_running()
             && let Err(reason) = self.refresh().await
         {
             tracing::warn!(reason, "the upstream could not be restarted");
@@ -364,16 +365,23 @@ impl ServerHandler for Proxy {
     }
 
     /// The upstream's task as it is now, its result checked as its tool's when it is done.
+    /// Another client's task, like one the proxy does not know, is an unknown task.
     async fn get_task(
         &self,
         mut request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
+        if !self.owns(&self.owner_of(&context), &request.task_id) {
+            return Err(unknown_task(&request.task_id));
+        }
         request.meta = relayed_meta(&context.meta);
         let mut result = self
             .relay("tasks/get", async |peer| peer.get_task(request).await)
             .await?;
         result.task = self.checked_task(result.task);
+        if result.task.task.status.is_terminal() {
+            self.task_ended(&result.task.task.task_id);
+        }
         Ok(result)
     }
 
@@ -382,6 +390,9 @@ impl ServerHandler for Proxy {
         mut request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if !self.owns(&self.owner_of(&context), &request.task_id) {
+            return Err(unknown_task(&request.task_id));
+        }
         request.meta = relayed_meta(&context.meta);
         self.relay("tasks/update", async |peer| peer.update_task(request).await)
             .await
@@ -392,6 +403,9 @@ impl ServerHandler for Proxy {
         mut request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if !self.owns(&self.owner_of(&context), &request.task_id) {
+            return Err(unknown_task(&request.task_id));
+        }
         request.meta = relayed_meta(&context.meta);
         self.relay("tasks/cancel", async |peer| peer.cancel_task(request).await)
             .await

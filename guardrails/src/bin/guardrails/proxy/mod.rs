@@ -12,7 +12,9 @@
 //! upstream's sampling, elicitation and roots requests, which go to the client; tasks (the
 //! `io.modelcontextprotocol/tasks` extension: a call answered with a task, `tasks/get`,
 //! `tasks/update`, `tasks/cancel` and task status notifications, a task's result checked as a
-//! call's); the upstream is told the client's capabilities (see [`Proxy::adopt_client`]).
+//! call's, each task its own client's, and a task followed to its end by the proxy for a client
+//! that has no tasks); the upstream is told the client's capabilities (see
+//! [`Proxy::adopt_client`]).
 //!
 //! The wire is rmcp's on both sides; this module holds no protocol code.
 
@@ -46,7 +48,7 @@ use rmcp::service::Peer;
 use tracing_subscriber::prelude::*;
 
 use crate::{Failure, Outcome};
-use capabilities::every_relayed_capability;
+use capabilities::{every_relayed_capability, tasks_only};
 pub(crate) use options::ProxyArgs;
 use options::{Integers, OnChange, ignored_keys};
 use upstream::Upstream;
@@ -119,6 +121,10 @@ struct Settings {
     /// said what it has: none, or with a lockfile every capability the proxy relays, so that
     /// the lockfile holds every tool the upstream can list.
     probe: ClientCapabilities,
+    /// Whether several clients share the upstream (`--http`): it is told of tasks whatever
+    /// the first client declares, since the proxy follows a task itself for a client that
+    /// has none.
+    shared: bool,
 }
 
 async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
@@ -155,9 +161,12 @@ async fn serve(mut args: ProxyArgs) -> Result<Outcome, Failure> {
         result_policies: BTreeMap::new(),
         probe: if args.lock.is_some() {
             every_relayed_capability()
+        } else if args.http.is_some() {
+            tasks_only()
         } else {
             ClientCapabilities::default()
         },
+        shared: args.http.is_some(),
     };
     for (tool, path) in &args.result_policies {
         let policy = Policy::from_toml_file(path)
@@ -245,12 +254,20 @@ struct Inner {
     /// Whether the first client's capabilities were adopted; held while the upstream restarts
     /// with them, so that the client's requests wait for the upstream that serves it.
     adopted: tokio::sync::Mutex<bool>,
+    /// Whether they were, and the upstream restarted with them: read on every request without
+    /// waiting on `adopted`.
+    settled: std::sync::atomic::AtomicBool,
     /// The client's progress token of each call in flight, and the client that made it, by
     /// the upstream's token.
     progress: RwLock<HashMap<rmcp::model::ProgressToken, passthrough::ProgressTarget>>,
-    /// The tool of each task the upstream runs for a call: its result is checked as the
-    /// tool's.
+    /// The tool, the client and the progress of each task the upstream runs for a call: its
+    /// result is checked as the tool's, and it is its client's alone.
     tasks: RwLock<tasks::TaskTools>,
+    /// Woken when a task is remembered: its first status notification may come before the
+    /// call's answer that names it.
+    task_remembered: tokio::sync::Notify,
+    /// The keys of the hashes of clients' credentials, which name the owners of tasks.
+    owner_keys: std::hash::RandomState,
 }
 
 impl Proxy {
@@ -263,6 +280,7 @@ impl Proxy {
                 url: settings.url.clone(),
                 timeout: settings.start_timeout,
                 state: tokio::sync::Mutex::new(None),
+                running: RwLock::new(None),
                 info: RwLock::new(None),
             },
             settings,
@@ -272,8 +290,11 @@ impl Proxy {
             client: RwLock::new(None),
             capabilities: RwLock::new(probe),
             adopted: tokio::sync::Mutex::new(false),
+            settled: std::sync::atomic::AtomicBool::new(false),
             progress: RwLock::new(HashMap::new()),
             tasks: RwLock::new(tasks::TaskTools::default()),
+            task_remembered: tokio::sync::Notify::new(),
+            owner_keys: std::hash::RandomState::new(),
         }))
     }
 

@@ -12,6 +12,15 @@ use super::{Inner, Proxy};
 
 impl Proxy {
     pub(super) fn remember_client(&self, peer: &Peer<RoleServer>) {
+        if self
+            .0
+            .client
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+        {
+            return;
+        }
         let mut client = self
             .0
             .client
@@ -52,6 +61,8 @@ pub(super) struct ProgressRoute {
     proxy: Proxy,
     upstream: rmcp::model::ProgressToken,
     relaying: Arc<Relaying>,
+    /// Whether the route outlives the call (its task's), to be removed by the task table.
+    kept: bool,
 }
 
 impl ProgressRoute {
@@ -79,7 +90,15 @@ impl ProgressRoute {
             proxy: proxy.clone(),
             upstream,
             relaying,
+            kept: false,
         }
+    }
+
+    /// Keeps the route after the call was answered, for the task it was answered with: the
+    /// upstream's token, by which [`Proxy::forget_progress`] removes it when the task ends.
+    pub(super) fn keep(mut self) -> rmcp::model::ProgressToken {
+        self.kept = true;
+        self.upstream.clone()
     }
 
     /// Waits, once the upstream has answered the call, for the progress it sent before its
@@ -108,12 +127,20 @@ impl ProgressRoute {
 
 impl Drop for ProgressRoute {
     fn drop(&mut self) {
-        self.proxy
-            .0
+        if !self.kept {
+            self.proxy.forget_progress(&self.upstream);
+        }
+    }
+}
+
+impl Proxy {
+    /// Stops relaying the upstream's progress under its token `upstream`.
+    pub(super) fn forget_progress(&self, upstream: &rmcp::model::ProgressToken) {
+        self.0
             .progress
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.upstream);
+            .remove(upstream);
     }
 }
 
@@ -268,15 +295,22 @@ impl ClientHandler for UpstreamClient {
         }
     }
 
-    /// The upstream's news of a task, with its result checked as `tasks/get`'s is.
+    /// The upstream's news of a task, with its result checked as `tasks/get`'s is, to the
+    /// client whose task it is; news of a task the proxy does not know (another's than a
+    /// client's, or forgotten) goes nowhere.
     async fn on_task_status(
         &self,
         mut params: rmcp::model::TaskStatusNotificationParams,
         _context: NotificationContext<RoleClient>,
     ) {
         let Some(proxy) = self.proxy() else { return };
-        let Some(client) = proxy.client() else { return };
+        let Some(client) = proxy.client_of(&params.task.task.task_id).await else {
+            return;
+        };
         params.task = proxy.checked_task(params.task);
+        if params.task.task.status.is_terminal() {
+            proxy.task_ended(&params.task.task.task_id);
+        }
         let notification = rmcp::model::ServerNotification::TaskStatusNotification(
             rmcp::model::TaskStatusNotification::new(params),
         );

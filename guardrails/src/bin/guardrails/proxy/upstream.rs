@@ -28,22 +28,34 @@ pub(super) struct Upstream {
     /// How long the upstream may take to answer `initialize`.
     pub(super) timeout: Duration,
     pub(super) state: tokio::sync::Mutex<Option<RunningService<RoleClient, UpstreamClient>>>,
+    /// The peer of the running upstream, read by every call without waiting on `state`,
+    /// which is taken only to start or stop it.
+    pub(super) running: RwLock<Option<Peer<RoleClient>>>,
     /// What the upstream said of itself when it last started.
     pub(super) info: RwLock<Option<Arc<rmcp::model::ServerPeerInfo>>>,
 }
 
 impl Upstream {
-    /// Whether the child process is running and its connection open.
-    pub(super) async fn is_running(&self) -> bool {
-        self.state
-            .lock()
-            .await
+    /// The peer of the running upstream, when its connection is open.
+    fn running(&self) -> Option<Peer<RoleClient>> {
+        self.running
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
             .as_ref()
-            .is_some_and(|service| !service.is_closed() && !service.peer().is_transport_closed())
+            .filter(|peer| !peer.is_transport_closed())
+            .cloned()
+    }
+
+    /// Whether the child process is running and its connection open.
+    pub(super) fn is_running(&self) -> bool {
+        self.running().is_some()
     }
 
     /// The upstream's peer, starting the process when it is not running.
     pub(super) async fn peer(&self) -> Result<Peer<RoleClient>, String> {
+        if let Some(peer) = self.running() {
+            return Ok(peer);
+        }
         let mut state = self.state.lock().await;
         if let Some(service) = &*state {
             if !service.is_closed() && !service.peer().is_transport_closed() {
@@ -55,6 +67,7 @@ impl Upstream {
         let peer = service.peer().clone();
         *self.info.write().unwrap_or_else(PoisonError::into_inner) = peer.peer_info();
         *state = Some(service);
+        *self.running.write().unwrap_or_else(PoisonError::into_inner) = Some(peer.clone());
         Ok(peer)
     }
 
@@ -107,7 +120,12 @@ impl Upstream {
     }
 
     pub(super) async fn stop(&self) {
-        if let Some(mut service) = self.state.lock().await.take() {
+        let mut state = self.state.lock().await;
+        self.running
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(mut service) = state.take() {
             let _ = service.close().await;
         }
     }
