@@ -16,6 +16,7 @@ use super::capabilities::relayed_meta;
 use super::handler::Completed as _;
 use super::passthrough::ProgressRoute;
 use super::tasks::{NewTask, Unfollowed};
+use super::upstream::upstream_failed;
 use super::{MAX_NAME_CHARS, MAX_NAMES_SHOWN, MAX_PROBLEM_CHARS, Proxy, cut};
 
 impl Proxy {
@@ -262,16 +263,6 @@ async fn followed_answer(
         Err(Unfollowed::Error(error)) => Err(error),
         Err(Unfollowed::Tool(error)) => Ok(proxy.tool_error(tool, &error).into()),
     }
-}
-
-/// The tool error of a call the upstream failed other than with a protocol error.
-pub(super) fn upstream_failed(tool: &str, error: &ServiceError) -> ToolError {
-    tracing::warn!(tool, %error, "the upstream failed the call");
-    ToolError::new(
-        ErrorCode::Unavailable,
-        format!("The server behind this tool failed: {error}"),
-    )
-    .recovery("Call the tool again; the server is restarted if it stopped.")
 }
 
 /// Tells the upstream that the call `id` is no longer awaited.

@@ -332,7 +332,7 @@ impl Proxy {
                     return Err(Unfollowed::Error(error));
                 }
                 Err(error) => {
-                    return Err(Unfollowed::Tool(super::call::upstream_failed(tool, &error)));
+                    return Err(Unfollowed::Tool(super::upstream::upstream_failed(tool, &error)));
                 }
             };
             match detailed.payload {

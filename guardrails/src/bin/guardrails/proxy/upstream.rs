@@ -5,7 +5,8 @@ use std::ffi::OsString;
 use std::sync::{Arc, PoisonError, RwLock, Weak};
 use std::time::Duration;
 
-use rmcp::service::{Peer, RunningService};
+use guardrails::{ErrorCode, ToolError};
+use rmcp::service::{Peer, RunningService, ServiceError};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt as _};
 
@@ -129,4 +130,14 @@ impl Upstream {
             let _ = service.close().await;
         }
     }
+}
+
+/// The tool error of a call the upstream failed other than with a protocol error.
+pub(super) fn upstream_failed(tool: &str, error: &ServiceError) -> ToolError {
+    tracing::warn!(tool, %error, "the upstream failed the call");
+    ToolError::new(
+        ErrorCode::Unavailable,
+        format!("The server behind this tool failed: {error}"),
+    )
+    .recovery("Call the tool again; the server is restarted if it stopped.")
 }
