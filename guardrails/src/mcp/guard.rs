@@ -22,7 +22,6 @@ use crate::operate::{LoopBreaker, Operations, RateLimit, StateStore, ToolFacts, 
 use crate::profile::SchemaProfile;
 use crate::render::RenderOptions;
 use crate::text::json_text;
-use crate::tool::CallOutput;
 use crate::tool::CallSettings;
 use crate::tool::budget::{Budget, Cut};
 use crate::tool::leniency::{IgnoreKeys, RepairPolicy};
@@ -892,18 +891,15 @@ impl NativeTool {
             other => return self.complete_without_result(completion, other),
         };
         let failed = result.is_error == Some(true);
-        let mut recorded = CallOutput::text(Vec::new());
-        recorded.is_error = failed;
-        let repairs = completion.repairs.clone();
-        let served = self.served(Who::Known(None));
-        let _ = completion.finish(&served, self.name(), recorded, false);
+        completion.finish_result(&self.served(Who::Known(None)), failed);
         let mut result = if failed || self.limits.is_none() {
             result
         } else {
             self.present(result)
         };
+        let repairs = &completion.repairs;
         if !repairs.is_empty() {
-            let notice = RepairNotice::new(self.name(), &repairs);
+            let notice = RepairNotice::new(self.name(), repairs);
             result
                 .content
                 .push(ContentBlock::text(crate::render::repairs(
@@ -912,7 +908,7 @@ impl NativeTool {
                 )));
             result.meta.get_or_insert_with(Default::default).insert(
                 super::REPAIRS_META_KEY.to_owned(),
-                crate::render::repairs_value(&repairs),
+                crate::render::repairs_value(repairs),
             );
         }
         CallToolResponse::Complete(result)
@@ -924,9 +920,8 @@ impl NativeTool {
         completion: Completion,
         mut response: CallToolResponse,
     ) -> CallToolResponse {
-        let repairs = completion.repairs.clone();
-        let served = self.served(Who::Known(None));
-        let _ = completion.finish(&served, self.name(), CallOutput::text(Vec::new()), false);
+        completion.finish_result(&self.served(Who::Known(None)), false);
+        let repairs = &completion.repairs;
         if !repairs.is_empty() {
             let meta = match &mut response {
                 CallToolResponse::Task(task) => Some(&mut task.meta),
@@ -936,7 +931,7 @@ impl NativeTool {
             if let Some(meta) = meta {
                 meta.get_or_insert_with(Default::default).insert(
                     super::REPAIRS_META_KEY.to_owned(),
-                    crate::render::repairs_value(&repairs),
+                    crate::render::repairs_value(repairs),
                 );
             }
         }
