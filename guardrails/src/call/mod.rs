@@ -214,25 +214,13 @@ pub(crate) enum Admitted<A> {
 /// A call for the handler, with what its completion needs.
 pub(crate) struct Pass<A> {
     pub(crate) args: A,
-    pub(crate) call: Option<Observed>,
-    pub(crate) repairs: Vec<Repair>,
-    pub(crate) ignored: usize,
-    /// The tool's contract awareness and the arguments' relevance to it.
-    aware: Option<(Awareness, Relevance)>,
+    pub(crate) completion: Completion,
 }
 
 impl<A> Pass<A> {
     /// The handler's part taken out: the arguments, and what completes the call.
     pub(crate) fn split(self) -> (A, Completion) {
-        (
-            self.args,
-            Completion {
-                call: self.call,
-                repairs: self.repairs,
-                ignored: self.ignored,
-                aware: self.aware,
-            },
-        )
+        (self.args, self.completion)
     }
 }
 
@@ -371,10 +359,12 @@ pub(crate) async fn admit<C: Check>(
         Ok(args) => {
             return Admitted::Pass(Pass {
                 args,
-                call,
-                repairs,
-                ignored,
-                aware,
+                completion: Completion {
+                    call,
+                    repairs,
+                    ignored,
+                    aware,
+                },
             });
         }
         Err(refused) => refused,

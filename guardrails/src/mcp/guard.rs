@@ -769,8 +769,10 @@ impl NativeTool {
 
     /// How a call of this tool is served, by `caller`.
     fn served<'a>(&'a self, caller: Who<'a>) -> Served<'a> {
-        Served::operated(&self.settings, &self.operations, self.facts(), caller)
-            .read_against(self.openai_reading.as_ref())
+        let mut served = Served::operated(&self.settings, &self.operations, self.facts(), caller);
+        // Set in place: the served call is not moved again.
+        served.reading = self.openai_reading.as_ref();
+        served
     }
 
     /// A call: through the pipeline to the tool's own call, its result cut to the limits.
@@ -799,28 +801,24 @@ impl NativeTool {
                 Value::Object(sent.unwrap_or_default()),
                 |_| None,
             ));
-            match admitting.poll(&mut Context::from_waker(std::task::Waker::noop())) {
-                Poll::Ready(admitted) => Some(admitted),
-                Poll::Pending => None,
-            }
+            admitting.poll(&mut Context::from_waker(std::task::Waker::noop()))
         };
         match admitted {
-            None => Box::pin(ready(Err(rmcp::ErrorData::internal_error(
+            Poll::Pending => Box::pin(ready(Err(rmcp::ErrorData::internal_error(
                 "the guard's operations were not ready",
                 None,
             )))),
-            Some(Admitted::Answered(output)) => {
+            Poll::Ready(Admitted::Answered(output)) => {
                 Box::pin(ready(Ok(super::call_result(output).into())))
             }
-            Some(Admitted::Pass(pass)) => {
-                let (arguments, completion) = pass.split();
+            Poll::Ready(Admitted::Pass(pass)) => {
                 if was_sent {
-                    ctx.arguments = Some(arguments);
+                    ctx.arguments = Some(pass.args);
                 }
                 Box::pin(Running {
                     tool: Arc::clone(self),
                     future: inner(ctx),
-                    completion: Some(completion),
+                    completion: pass.completion,
                 })
             }
         }
@@ -852,14 +850,13 @@ impl NativeTool {
             match admitted {
                 Admitted::Answered(output) => Ok(super::call_result(output).into()),
                 Admitted::Pass(pass) => {
-                    let (arguments, completion) = pass.split();
                     if was_sent {
-                        ctx.arguments = Some(arguments);
+                        ctx.arguments = Some(pass.args);
                     }
                     Running {
                         tool,
                         future: inner(ctx),
-                        completion: Some(completion),
+                        completion: pass.completion,
                     }
                     .await
                 }
@@ -882,7 +879,7 @@ impl NativeTool {
     /// The tool's response to a call: completed by the pipeline (recorded, counted), cut to
     /// the limits, and told of the repairs made to its arguments. The tool's own error
     /// result comes back as the tool wrote it, its classification only in telemetry.
-    fn complete(&self, completion: Completion, response: CallToolResponse) -> CallToolResponse {
+    fn complete(&self, completion: &Completion, response: CallToolResponse) -> CallToolResponse {
         let result = match response {
             CallToolResponse::Complete(result) => result,
             // A task, or a request for the client's input: the call ends here for the guard
@@ -917,7 +914,7 @@ impl NativeTool {
     /// The tool's answer that is not a result yet ([`NativeTool::complete`]).
     fn complete_without_result(
         &self,
-        completion: Completion,
+        completion: &Completion,
         mut response: CallToolResponse,
     ) -> CallToolResponse {
         completion.finish_result(&self.served(Who::Known(None)), false);
@@ -1047,8 +1044,8 @@ impl NativeTool {
 struct Running<'a> {
     tool: Arc<NativeTool>,
     future: CallFuture<'a>,
-    /// Taken when the response is ready.
-    completion: Option<Completion>,
+    /// Read in place when the response is ready: a future is not polled again once ready.
+    completion: Completion,
 }
 
 impl Future for Running<'_> {
@@ -1056,20 +1053,13 @@ impl Future for Running<'_> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
-        let in_span = this
-            .completion
-            .as_ref()
-            .and_then(|completion| completion.call.as_ref())
-            .map(|call| call.span.enter());
+        let in_span = this.completion.call.as_ref().map(|call| call.span.enter());
         let response = match this.future.as_mut().poll(cx) {
             Poll::Ready(Ok(response)) => response,
             Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
             Poll::Pending => return Poll::Pending,
         };
         drop(in_span);
-        match this.completion.take() {
-            Some(completion) => Poll::Ready(Ok(this.tool.complete(completion, response))),
-            None => Poll::Ready(Ok(response)),
-        }
+        Poll::Ready(Ok(this.tool.complete(&this.completion, response)))
     }
 }

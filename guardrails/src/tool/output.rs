@@ -54,6 +54,9 @@ pub(crate) struct Leniency {
 
 /// The path and kind of each of `repairs`, as telemetry counts them.
 pub(crate) fn repaired_fields(repairs: &[Repair]) -> Vec<(String, RepairKind)> {
+    if repairs.is_empty() {
+        return Vec::new();
+    }
     repairs
         .iter()
         .map(|repair| (repair.path.clone(), repair.kind))
