@@ -426,6 +426,7 @@ type Refusal = (Report, Option<Map<String, Value>>);
 
 /// The check, with `issue` found before it, and a refused call let through where the tool
 /// takes it anyway.
+#[inline]
 fn check_stage<C: Check>(
     check: &C,
     arguments: Map<String, Value>,
