@@ -44,6 +44,7 @@ use crate::render::RenderOptions;
 use crate::tool::CallOutput;
 use crate::tool::cursor::{CURSOR_FIELD, Page};
 use crate::tool::leniency::RepairPolicy;
+use crate::tool::output::Leniency;
 use crate::tool::presenter::present_page;
 use crate::tool::run::{BoxFuture, CallSettings, PANIC_MESSAGE, Presented, Presenter};
 use crate::tool::spec::ToolSpec;
@@ -213,25 +214,13 @@ pub(crate) enum Admitted<A> {
 /// A call for the handler, with what its completion needs.
 pub(crate) struct Pass<A> {
     pub(crate) args: A,
-    pub(crate) call: Option<Observed>,
-    pub(crate) repairs: Vec<Repair>,
-    pub(crate) ignored: usize,
-    /// The tool's contract awareness and the arguments' relevance to it.
-    aware: Option<(Awareness, Relevance)>,
+    pub(crate) completion: Completion,
 }
 
 impl<A> Pass<A> {
     /// The handler's part taken out: the arguments, and what completes the call.
     pub(crate) fn split(self) -> (A, Completion) {
-        (
-            self.args,
-            Completion {
-                call: self.call,
-                repairs: self.repairs,
-                ignored: self.ignored,
-                aware: self.aware,
-            },
-        )
+        (self.args, self.completion)
     }
 }
 
@@ -253,29 +242,32 @@ impl Completion {
     }
 
     /// Ends the call whose output is `output`: the receipts of the repairs made to its
-    /// arguments (when `receipts`: a native tool's result gets them where it is written),
-    /// then the operations layer's record.
-    pub(crate) fn finish(
-        self,
-        served: &Served<'_>,
-        name: &str,
-        mut output: CallOutput,
-        receipts: bool,
-    ) -> CallOutput {
+    /// arguments, then the operations layer's record.
+    pub(crate) fn finish(self, served: &Served<'_>, name: &str, output: CallOutput) -> CallOutput {
         let options = &served.settings.render;
-        output = if receipts {
-            output.leniency(name, &self.repairs, self.ignored, options)
-        } else {
-            output
-                .leniency(name, &[], self.ignored, options)
-                .count_repairs(&self.repairs)
-        };
+        let mut output = output.leniency(name, &self.repairs, self.ignored, options);
         if let (Some(operated), Some(call)) = (&served.operated, &self.call) {
             operated
                 .operations
                 .finish(call, &operated.facts, &mut output);
         }
         output
+    }
+
+    /// Ends the call of a tool that wrote its result itself (a native tool's), failed when
+    /// `is_error`: the operations layer's record alone, the repairs counted. The result gets
+    /// the receipts where its tool's guard writes them.
+    pub(crate) fn finish_result(&self, served: &Served<'_>, is_error: bool) {
+        let (Some(operated), Some(call)) = (&served.operated, &self.call) else {
+            return;
+        };
+        let leniency = Leniency {
+            repairs: crate::tool::output::repaired_fields(&self.repairs),
+            ignored: self.ignored,
+        };
+        operated
+            .operations
+            .finish_result(call, &operated.facts, is_error, &leniency);
     }
 }
 
@@ -325,6 +317,7 @@ pub(crate) async fn admit<C: Check>(
         other => Err(other),
     };
     if let Some(operated) = &served.operated
+        && operated.operations.has_limits()
         && let Some(limited) = operated
             .operations
             .check_limits(name, caller, options)
@@ -366,10 +359,12 @@ pub(crate) async fn admit<C: Check>(
         Ok(args) => {
             return Admitted::Pass(Pass {
                 args,
-                call,
-                repairs,
-                ignored,
-                aware,
+                completion: Completion {
+                    call,
+                    repairs,
+                    ignored,
+                    aware,
+                },
             });
         }
         Err(refused) => refused,
@@ -431,6 +426,7 @@ type Refusal = (Report, Option<Map<String, Value>>);
 
 /// The check, with `issue` found before it, and a refused call let through where the tool
 /// takes it anyway.
+#[inline]
 fn check_stage<C: Check>(
     check: &C,
     arguments: Map<String, Value>,
@@ -607,7 +603,7 @@ where
             CallOutput::failure(&failure, options)
         }
     };
-    completion.finish(served, spec.name(), output, true)
+    completion.finish(served, spec.name(), output)
 }
 
 /// The handler, then the presenter, in the call's span; a panic of either is an `INTERNAL`

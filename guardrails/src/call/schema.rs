@@ -68,36 +68,14 @@ impl Check for SchemaCheck {
         echo: bool,
         repair: bool,
     ) -> Checked<Self::Args> {
-        let mut value = Value::Object(arguments);
-        let mut repairs = Vec::new();
-        let checked = self.args.check(&value);
-        // Repaired only once found wrong, then checked again: a call that needs no repair
-        // pays nothing for it.
-        let checked = match checked {
-            Err(_) if repair => match self.args.repair(&value) {
-                Some((fixed, made)) => {
-                    value = fixed;
-                    repairs = made;
-                    if !echo {
-                        withhold(&mut repairs);
-                    }
-                    self.args.check(&value)
-                }
-                None => checked,
-            },
-            checked => checked,
-        };
-        let arguments = into_map(value);
-        Checked {
-            result: match checked {
-                Ok(()) => Ok(arguments),
-                Err(report) => Err(Refused {
-                    report,
-                    arguments: Some(arguments),
-                }),
-            },
-            repairs,
+        let value = Value::Object(arguments);
+        if self.args.is_valid(&value) {
+            return Checked {
+                result: Ok(into_map(value)),
+                repairs: Vec::new(),
+            };
         }
+        self.refused(value, echo, repair)
     }
 
     fn let_through(
@@ -124,6 +102,43 @@ impl Check for SchemaCheck {
             Ok(arguments)
         } else {
             Err(arguments)
+        }
+    }
+}
+
+impl SchemaCheck {
+    /// [`Check::check`] of `value`, which the schema refuses as sent: repaired when `repair`
+    /// and checked again, else its report. Out of the valid call's way.
+    #[cold]
+    fn refused(&self, mut value: Value, echo: bool, repair: bool) -> Checked<Map<String, Value>> {
+        let mut repairs = Vec::new();
+        let checked = Err(self.args.report(&value));
+        // Repaired only once found wrong, then checked again: a call that needs no repair
+        // pays nothing for it.
+        let checked = match checked {
+            Err(_) if repair => match self.args.repair(&value) {
+                Some((fixed, made)) => {
+                    value = fixed;
+                    repairs = made;
+                    if !echo {
+                        withhold(&mut repairs);
+                    }
+                    self.args.check(&value)
+                }
+                None => checked,
+            },
+            checked => checked,
+        };
+        let arguments = into_map(value);
+        Checked {
+            result: match checked {
+                Ok(()) => Ok(arguments),
+                Err(report) => Err(Refused {
+                    report,
+                    arguments: Some(arguments),
+                }),
+            },
+            repairs,
         }
     }
 }

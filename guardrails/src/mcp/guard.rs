@@ -22,7 +22,6 @@ use crate::operate::{Operations, RateLimit, ToolFacts, ToolTelemetry};
 use crate::profile::SchemaProfile;
 use crate::render::RenderOptions;
 use crate::text::json_text;
-use crate::tool::CallOutput;
 use crate::tool::CallSettings;
 use crate::tool::budget::{Budget, Cut};
 use crate::validation::{ArgsInfo, SchemaArgs, SchemaError, SchemaOptions};
@@ -624,8 +623,10 @@ impl NativeTool {
 
     /// How a call of this tool is served, by `caller`.
     fn served<'a>(&'a self, caller: Who<'a>) -> Served<'a> {
-        Served::operated(&self.settings, &self.operations, self.facts(), caller)
-            .read_against(self.openai_reading.as_ref())
+        let mut served = Served::operated(&self.settings, &self.operations, self.facts(), caller);
+        // Set in place: the served call is not moved again.
+        served.reading = self.openai_reading.as_ref();
+        served
     }
 
     /// A call: through the pipeline to the tool's own call, its result cut to the limits.
@@ -654,28 +655,24 @@ impl NativeTool {
                 Value::Object(sent.unwrap_or_default()),
                 |_| None,
             ));
-            match admitting.poll(&mut Context::from_waker(std::task::Waker::noop())) {
-                Poll::Ready(admitted) => Some(admitted),
-                Poll::Pending => None,
-            }
+            admitting.poll(&mut Context::from_waker(std::task::Waker::noop()))
         };
         match admitted {
-            None => Box::pin(ready(Err(rmcp::ErrorData::internal_error(
+            Poll::Pending => Box::pin(ready(Err(rmcp::ErrorData::internal_error(
                 "the guard's operations were not ready",
                 None,
             )))),
-            Some(Admitted::Answered(output)) => {
+            Poll::Ready(Admitted::Answered(output)) => {
                 Box::pin(ready(Ok(super::call_result(output).into())))
             }
-            Some(Admitted::Pass(pass)) => {
-                let (arguments, completion) = pass.split();
+            Poll::Ready(Admitted::Pass(pass)) => {
                 if was_sent {
-                    ctx.arguments = Some(arguments);
+                    ctx.arguments = Some(pass.args);
                 }
                 Box::pin(Running {
                     tool: Arc::clone(self),
                     future: inner(ctx),
-                    completion: Some(completion),
+                    completion: pass.completion,
                 })
             }
         }
@@ -707,14 +704,13 @@ impl NativeTool {
             match admitted {
                 Admitted::Answered(output) => Ok(super::call_result(output).into()),
                 Admitted::Pass(pass) => {
-                    let (arguments, completion) = pass.split();
                     if was_sent {
-                        ctx.arguments = Some(arguments);
+                        ctx.arguments = Some(pass.args);
                     }
                     Running {
                         tool,
                         future: inner(ctx),
-                        completion: Some(completion),
+                        completion: pass.completion,
                     }
                     .await
                 }
@@ -737,7 +733,7 @@ impl NativeTool {
     /// The tool's response to a call: completed by the pipeline (recorded, counted), cut to
     /// the limits, and told of the repairs made to its arguments. The tool's own error
     /// result comes back as the tool wrote it, its classification only in telemetry.
-    fn complete(&self, completion: Completion, response: CallToolResponse) -> CallToolResponse {
+    fn complete(&self, completion: &Completion, response: CallToolResponse) -> CallToolResponse {
         let result = match response {
             CallToolResponse::Complete(result) => result,
             // A task, or a request for the client's input: the call ends here for the guard
@@ -746,18 +742,15 @@ impl NativeTool {
             other => return self.complete_without_result(completion, other),
         };
         let failed = result.is_error == Some(true);
-        let mut recorded = CallOutput::text(Vec::new());
-        recorded.is_error = failed;
-        let repairs = completion.repairs.clone();
-        let served = self.served(Who::Known(None));
-        let _ = completion.finish(&served, self.name(), recorded, false);
+        completion.finish_result(&self.served(Who::Known(None)), failed);
         let mut result = if failed || self.limits.is_none() {
             result
         } else {
             self.present(result)
         };
+        let repairs = &completion.repairs;
         if !repairs.is_empty() {
-            let notice = RepairNotice::new(self.name(), &repairs);
+            let notice = RepairNotice::new(self.name(), repairs);
             result
                 .content
                 .push(ContentBlock::text(crate::render::repairs(
@@ -766,7 +759,7 @@ impl NativeTool {
                 )));
             result.meta.get_or_insert_with(Default::default).insert(
                 super::REPAIRS_META_KEY.to_owned(),
-                crate::render::repairs_value(&repairs),
+                crate::render::repairs_value(repairs),
             );
         }
         CallToolResponse::Complete(result)
@@ -775,12 +768,11 @@ impl NativeTool {
     /// The tool's answer that is not a result yet ([`NativeTool::complete`]).
     fn complete_without_result(
         &self,
-        completion: Completion,
+        completion: &Completion,
         mut response: CallToolResponse,
     ) -> CallToolResponse {
-        let repairs = completion.repairs.clone();
-        let served = self.served(Who::Known(None));
-        let _ = completion.finish(&served, self.name(), CallOutput::text(Vec::new()), false);
+        completion.finish_result(&self.served(Who::Known(None)), false);
+        let repairs = &completion.repairs;
         if !repairs.is_empty() {
             let meta = match &mut response {
                 CallToolResponse::Task(task) => Some(&mut task.meta),
@@ -790,7 +782,7 @@ impl NativeTool {
             if let Some(meta) = meta {
                 meta.get_or_insert_with(Default::default).insert(
                     super::REPAIRS_META_KEY.to_owned(),
-                    crate::render::repairs_value(&repairs),
+                    crate::render::repairs_value(repairs),
                 );
             }
         }
@@ -906,8 +898,8 @@ impl NativeTool {
 struct Running<'a> {
     tool: Arc<NativeTool>,
     future: CallFuture<'a>,
-    /// Taken when the response is ready.
-    completion: Option<Completion>,
+    /// Read in place when the response is ready: a future is not polled again once ready.
+    completion: Completion,
 }
 
 impl Future for Running<'_> {
@@ -915,20 +907,13 @@ impl Future for Running<'_> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
-        let in_span = this
-            .completion
-            .as_ref()
-            .and_then(|completion| completion.call.as_ref())
-            .map(|call| call.span.enter());
+        let in_span = this.completion.call.as_ref().map(|call| call.span.enter());
         let response = match this.future.as_mut().poll(cx) {
             Poll::Ready(Ok(response)) => response,
             Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
             Poll::Pending => return Poll::Pending,
         };
         drop(in_span);
-        match this.completion.take() {
-            Some(completion) => Poll::Ready(Ok(this.tool.complete(completion, response))),
-            None => Poll::Ready(Ok(response)),
-        }
+        Poll::Ready(Ok(this.tool.complete(&this.completion, response)))
     }
 }

@@ -272,6 +272,12 @@ impl Operations {
         call.seen = shared.count(&format!("loop:{digest:016x}"), window).await;
     }
 
+    /// Whether any rate limit is set: without one, [`Operations::check_limits`] lets every
+    /// call through, and a call need not wait for it.
+    pub(crate) fn has_limits(&self) -> bool {
+        !self.limits.is_empty()
+    }
+
     /// Whether a call that is not rejected needs to know who makes it: a rate limit is kept
     /// per caller, and a rejection waits for its repair. A rejected call always does (see
     /// [`Operations::rejected_with`]).
@@ -311,28 +317,19 @@ impl Operations {
             telemetry::record_leniency(&tool.telemetry.label, tool.schema, &output.leniency);
         }
         let outcome = match &signal {
-            Signal::None if output.is_error => {
-                let id = correlate(&call.span);
-                telemetry::record_tool_error(&tool.telemetry.label, "TOOL_ERROR", "application");
-                output.failure = Some(classify::failure_meta(
-                    "application",
-                    "TOOL_ERROR",
-                    false,
-                    None,
-                    &id,
-                    "Read the message above before deciding whether to call again.",
-                ));
-                Outcome::ToolError
-            }
             Signal::None => {
-                if let Some(caller) = call.caller
-                    && let Some(retries) =
-                        self.repairs
-                            .succeeded(caller, &tool.telemetry.label, Instant::now())
-                {
-                    telemetry::record_repair(&tool.telemetry.label, retries);
+                let (outcome, id) = self.unsignalled(call, tool, output.is_error);
+                if let Some(id) = id {
+                    output.failure = Some(classify::failure_meta(
+                        "application",
+                        "TOOL_ERROR",
+                        false,
+                        None,
+                        &id,
+                        "Read the message above before deciding whether to call again.",
+                    ));
                 }
-                Outcome::Ok
+                outcome
             }
             Signal::Rejected(findings) => {
                 self.rejected(call, tool, findings, Instant::now(), output);
@@ -375,6 +372,50 @@ impl Operations {
             }
         };
         telemetry::record_call(&call.span, tool.telemetry, outcome, elapsed);
+    }
+
+    /// Ends the observation of a call whose result its tool wrote itself (a native tool's): the
+    /// record [`Operations::finish`] makes of an output no stage signalled, without an output.
+    /// A failed call (`is_error`) is classified in telemetry only, as the tool's own result
+    /// says nothing of it.
+    pub(crate) fn finish_result(
+        &self,
+        call: &Observed,
+        tool: &ToolFacts<'_>,
+        is_error: bool,
+        leniency: &crate::tool::output::Leniency,
+    ) {
+        let _in_span = is_error.then(|| call.span.enter());
+        let elapsed = telemetry::Elapsed(call.start);
+        if *leniency != crate::tool::output::Leniency::default() {
+            telemetry::record_leniency(&tool.telemetry.label, tool.schema, leniency);
+        }
+        let (outcome, _) = self.unsignalled(call, tool, is_error);
+        telemetry::record_call(&call.span, tool.telemetry, outcome, elapsed);
+    }
+
+    /// The outcome of a call no stage signalled: a tool error when `is_error` (recorded, with
+    /// the correlation id its classification carries), else a success, which repairs a
+    /// rejection of the same caller.
+    fn unsignalled(
+        &self,
+        call: &Observed,
+        tool: &ToolFacts<'_>,
+        is_error: bool,
+    ) -> (Outcome, Option<String>) {
+        if is_error {
+            let id = correlate(&call.span);
+            telemetry::record_tool_error(&tool.telemetry.label, "TOOL_ERROR", "application");
+            return (Outcome::ToolError, Some(id));
+        }
+        if let Some(caller) = call.caller
+            && let Some(retries) =
+                self.repairs
+                    .succeeded(caller, &tool.telemetry.label, Instant::now())
+        {
+            telemetry::record_repair(&tool.telemetry.label, retries);
+        }
+        (Outcome::Ok, None)
     }
 
     /// Records a rejected call's issues, counts it for the loop breaker and for repairs, and

@@ -52,6 +52,17 @@ pub(crate) struct Leniency {
     pub(crate) ignored: usize,
 }
 
+/// The path and kind of each of `repairs`, as telemetry counts them.
+pub(crate) fn repaired_fields(repairs: &[Repair]) -> Vec<(String, RepairKind)> {
+    if repairs.is_empty() {
+        return Vec::new();
+    }
+    repairs
+        .iter()
+        .map(|repair| (repair.path.clone(), repair.kind))
+        .collect()
+}
+
 /// What went wrong in a call, for the operations layer ([`crate::operate`]): each issue's path
 /// as found (it may hold a key the caller sent, so it is turned into a declared path before
 /// it leaves the process), code and what the corrected call of a repeat needs, or the tool
@@ -156,20 +167,7 @@ impl CallOutput {
             options,
         ));
         self.repairs = Some(crate::render::repairs_value(repairs));
-        self.leniency.repairs = repairs
-            .iter()
-            .map(|repair| (repair.path.clone(), repair.kind))
-            .collect();
-        self
-    }
-
-    /// This output, counting `repairs` for telemetry without a receipt: a native tool's result
-    /// gets its receipts where it is written.
-    pub(crate) fn count_repairs(mut self, repairs: &[Repair]) -> Self {
-        self.leniency.repairs = repairs
-            .iter()
-            .map(|repair| (repair.path.clone(), repair.kind))
-            .collect();
+        self.leniency.repairs = repaired_fields(repairs);
         self
     }
 

@@ -227,10 +227,18 @@ impl SchemaArgs {
     /// # Errors
     /// Every issue found, unknown keys with a did-you-mean, each with what was sent, what is
     /// expected and how to fix it.
+    #[inline]
     pub fn check(&self, arguments: &Value) -> Result<(), Report> {
         if self.is_valid(arguments) {
             return Ok(());
         }
+        Err(self.report(arguments))
+    }
+
+    /// Every issue of `arguments`, which the validator refuses: the slow path of
+    /// [`check`](Self::check), kept out of the valid call's way.
+    #[cold]
+    pub(crate) fn report(&self, arguments: &Value) -> Report {
         let mut found = Found::default();
         let errors: Vec<ValidationError<'_>> = self.validator.iter_errors(arguments).collect();
         // Where a union (`oneOf`, `anyOf`) failed, the keys its branches declare were left
@@ -267,7 +275,7 @@ impl SchemaArgs {
                 fix: None,
             });
         }
-        Err(report)
+        report
     }
 
     /// The optional properties of the arguments: what a caller can narrow a call with, each
