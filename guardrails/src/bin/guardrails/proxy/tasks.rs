@@ -332,7 +332,9 @@ impl Proxy {
                     return Err(Unfollowed::Error(error));
                 }
                 Err(error) => {
-                    return Err(Unfollowed::Tool(super::upstream::upstream_failed(tool, &error)));
+                    return Err(Unfollowed::Tool(super::upstream::upstream_failed(
+                        tool, &error,
+                    )));
                 }
             };
             match detailed.payload {
