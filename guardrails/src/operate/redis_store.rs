@@ -42,7 +42,8 @@ return 0
 /// use guardrails::operate::RedisStore;
 ///
 /// let store = RedisStore::open("redis://127.0.0.1:6379/")?.prefix("tracker:");
-/// let server = guardrails::Server::new(()).state_store(store);
+/// let config = guardrails::GuardConfig::new().state_store(store);
+/// let server = guardrails::Server::new(()).config(config);
 /// # let _ = server;
 /// # Ok(()) }
 /// ```
