@@ -44,6 +44,7 @@ use crate::render::RenderOptions;
 use crate::tool::CallOutput;
 use crate::tool::cursor::{CURSOR_FIELD, Page};
 use crate::tool::leniency::RepairPolicy;
+#[cfg(feature = "rmcp")]
 use crate::tool::output::Leniency;
 use crate::tool::presenter::present_page;
 use crate::tool::run::{BoxFuture, CallSettings, PANIC_MESSAGE, Presented, Presenter};
@@ -257,6 +258,7 @@ impl Completion {
     /// Ends the call of a tool that wrote its result itself (a native tool's), failed when
     /// `is_error`: the operations layer's record alone, the repairs counted. The result gets
     /// the receipts where its tool's guard writes them.
+    #[cfg(feature = "rmcp")]
     pub(crate) fn finish_result(&self, served: &Served<'_>, is_error: bool) {
         let (Some(operated), Some(call)) = (&served.operated, &self.call) else {
             return;

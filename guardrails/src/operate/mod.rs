@@ -378,6 +378,7 @@ impl Operations {
     /// record [`Operations::finish`] makes of an output no stage signalled, without an output.
     /// A failed call (`is_error`) is classified in telemetry only, as the tool's own result
     /// says nothing of it.
+    #[cfg(feature = "rmcp")]
     pub(crate) fn finish_result(
         &self,
         call: &Observed,
