@@ -1,6 +1,7 @@
 """Shared helpers: run an example server over stdio and talk to it with the official Python SDK."""
 
 import asyncio
+import contextlib
 import os
 import pathlib
 import socket
@@ -67,29 +68,38 @@ def text_of(result) -> str:
     return "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
 
 
-def http_session_run(example: str, body):
-    """Starts `example` serving Streamable HTTP on a free local port, opens a session at the
-    revision of the current run and runs `body(session)`."""
-    revision = _revision
+@contextlib.contextmanager
+def serving_http(command, stderr=subprocess.DEVNULL):
+    """Runs `command(address)` (a server's command line, given the free local address it is to
+    serve Streamable HTTP on) until it accepts connections; yields its MCP endpoint's URL, and
+    stops the server afterwards. `stderr` takes the server's log."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([example_binary(example), f"127.0.0.1:{port}"], stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(command(f"127.0.0.1:{port}"), stderr=stderr)
     try:
-        for _ in range(100):
+        for _ in range(200):
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
                 break
             except OSError:
                 time.sleep(0.05)
-
-        async def run():
-            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
-                async with ClientSession(read, write) as session:
-                    await open_session(session, revision)
-                    return await body(session)
-
-        return asyncio.run(run())
+        yield f"http://127.0.0.1:{port}/mcp"
     finally:
         server.kill()
         server.wait()
+
+
+def http_session_run(example: str, body):
+    """Starts `example` serving Streamable HTTP on a free local port, opens a session at the
+    revision of the current run and runs `body(session)`."""
+    revision = _revision
+
+    async def run(url):
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write) as session:
+                await open_session(session, revision)
+                return await body(session)
+
+    with serving_http(lambda address: [example_binary(example), address]) as url:
+        return asyncio.run(run(url))

@@ -13,10 +13,7 @@ claim of an extension, and sends any request: the test's client is written with 
 import asyncio
 import contextlib
 import json
-import socket
-import subprocess
 import tempfile
-import time
 from typing import Any, Literal
 
 import httpx2
@@ -308,27 +305,14 @@ def test_a_task_result_is_held_to_the_tools_result_policy(revision, tmp_path):
 
 @contextlib.contextmanager
 def http_proxy():
-    """`guardrails proxy --http` in front of the research server on a free local port: its URL,
-    and the proxy's log."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    with tempfile.TemporaryFile() as log:
-        proxy = subprocess.Popen(
-            [guardrails_binary(), "proxy", "--http", f"127.0.0.1:{port}", "--", example_binary("research_server")],
-            stderr=log,
-        )
-        try:
-            for _ in range(200):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
-            yield f"http://127.0.0.1:{port}/mcp"
-        finally:
-            proxy.kill()
-            proxy.wait()
+    """`guardrails proxy --http` in front of the research server on a free local port: its URL
+    (the proxy's log goes to a temporary file)."""
+
+    def command(address):
+        return [guardrails_binary(), "proxy", "--http", address, "--", example_binary("research_server")]
+
+    with tempfile.TemporaryFile() as log, conftest.serving_http(command, stderr=log) as url:
+        yield url
 
 
 async def name_the_task(request):

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -347,24 +346,8 @@ def test_a_tool_that_changes_while_served_is_refused_from_then_on(tmp_path):
 @contextlib.contextmanager
 def http_proxy():
     """`guardrails proxy --http` in front of `bad_upstream.py` on a free local port: its URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    proxy = subprocess.Popen(
-        [guardrails_binary(), "proxy", "--http", f"127.0.0.1:{port}", "--", *UPSTREAM],
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proxy.kill()
-        proxy.wait()
+    with conftest.serving_http(lambda address: [guardrails_binary(), "proxy", "--http", address, "--", *UPSTREAM]) as url:
+        yield url
 
 
 async def greet_twice(session):
