@@ -106,30 +106,29 @@ impl Proxy {
         }
     }
 
-    /// Whether the task `task_id` is one the upstream created for a call of `owner`.
-    pub(super) fn owns(&self, owner: &Owner, task_id: &str) -> bool {
+    /// What `read` reads of the entry of the task `task_id`; `None` for a task the proxy does
+    /// not know.
+    fn read_task<R>(&self, task_id: &str, read: impl FnOnce(&TaskEntry) -> R) -> Option<R> {
         self.0
             .tasks
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .tasks
             .get(task_id)
-            .is_some_and(|entry| entry.owner == *owner)
+            .map(read)
+    }
+
+    /// Whether the task `task_id` is one the upstream created for a call of `owner`.
+    pub(super) fn owns(&self, owner: &Owner, task_id: &str) -> bool {
+        self.read_task(task_id, |entry| entry.owner == *owner)
+            .unwrap_or(false)
     }
 
     /// The connection the status notifications of the task `task_id` go to; `None` for a task
     /// the proxy does not know. A task not known yet is waited for a moment: the upstream may
     /// tell of a task before the answer of the call that created it arrives.
     pub(super) async fn client_of(&self, task_id: &str) -> Option<Peer<RoleServer>> {
-        let known = || {
-            self.0
-                .tasks
-                .read()
-                .unwrap_or_else(PoisonError::into_inner)
-                .tasks
-                .get(task_id)
-                .map(|entry| entry.client.clone())
-        };
+        let known = || self.read_task(task_id, |entry| entry.client.clone());
         let wait = async {
             loop {
                 let remembered = self.0.task_remembered.notified();
@@ -197,14 +196,7 @@ impl Proxy {
         let TaskPayload::Completed { result } = &mut task.payload else {
             return task;
         };
-        let tool = self
-            .0
-            .tasks
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .tasks
-            .get(&task.task.task_id)
-            .map(|entry| entry.tool.clone());
+        let tool = self.read_task(&task.task.task_id, |entry| entry.tool.clone());
         let settings = &self.0.settings;
         let Some(tool) = tool else {
             // A task the proxy did not see created (or forgot): its tool is unknown, so a result
