@@ -15,8 +15,7 @@ use rmcp::service::{NotificationContext, Peer, RequestContext, ServiceError};
 use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::capabilities::{asks_nothing, relay_tasks_extension, relayed_meta};
-use super::tasks::unknown_task;
+use super::capabilities::{asks_nothing, relay_tasks_extension};
 use super::{MAX_NAME_CHARS, MAX_PROBLEM_CHARS, Proxy, cut};
 
 /// Why the params of `method`, a method of MCP, cannot be read (rmcp hands such a request
@@ -371,10 +370,7 @@ impl ServerHandler for Proxy {
         mut request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        if !self.owns(&self.owner_of(&context), &request.task_id) {
-            return Err(unknown_task(&request.task_id));
-        }
-        request.meta = relayed_meta(&context.meta);
+        request.meta = self.own_task_meta(&context, &request.task_id)?;
         let mut result = self
             .relay("tasks/get", async |peer| peer.get_task(request).await)
             .await?;
@@ -390,10 +386,7 @@ impl ServerHandler for Proxy {
         mut request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if !self.owns(&self.owner_of(&context), &request.task_id) {
-            return Err(unknown_task(&request.task_id));
-        }
-        request.meta = relayed_meta(&context.meta);
+        request.meta = self.own_task_meta(&context, &request.task_id)?;
         self.relay("tasks/update", async |peer| peer.update_task(request).await)
             .await
     }
@@ -403,10 +396,7 @@ impl ServerHandler for Proxy {
         mut request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if !self.owns(&self.owner_of(&context), &request.task_id) {
-            return Err(unknown_task(&request.task_id));
-        }
-        request.meta = relayed_meta(&context.meta);
+        request.meta = self.own_task_meta(&context, &request.task_id)?;
         self.relay("tasks/cancel", async |peer| peer.cancel_task(request).await)
             .await
     }

@@ -25,12 +25,13 @@ use std::time::Duration;
 use guardrails::{ErrorCode, ToolError};
 use rmcp::model::{
     CallToolResult, CancelTaskParams, CreateTaskResult, DetailedTask, GetTaskParams, JsonObject,
-    ProgressToken, TaskPayload,
+    ProgressToken, RequestMetaObject, TaskPayload,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleClient, RoleServer};
 use serde_json::Value;
 
+use super::capabilities::relayed_meta;
 use super::{MAX_NAME_CHARS, Proxy, cut};
 
 /// The most tasks whose tool the proxy remembers: the oldest is forgotten past it.
@@ -82,7 +83,7 @@ pub(super) struct NewTask<'a> {
 /// The error of a task request for a task that is not the client's: the error rmcp's task
 /// manager answers for a task it does not have, so that another client's task cannot be told
 /// from one that does not exist.
-pub(super) fn unknown_task(task_id: &str) -> ErrorData {
+fn unknown_task(task_id: &str) -> ErrorData {
     ErrorData::invalid_params(
         format!("unknown task: {}", cut(task_id, MAX_NAME_CHARS)),
         None,
@@ -118,10 +119,21 @@ impl Proxy {
             .map(read)
     }
 
-    /// Whether the task `task_id` is one the upstream created for a call of `owner`.
-    pub(super) fn owns(&self, owner: &Owner, task_id: &str) -> bool {
-        self.read_task(task_id, |entry| entry.owner == *owner)
-            .unwrap_or(false)
+    /// The `_meta` a request of the client of `context` about the task `task_id` goes to the
+    /// upstream with, when the upstream created that task for a call of this client; else
+    /// [`unknown_task`], so that another client's task cannot be told from one that does not
+    /// exist.
+    pub(super) fn own_task_meta(
+        &self,
+        context: &RequestContext<RoleServer>,
+        task_id: &str,
+    ) -> Result<Option<RequestMetaObject>, ErrorData> {
+        let owner = self.owner_of(context);
+        if self.read_task(task_id, |entry| entry.owner == owner) == Some(true) {
+            Ok(relayed_meta(&context.meta))
+        } else {
+            Err(unknown_task(task_id))
+        }
     }
 
     /// The connection the status notifications of the task `task_id` go to; `None` for a task
