@@ -110,24 +110,26 @@ impl SchemaCheck {
     /// [`Check::check`] of `value`, which the schema refuses as sent: repaired when `repair`
     /// and checked again, else its report. Out of the valid call's way.
     #[cold]
-    fn refused(&self, mut value: Value, echo: bool, repair: bool) -> Checked<Map<String, Value>> {
-        let mut repairs = Vec::new();
-        let checked = Err(self.args.report(&value));
+    fn refused(&self, value: Value, echo: bool, repair: bool) -> Checked<Map<String, Value>> {
         // Repaired only once found wrong, then checked again: a call that needs no repair
-        // pays nothing for it.
-        let checked = match checked {
-            Err(_) if repair => match self.args.repair(&value) {
-                Some((fixed, made)) => {
-                    value = fixed;
-                    repairs = made;
-                    if !echo {
-                        withhold(&mut repairs);
-                    }
-                    self.args.check(&value)
+        // pays nothing for it, and a repaired one is reported on as repaired.
+        let repaired = if repair {
+            self.args.repair(&value)
+        } else {
+            None
+        };
+        let (value, checked, repairs) = match repaired {
+            Some((fixed, mut made)) => {
+                if !echo {
+                    withhold(&mut made);
                 }
-                None => checked,
-            },
-            checked => checked,
+                let checked = self.args.check(&fixed);
+                (fixed, checked, made)
+            }
+            None => {
+                let report = self.args.report(&value);
+                (value, Err(report), Vec::new())
+            }
         };
         let arguments = into_map(value);
         Checked {
