@@ -68,6 +68,15 @@ def text_of(result) -> str:
     return "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
 
 
+async def wait_for(predicate, seconds=10, step=0.05):
+    """Returns once `predicate()` holds, or after `seconds`: what a client receives by
+    notification arrives in its own time. The caller asserts what it waited for."""
+    for _ in range(int(seconds / step)):
+        if predicate():
+            return
+        await asyncio.sleep(step)
+
+
 @contextlib.contextmanager
 def serving_http(command, stderr=subprocess.DEVNULL):
     """Runs `command(address)` (a server's command line, given the free local address it is to

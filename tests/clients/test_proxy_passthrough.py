@@ -12,7 +12,7 @@ from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 import conftest
-from conftest import open_session, text_of
+from conftest import open_session, text_of, wait_for
 from test_proxy import guardrails_binary, pytestmark  # noqa: F401  (skipped without the servers)
 from test_proxy import NPM_BIN
 
@@ -66,13 +66,6 @@ def read_raw(text):
     objects (serde_json's) keep their keys sorted, not in the order the client wrote them."""
     before, _, raw = text.partition("Raw result: ")
     return before, json.loads(raw) if raw else None
-
-
-async def wait_for(predicate, seconds=10):
-    for _ in range(int(seconds / 0.05)):
-        if predicate():
-            return
-        await asyncio.sleep(0.05)
 
 
 async def progress_of(session):

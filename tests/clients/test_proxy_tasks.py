@@ -129,11 +129,8 @@ async def poll(session, task_id, until=TERMINAL):
     raise AssertionError(f"the task did not end: {seen}")
 
 
-async def wait_for(predicate, seconds=5):
-    for _ in range(int(seconds / 0.02)):
-        if predicate():
-            return
-        await asyncio.sleep(0.02)
+async def wait_for(predicate):
+    await conftest.wait_for(predicate, seconds=5, step=0.02)
 
 
 async def created(session):
